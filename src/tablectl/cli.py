@@ -1,0 +1,69 @@
+"""The ``tablectl`` command: a click group whose subcommands load lazily from ``tablectl.commands``.
+
+Each subcommand lives in its own module (``tablectl/commands/<name>.py``) exporting ``command``;
+loading on demand keeps ``tablectl --help`` fast and keeps heavy imports (USB, display, crypto)
+out of commands that do not need them.
+
+Exit codes (shared by every command, for scripts): 0 ok; 1 findings (anomalies, violations);
+2 bad input or configuration; 3 integrity failure (log verification); 4 device error
+(unreachable, no answer, protocol mismatch, port busy); 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_INTEGRITY = 3
+EXIT_DEVICE = 4
+EXIT_INTERRUPTED = 130
+
+# name -> (module under tablectl.commands, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "sim": ("sim", "Serve a simulated device over a pty, TCP or USB."),
+    "devices": ("devices", "List serial devices; watch a device's events."),
+    "run": ("run", "Run a table from its config (real or simulated devices)."),
+    "math": ("math", "Exact combinatorial analysis of a game's bets."),
+    "review": ("review", "Verify, replay and analyse card logs."),
+    "keygen": ("keygen", "Write an Ed25519 signing key pair for a table."),
+    "config": ("config", "Check a table configuration."),
+    "diagram": ("diagram", "Print the table state machine as a mermaid diagram."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a subcommand's module only when that subcommand runs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module = importlib.import_module(f"tablectl.commands.{COMMANDS[cmd_name][0]}")
+        return module.command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, COMMANDS[name][1]) for name in sorted(COMMANDS)])
+
+
+class CommandError(click.ClickException):
+    """A one-line error with a specific exit code; printed as ``tablectl: <message>``."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+    def show(self, file=None) -> None:  # type: ignore[override]
+        click.echo(f"tablectl: {self.format_message()}", err=True)
+
+
+@click.group(cls=LazyGroup)
+@click.version_option(package_name="tablectl")
+def main() -> None:
+    """tablectl: an open controller for casino table hardware."""

@@ -1,0 +1,1 @@
+"""One module per ``tablectl`` subcommand, each exporting ``command`` (see ``tablectl.cli``)."""
