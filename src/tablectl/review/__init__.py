@@ -1,0 +1,1 @@
+"""Review of card logs: integrity, round replay, anomalies and shuffle quality."""
