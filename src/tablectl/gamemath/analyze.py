@@ -1,0 +1,40 @@
+"""``analyze(game, decks)``: every analysed bet of a game, and which deck counts each game takes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tablectl.gamemath import one_card_poker, one_for_the_money, texas_holdem_bonus, three_card_poker
+from tablectl.gamemath.table import BetAnalysis, GameAnalysis
+
+
+@dataclass(frozen=True, slots=True)
+class GameMath:
+    """A game's analysis: its default and allowed deck counts and the function that runs it."""
+
+    default_decks: int
+    decks: range
+    run: Callable[[int], list[BetAnalysis]]
+
+
+GAMES: dict[str, GameMath] = {
+    "one-card-poker": GameMath(6, range(1, 9), one_card_poker.analyses),
+    "three-card-poker": GameMath(1, range(1, 2), lambda _: three_card_poker.player_banked()),
+    "one-for-the-money": GameMath(6, range(1, 9), one_for_the_money.analyses),
+    "three-card-poker-florida": GameMath(1, range(1, 2), lambda _: three_card_poker.florida_variant()),
+    "texas-holdem-bonus": GameMath(1, range(1, 2), lambda _: texas_holdem_bonus.analyses()),
+}
+
+
+def analyze(game: str, decks: int | None = None) -> GameAnalysis:
+    """Every analysed bet of ``game`` at ``decks`` decks (default: the game's usual shoe).
+
+    Raises ``KeyError`` for an unknown game and ``ValueError`` for a deck count the game does
+    not take."""
+    math = GAMES[game]
+    decks = math.default_decks if decks is None else decks
+    if decks not in math.decks:
+        allowed = f"{math.decks.start}" if len(math.decks) == 1 else f"{math.decks.start}-{math.decks.stop - 1}"
+        raise ValueError(f"{game} is dealt from {allowed} deck(s), not {decks}")
+    return GameAnalysis(game, decks, math.run(decks))

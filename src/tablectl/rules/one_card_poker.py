@@ -1,0 +1,130 @@
+"""One Card Poker (seeds/one-card-poker.txt, GAMES.md section 1), banked by a Designated Player.
+
+Round input (``RoundHands``): each seat's ``cards`` = [its card], ``dealer`` = [the DP's card],
+the seat's ``war`` = its (player card, DP card) pairs in the order dealt (burns left out);
+``wagers``: ``PRIMARY`` and, optionally, ``TIE``; ``decisions``: none without a rank tie, else
+``[EXTEND]``, ``[EXTEND, DP_DECLINES]`` (the DP declined to match) or ``[SURRENDER]``. The
+war's matching bet, ``WAR``, is not a wager placed before the deal: its stake is the primary's.
+
+Settlement runs from the dealer's right to left (highest seat first); per seat: primary, war, tie.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from tablectl.cards import is_black, rank
+from tablectl.rounds import BetResult, RoundHands, Settlement
+from tablectl.rules import seats
+from tablectl.rules.coverage import Cover
+from tablectl.rules.errors import SettlementError
+from tablectl.rules.hand1 import compare1
+from tablectl.rules.houserules import OneCardPokerRules
+from tablectl.rules.payout import LOSE, WIN, Payout, by_sign, pays
+
+GAME = "one-card-poker"
+
+PRIMARY = "primary"
+TIE = "tie"
+WAR = "war"
+WAGERS = (PRIMARY, TIE)
+BETS = (PRIMARY, WAR, TIE)
+
+EXTEND = "extend"
+SURRENDER = "surrender"
+DP_DECLINES = "dp-declines"
+DECISIONS = (EXTEND, SURRENDER, DP_DECLINES)
+ON_TIE = ((EXTEND,), (EXTEND, DP_DECLINES), (SURRENDER,))
+
+SURRENDERED = pays("surrender", Fraction(-1, 2))
+DP_DECLINED = pays("dp-declined", 0)
+_ACE = 12
+
+
+def war_winner(wars: Sequence[tuple[int, int]]) -> int:
+    """``1`` if the player won the war, ``-1`` if the DP did: the first war pair of unequal rank
+    decides, and it must be the last pair dealt."""
+    for i, (player, dp) in enumerate(wars):
+        result = compare1(player, dp)
+        if result:
+            if i != len(wars) - 1:
+                raise SettlementError(f"war cards dealt after the war was decided (pair {i + 1} of {len(wars)})")
+            return result
+    raise SettlementError("the war is still tied: deal another war pair before settling")
+
+
+def primary_payouts(
+    player: int, dp: int, wars: Sequence[tuple[int, int]], decisions: Sequence[str], rules: OneCardPokerRules
+) -> list[tuple[str, Payout]]:
+    """The primary wager (and the war's matching bet, when the hand extends)."""
+    first = compare1(player, dp)
+    if first:
+        if decisions or wars:
+            raise SettlementError("no rank tie, so no decision or war may follow")
+        return [(PRIMARY, by_sign(first))]
+    made = tuple(decisions)
+    if made == (SURRENDER,) or made == (EXTEND, DP_DECLINES):
+        if wars:
+            raise SettlementError("a hand that does not extend has no war cards")
+        if made == (SURRENDER,):
+            return [(PRIMARY, SURRENDERED)]
+        return [(PRIMARY, DP_DECLINED if rules.dp_declines_war == "push" else WIN)]
+    if made == (EXTEND,):
+        war = by_sign(war_winner(wars))
+        return [(PRIMARY, war), (WAR, war)]
+    raise SettlementError(f"a rank tie needs one of {[list(d) for d in ON_TIE]}, got {list(made)}")
+
+
+def consecutive_ties(player: int, dp: int, wars: Sequence[tuple[int, int]]) -> int:
+    """How many ties in a row from the initial deal: 0 (none), 1 (the initial tie), 2 (and the
+    first war tied) ..."""
+    if compare1(player, dp):
+        return 0
+    ties = 1
+    for war_player, war_dp in wars:
+        if compare1(war_player, war_dp):
+            break
+        ties += 1
+    return ties
+
+
+def tie_payout(
+    player: int, dp: int, wars: Sequence[tuple[int, int]], extended: bool, rules: OneCardPokerRules
+) -> Payout:
+    """The Tie wager: one payout, the largest line that applies (sheet rule 11)."""
+    ties = consecutive_ties(player, dp, wars if extended else ())
+    if not ties or not (extended or rules.tie_pays_without_extension):
+        return LOSE
+    table = rules.tie_wager
+    lines = ["any-tie"]
+    if is_black(player) and is_black(dp):
+        lines.append("black-tie")
+    if rank(player) == _ACE and rank(dp) == _ACE:
+        lines.append("ace-tie")
+    lines += ["double-tie", "triple-tie", "quad-tie"][: min(ties, 4) - 1]
+    best = max(lines, key=table.pays)
+    return pays(best, table.pays(best))
+
+
+def settle_round(hands: RoundHands, rules: OneCardPokerRules) -> Settlement:
+    """Settle a One Card Poker round (see the module docstring for the input)."""
+    dp = seats.exactly(hands.dealer, 1, "the DP")[0]
+    cover = Cover(hands.banker_stake if rules.limit_to_banker_stake else None, rules.losses_extend_cover)
+    results: list[BetResult] = []
+    for seat in seats.players(hands, descending=True):
+        stakes = seats.wagers(seat, WAGERS)
+        if not stakes:
+            continue
+        player = seats.exactly(seat.cards, 1, f"seat {seat.seat}")[0]
+        extended = tuple(seat.decisions) == (EXTEND,)
+        if PRIMARY in stakes:
+            for bet, payout in primary_payouts(player, dp, seat.war, seat.decisions, rules):
+                result = payout.result(seat.seat, bet, stakes[PRIMARY])
+                results.append(cover.apply(result, forfeited=payout is SURRENDERED))
+        elif seat.decisions or seat.war:
+            raise SettlementError(f"seat {seat.seat}: decisions or war cards without a primary wager")
+        if TIE in stakes:
+            payout = tie_payout(player, dp, seat.war, extended, rules)
+            results.append(cover.apply(payout.result(seat.seat, TIE, stakes[TIE])))
+    return Settlement(results)

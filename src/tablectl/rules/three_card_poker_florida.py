@@ -1,0 +1,72 @@
+"""Three Card Poker, Florida variant (seeds/three-card-poker-florida.txt, GAMES.md section 4).
+
+Round input (``RoundHands``): each seat's ``cards`` = its three cards; ``dealer`` = the dealer's
+three; ``wagers``: ``ANTE`` and/or ``PAIRPLUS``; ``decisions``: ``[RAISE]`` or ``[FOLD]`` when
+there is an Ante. ``PLAY`` (the raise, stake = Ante) is not a wager placed before the deal.
+
+The Ante plays as in Three Card Poker without an Ante bonus (``three_card_poker.showdown`` and
+``ante_play_payouts``); the Pairplus pays only a pair or better that beats the dealer's hand.
+Settlement runs from the dealer's left; per seat: Ante, Play, Pairplus.
+"""
+
+from __future__ import annotations
+
+from tablectl.rounds import BetResult, RoundHands, Settlement
+from tablectl.rules import seats
+from tablectl.rules.coverage import Cover
+from tablectl.rules.hand3 import MINI_ROYAL, PAIR, category3, category_name3, value3
+from tablectl.rules.houserules import FloridaRules
+from tablectl.rules.payout import FOLD, LOSE, PUSH, Payout, pays
+from tablectl.rules.three_card_poker import ante_play_payouts, showdown
+
+GAME = "three-card-poker-florida"
+
+ANTE = "ante"
+PLAY = "play"
+PAIRPLUS = "pairplus"
+WAGERS = (ANTE, PAIRPLUS)
+BETS = (ANTE, PLAY, PAIRPLUS)
+
+RAISE = "raise"
+FOLD_DECISION = "fold"
+DECISIONS = (RAISE, FOLD_DECISION)
+
+
+def pairplus_payout(player: int, dealer: int, rules: FloridaRules) -> Payout:
+    """Pairplus: a pair or better that beats the dealer's hand wins the pay table; equal hands of
+    a pair or better push; equal hands below a pair follow ``pairplus_tie_below_pair``."""
+    made = category3(player) >= PAIR
+    if player > dealer and made:
+        line = "mini-royal" if player == MINI_ROYAL else category_name3(player)
+        return pays(line, rules.pairplus.pays(line))
+    if player == dealer and (made or rules.pairplus_tie_below_pair == "push"):
+        return PUSH
+    return LOSE
+
+
+def settle_round(hands: RoundHands, rules: FloridaRules) -> Settlement:
+    """Settle a Florida Three Card Poker round (see the module docstring for the input)."""
+    dealer = value3(seats.exactly(hands.dealer, 3, "the dealer"))
+    cover = Cover(hands.banker_stake if rules.limit_to_banker_stake else None, rules.losses_extend_cover)
+    results: list[BetResult] = []
+    for seat in seats.players(hands):
+        stakes = seats.wagers(seat, WAGERS)
+        if not stakes:
+            continue
+        player = value3(seats.exactly(seat.cards, 3, f"seat {seat.seat}"))
+        folded = False
+        if ANTE in stakes:
+            folded = seats.decisions(seat, [(RAISE,), (FOLD_DECISION,)]) == (FOLD_DECISION,)
+            ante, play = ante_play_payouts(None if folded else showdown(player, dealer))
+            results.append(cover.apply(ante.result(seat.seat, ANTE, stakes[ANTE]), forfeited=folded))
+            if play is not None:
+                results.append(cover.apply(play.result(seat.seat, PLAY, stakes[ANTE])))
+        else:
+            seats.decisions(seat, [()])
+        if PAIRPLUS in stakes:
+            if folded and rules.fold_forfeits_pairplus:
+                results.append(cover.apply(FOLD.result(seat.seat, PAIRPLUS, stakes[PAIRPLUS]), forfeited=True))
+            else:
+                payout = pairplus_payout(player, dealer, rules)
+                results.append(cover.apply(payout.result(seat.seat, PAIRPLUS, stakes[PAIRPLUS])))
+    return Settlement(results)
