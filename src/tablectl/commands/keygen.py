@@ -1,0 +1,32 @@
+"""``tablectl keygen DIR``: write a table's Ed25519 signing key pair (``table.key``, ``table.pub``).
+
+The private key (mode 0600) stays on the table controller; the table config names it, and
+``tablectl run --signing-key PATH`` overrides that. The public key is all a reviewer needs:
+``tablectl review LOGDIR --key DIR/table.pub``. Never overwrites an existing key (exit 2).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tablectl.cli import EXIT_USAGE, CommandError
+from tablectl.eventlog.keys import save_keypair
+
+
+@click.command("keygen")
+@click.argument("directory", type=click.Path(path_type=Path))
+def command(directory: Path) -> None:
+    """Write DIRECTORY/table.key (private, mode 0600) and DIRECTORY/table.pub."""
+    if directory.exists() and not directory.is_dir():
+        raise CommandError(f"{directory}: exists and is not a directory", EXIT_USAGE)
+    try:
+        written = save_keypair(directory)
+    except FileExistsError as exc:
+        raise CommandError(f"{exc.filename}: already exists; refusing to overwrite a key", EXIT_USAGE) from None
+    except OSError as exc:
+        raise CommandError(f"{exc.filename or directory}: {exc.strerror}", EXIT_USAGE) from None
+    click.echo(f"private key: {written.private} (mode 0600; keep it on the table controller)")
+    click.echo(f"public key:  {written.public} (give this to reviewers)")
+    click.echo(f"key id:      {written.key_id}")
