@@ -8,15 +8,20 @@ speak one implementation of the rules in docs/protocol.md section "Link".
 Sessions. The 32-bit SEQ field is ``epoch << 24 | counter``. Each end opens a session by sending
 SYNC (counter 0, payload a random 32-bit nonce) as its first reliable frame; the receiver then
 expects counter 1 of that epoch and drops frames of any other epoch, so stragglers from before a
-reconnect or a restart can never be taken for new data. A SYNC with a new (epoch, nonce) is
-delivered upward as ``(SYNC, b"")`` so the driver knows the peer (re)started and can resume by
-event number. Reliability across sessions is the application's: devices number their events and
+reconnect or a restart can never be taken for new data (a straggling SYNC of a session already
+left is dropped too: the receiver never goes back to an old session). A SYNC with a new (epoch,
+nonce) is delivered upward as ``(SYNC, b"")`` so the driver knows the peer (re)started and can
+resume by event number. Reliability across sessions is the application's: devices number their events and
 replay from the last number the host persisted.
 
 Receiving: the next counter is delivered; a lower one is a duplicate (dropped, re-acknowledged);
 a higher one is held (up to ``window``) and answered with NAK(first missing). One cumulative ACK
-answers every ``receive`` call that took data. Sending: at most ``window`` frames in flight; a
-frame unacknowledged after ``retransmit_after`` seconds is sent again; a NAK resends at once.
+answers every ``receive`` call that took data. A data frame of a session the receiver does not
+know (it restarted and lost the sender's SYNC) is answered with NAK(that epoch, counter 0):
+"resend your SYNC". A sender whose SYNC is already acknowledged takes that as "the peer lost my
+session" and opens a new one, re-sending everything unacknowledged in it. Sending: at most
+``window`` frames in flight; a frame unacknowledged after ``retransmit_after`` seconds is sent
+again; a NAK resends at once.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ class Link:
         self._waiting: deque[tuple[int, bytes]] = deque()  # not yet in flight (window full)
         # receiving
         self._rx_session: tuple[int, bytes] | None = None
+        self._rx_past: deque[tuple[int, bytes]] = deque(maxlen=64)  # sessions left behind
         self._rx_expected = 1
         self._held: dict[int, tuple[int, bytes]] = {}
         # statistics
@@ -53,21 +59,27 @@ class Link:
         self.duplicates = 0
         self.out_of_order = 0
         self.stale = 0
+        self.resyncs = 0
+        self._unknown_epochs: set[int] = set()
 
     # --- sessions -----------------------------------------------------------------------
 
     def open(self, now: float) -> None:
         """Start a new sending session (on connect, reconnect or restart).
 
-        Frames of the old session still unacknowledged are sent again in the new one.
+        Frames of the old session still unacknowledged are sent again in the new one. Bytes of a
+        partial frame from the old connection are dropped.
         """
+        self.framer.reset()
+        self._new_session(now)
+
+    def _new_session(self, now: float) -> None:
         pending = [(self._type_of(f), self._payload_of(f)) for _, (f, _) in sorted(self._in_flight.items())]
         pending = [p for p in pending if p[0] != SYNC]
         self._in_flight.clear()
         self._waiting = deque(pending + list(self._waiting))
         self._tx_epoch = (self._tx_epoch + 1 + int.from_bytes(os.urandom(1)) % 254) % 256
         self._tx_next = 0
-        self.framer.reset()
         self._waiting.appendleft((SYNC, os.urandom(4)))
         self._pump(now)
 
@@ -113,7 +125,7 @@ class Link:
     def _pump(self, now: float) -> None:
         while self._waiting and len(self._in_flight) < self.window:
             if self._tx_next > _COUNTER_MASK:
-                self.open(now)
+                self._new_session(now)
                 return
             msg_type, payload = self._waiting.popleft()
             frame = encode(self._tx_epoch << _COUNTER_BITS | self._tx_next, msg_type, payload)
@@ -148,6 +160,11 @@ class Link:
             self._send_control(ACK, self._rx_session[0] << _COUNTER_BITS | (self._rx_expected - 1))
             if self._held:
                 self._send_control(NAK, self._rx_session[0] << _COUNTER_BITS | self._rx_expected)
+        if self._unknown_epochs:
+            for epoch in self._unknown_epochs:
+                if self._rx_session is None or epoch != self._rx_session[0]:
+                    self._send_control(NAK, epoch << _COUNTER_BITS)
+            self._unknown_epochs.clear()
         self._pump(now)
         return delivered
 
@@ -159,7 +176,12 @@ class Link:
         counter = frame.seq & _COUNTER_MASK
         if frame.type == SYNC:
             session = (epoch, frame.payload)
+            if session in self._rx_past:
+                self.stale += 1  # a straggling SYNC of a session already left: never go back
+                return
             if session != self._rx_session:
+                if self._rx_session is not None:
+                    self._rx_past.append(self._rx_session)
                 self._rx_session = session
                 self._rx_expected = 1
                 self._held.clear()
@@ -167,6 +189,7 @@ class Link:
             return
         if self._rx_session is None or epoch != self._rx_session[0]:
             self.stale += 1
+            self._unknown_epochs.add(epoch)
             return
         expected = self._rx_expected
         if counter == expected:
@@ -197,6 +220,10 @@ class Link:
             return
         missing = frame.seq & _COUNTER_MASK
         in_flight = self._in_flight
+        if missing == 0 and 0 not in in_flight:
+            self.resyncs += 1
+            self._new_session(now)  # the peer lost our session (it restarted): start a new one
+            return
         for counter in [c for c in in_flight if c < missing]:
             del in_flight[counter]
         entry = in_flight.get(missing)

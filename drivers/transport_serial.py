@@ -1,0 +1,166 @@
+"""The serial transport: every pyserial address (tty, pty, ``socket://``, ``rfc2217://``).
+
+Local ports are opened with ``exclusive=True`` (a POSIX ``flock``): a second program opening the
+same shoe fails at once with "port already in use" instead of both reading half the bytes.
+Network URLs have no such lock (``exclusive`` means nothing to them), so it is not asked for.
+
+Reads wait with ``select`` on the port's file descriptor and a private wake-up pipe, then take
+whatever is there in one non-blocking read: a byte is handed on the moment it arrives, and
+``wakeup()`` releases a blocked read at once. Ports without a descriptor (rfc2217) fall back to
+pyserial's own timed read.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import select
+import socket
+
+import serial
+
+from tablectl.drivers.errors import DeviceUnavailable
+
+_REASONS = {
+    errno.ENOENT: "does not exist",
+    errno.ENODEV: "does not exist",
+    errno.ENXIO: "does not exist (no device behind it)",
+    errno.EACCES: "permission denied (is the user in the dialout group? see config/udev)",
+    errno.EPERM: "permission denied",
+    errno.EBUSY: "port already in use",
+    errno.EAGAIN: "port already in use (locked by another program)",
+    errno.ECONNREFUSED: "connection refused",
+    errno.EHOSTUNREACH: "host unreachable",
+    errno.ENETUNREACH: "network unreachable",
+    errno.ETIMEDOUT: "connection timed out",
+    errno.EIO: "connection lost (I/O error)",
+}
+
+
+def _reason(exc: BaseException, default: str) -> str:
+    """A few words for why pyserial failed, from the errno it carries or the OSError behind it."""
+    for e in (exc, exc.__context__, exc.__cause__):
+        if isinstance(e, socket.gaierror):
+            return "unknown host"
+        if isinstance(e, socket.timeout):
+            return "connection timed out"
+        code = getattr(e, "errno", None)
+        if isinstance(code, int) and code in _REASONS:
+            return _REASONS[code]
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return f"{default} ({text})"
+
+
+def _is_local(url: str) -> bool:
+    return "://" not in url
+
+
+def _close_socket_now(port: serial.SerialBase) -> None:
+    """pyserial's ``socket://`` close sleeps 0.3 s after closing ("give the server time"), which
+    would add 0.3 s to every reconnect and every stop. Close its socket here, the same way but
+    without the sleep; ``port.close()`` then has nothing left to do."""
+    sock = getattr(port, "_socket", None)
+    if isinstance(sock, socket.socket):
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        sock.close()
+        port._socket = None  # type: ignore[attr-defined]
+        port.is_open = False
+
+
+class SerialTransport:
+    """A device on a serial line or anything ``serial.serial_for_url`` opens."""
+
+    def __init__(self, address: str, *, baudrate: int = 115200, write_timeout: float = 1.0) -> None:
+        self.address = address
+        self.baudrate = baudrate
+        self.write_timeout = write_timeout
+        self._port: serial.SerialBase | None = None
+        self._fd: int | None = None
+        self._wake_r: int | None = None
+        self._wake_w: int | None = None
+        self._timeout: float | None = None
+
+    def open(self) -> None:
+        kwargs: dict = {"baudrate": self.baudrate, "timeout": 0, "write_timeout": self.write_timeout}
+        if _is_local(self.address):
+            kwargs["exclusive"] = True
+        try:
+            port = serial.serial_for_url(self.address, **kwargs)
+        except ValueError as e:
+            raise DeviceUnavailable(self.address, f"invalid address ({e})") from None
+        except (serial.SerialException, OSError) as e:
+            raise DeviceUnavailable(self.address, _reason(e, "cannot open")) from None
+        self._port = port
+        try:
+            self._fd = port.fileno()
+        except (AttributeError, NotImplementedError, serial.SerialException):
+            self._fd = None
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+
+    def read(self, max_bytes: int, timeout: float) -> bytes:
+        port = self._port
+        if port is None:
+            raise DeviceUnavailable(self.address, "not open")
+        try:
+            if self._fd is not None:
+                ready, _, _ = select.select([self._fd, self._wake_r], [], [], timeout)
+                if self._wake_r in ready:
+                    try:
+                        os.read(self._wake_r, 512)
+                    except BlockingIOError:
+                        pass
+                if self._fd not in ready:
+                    return b""
+                return port.read(max_bytes)
+            if self._timeout != timeout:
+                port.timeout = self._timeout = timeout
+            data = port.read(1)
+            if data and max_bytes > 1:
+                waiting = port.in_waiting
+                if waiting:
+                    data += port.read(min(waiting, max_bytes - 1))
+            return data
+        except (serial.SerialException, OSError, ValueError, TypeError) as e:
+            raise DeviceUnavailable(self.address, _reason(e, "connection lost")) from None
+
+    def write(self, data: bytes) -> None:
+        port = self._port
+        if port is None:
+            raise DeviceUnavailable(self.address, "not open")
+        try:
+            port.write(data)
+        except (serial.SerialException, OSError, ValueError, TypeError) as e:
+            raise DeviceUnavailable(self.address, _reason(e, "write failed")) from None
+
+    def wakeup(self) -> None:
+        w = self._wake_w
+        if w is not None:
+            try:
+                os.write(w, b"\0")
+            except (BlockingIOError, OSError):
+                pass
+
+    def close(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                _close_socket_now(port)
+                port.close()
+            except Exception:  # noqa: BLE001 - closing a dead port must not raise
+                pass
+        for fd in (self._wake_r, self._wake_w):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._wake_r = self._wake_w = None
+        self._fd = None
+
+    def __repr__(self) -> str:
+        return f"SerialTransport({self.address!r})"

@@ -1,0 +1,86 @@
+"""``tablectl review PATH... [--key PUB] [--json] [--round ID] [--html FILE]``: verify a card event
+log, rebuild every round, list the anomalies and judge the shuffles.
+
+The work is in ``tablectl.review.engine`` (verification in ``tablectl.eventlog.verify``); this
+module parses options, prints and picks the exit code. See ``docs/review.md``.
+
+Exit codes: 0 verified and clean; 1 verified, with anomalies to review (violations, holds, device
+faults, unclean shutdowns, event-number gaps, settlement or procedure mismatches, ...); 3 integrity
+failure (the first one, with file and line, on stderr); 2 bad input (a path that does not exist, a
+directory without logs, a file that is not a log, a missing or unreadable key or config, an
+unknown round, an HTML file that cannot be written) as a one-line error.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import orjson
+
+from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_USAGE, CommandError
+
+
+@click.command("review")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--key", "keys", multiple=True, type=click.Path(path_type=Path), metavar="PUB",
+              help="The table's Ed25519 public key (PEM). Repeat for a table whose key was replaced.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (every round in full).")
+@click.option("--round", "round_id", metavar="ID", default=None,
+              help="Show this round in full: N, or S.N (session S) when round numbers repeat.")
+@click.option("--html", "html_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE", default=None,
+              help="Also write a self-contained HTML report with plots to FILE.")
+@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), metavar="TOML", default=None,
+              help="The table config whose house rules and pay tables were in force (for logs that do not record them).")
+@click.option("--partial", is_flag=True, help="The paths are a slice of a longer log (need not start at seq 1).")
+def command(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, round_id: str | None,
+            html_path: Path | None, config_path: Path | None, partial: bool) -> None:
+    """Verify the log in PATH... (log files, or a directory of them), rebuild every round and
+    settle it again with the rules engine, list the anomalies and judge the shuffles.
+    Without --key only the chain is checked."""
+    from tablectl.eventlog.errors import LogInputError
+    from tablectl.eventlog.keys import KeyFileError, load_public_key
+    from tablectl.review.engine import review
+
+    rules, rules_source, config_game = None, "", None
+    if config_path is not None:
+        from tablectl.config import ConfigError, load_config
+
+        try:
+            config = load_config(config_path)
+        except ConfigError as e:
+            raise CommandError(str(e), EXIT_USAGE) from None
+        rules = {"house_rules": dict(config.house_rules), "pay_tables": dict(config.pay_tables)}
+        rules_source, config_game = f"config {config_path}", config.game
+    try:
+        public_keys = [load_public_key(k) for k in keys]
+        report = review(paths, public_keys, partial=partial, rules=rules, rules_source=rules_source)
+    except (KeyFileError, LogInputError) as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from None
+    games = {s.game for s in report.recon.sessions if s.game}
+    if config_game is not None and games and config_game not in games:
+        raise CommandError(f"{config_path}: a {config_game} table; the log is of {', '.join(sorted(games))}", EXIT_USAGE)
+    chosen = []
+    if round_id is not None:
+        chosen = report.find_rounds(round_id)
+        if not chosen:
+            raise CommandError(f"no round {round_id!r} in the log ({len(report.rounds)} round(s); ids: N, or S.N)", EXIT_USAGE)
+    if html_path is not None:
+        from tablectl.review import report_html
+
+        try:
+            html_path.write_text(report_html.render(report, rounds=chosen), encoding="utf-8")
+        except OSError as e:
+            raise CommandError(f"{html_path}: cannot write the HTML report: {e.strerror or e}", EXIT_USAGE) from None
+    if as_json:
+        data = report.to_dict(rounds=chosen or None)
+        click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
+    else:
+        from tablectl.review import report_text
+
+        report_text.render(report, click.echo, rounds=chosen)
+    if not report.ok:
+        first = report.verification.integrity_failures[0]
+        raise CommandError(f"integrity failure: {first}", EXIT_INTEGRITY)
+    if report.anomalies:
+        click.get_current_context().exit(EXIT_FINDINGS)

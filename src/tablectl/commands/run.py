@@ -1,0 +1,113 @@
+"""``tablectl run CONFIG``: run a table from its configuration.
+
+``--simulate`` serves a simulator for each configured device on a pseudo-terminal (the real
+serial path: transport, framer, link, driver) instead of opening the configured addresses.
+``--headless`` runs without the live display. ``--autoplay ROUNDS`` (with ``--simulate``) has
+the virtual dealer play that many rounds with random legal decisions, then exits 0.
+``--mistakes RATE --mistakes-log FILE`` makes it commit procedure errors at that rate per round
+and write each one to FILE as a JSON line ``{"round": R, "kind": K}``.
+
+Exit codes: 0 done; 1 the table was held without a planted mistake (a violation found);
+2 bad input or configuration; 4 a device could not be used; 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from pathlib import Path
+
+import click
+
+from tablectl.cli import EXIT_DEVICE, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
+
+
+@click.command("run")
+@click.argument("config_path", metavar="CONFIG", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--simulate", is_flag=True, help="Simulated devices served on ptys instead of the configured addresses.")
+@click.option("--headless", is_flag=True, help="No live display.")
+@click.option("--autoplay", "rounds", type=click.IntRange(min=1), metavar="ROUNDS", help="Virtual dealer plays ROUNDS rounds (with --simulate), then exits.")
+@click.option("--seed", type=int, default=None, help="Seed for the simulators' shuffles and the virtual dealer.")
+@click.option("--log-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Write the event log here instead of the config's log dir.")
+@click.option("--mistakes", "rate", type=click.FloatRange(0.0, 1.0), default=None, metavar="RATE", help="Virtual dealer commits a procedure error in this fraction of rounds.")
+@click.option("--mistakes-log", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE", help="Where the virtual dealer writes each mistake it committed (JSON lines).")
+def command(
+    config_path: Path,
+    simulate: bool,
+    headless: bool,
+    rounds: int | None,
+    seed: int | None,
+    log_dir: Path | None,
+    rate: float | None,
+    mistakes_log: Path | None,
+) -> None:
+    """Run a table from its config (real or simulated devices)."""
+    from tablectl.config import ConfigError, load_config
+
+    if not headless:
+        raise CommandError("the live display is not available in this command yet: use --headless", EXIT_USAGE)
+    if rounds is not None and not simulate:
+        raise CommandError("--autoplay needs --simulate (the virtual dealer works the simulators)", EXIT_USAGE)
+    if (rate is None) != (mistakes_log is None):
+        raise CommandError("--mistakes and --mistakes-log go together", EXIT_USAGE)
+    if rate is not None and rounds is None:
+        raise CommandError("--mistakes needs --autoplay", EXIT_USAGE)
+    try:
+        config = load_config(config_path)
+    except ConfigError as e:
+        raise CommandError(str(e), EXIT_USAGE) from None
+    _run(config, simulate=simulate, rounds=rounds, seed=seed, log_dir=log_dir, rate=rate or 0.0, mistakes_log=mistakes_log)
+
+
+def _run(
+    config, *, simulate: bool, rounds: int | None, seed: int | None, log_dir: Path | None, rate: float, mistakes_log: Path | None
+) -> None:  # type: ignore[no-untyped-def]
+    from tablectl.drivers.errors import DriverError
+    from tablectl.eventlog import EventLogError, KeyFileError
+    from tablectl.table.runtime import TableRuntime
+    from tablectl.table.virtual_dealer import DealerError, VirtualDealer
+
+    runtime = TableRuntime(config, simulate=simulate, log_dir=log_dir, seed=seed)
+    try:
+        controller = runtime.start()
+    except DriverError as e:
+        raise CommandError(str(e), EXIT_DEVICE) from None
+    except (EventLogError, KeyFileError, OSError) as e:
+        raise CommandError(f"{config.source}: log: {e}", EXIT_USAGE) from None
+    where = log_dir or config.log.dir
+    try:
+        if rounds is None:
+            click.echo(f"{config.table}: running ({config.game}); log in {where}; Ctrl-C stops", err=True)
+            _wait_for_interrupt()
+            raise SystemExit(EXIT_INTERRUPTED)
+        out = open(mistakes_log, "w", encoding="utf-8") if mistakes_log is not None else None  # noqa: SIM115
+        try:
+            dealer = VirtualDealer(
+                controller, runtime.sims[config.card_device], seed=seed, mistakes=rate, mistakes_log=out
+            )
+            report = dealer.play(rounds)
+        except DealerError as e:
+            raise CommandError(f"{config.table}: {e}", EXIT_FINDINGS) from None
+        finally:
+            if out is not None:
+                out.close()
+        click.echo(
+            f"{config.table}: {report.rounds} rounds, {report.cards} cards, {report.decisions} decisions, "
+            f"{len(report.mistakes)} mistakes, {report.resolutions} resolutions; log in {where}"
+        )
+    except KeyboardInterrupt:
+        raise SystemExit(EXIT_INTERRUPTED) from None
+    finally:
+        runtime.stop()
+    if controller.error is not None:
+        raise CommandError(f"{config.table}: {controller.error}", EXIT_FINDINGS)
+
+
+def _wait_for_interrupt() -> None:
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        while not stop.wait(0.5):
+            pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,533 @@
+"""The live display loop in a real terminal (``tablectl run`` without ``--headless``).
+
+``run_live(controller, ...)`` draws the table with ``rich.live.Live`` (alternate screen) and
+redraws whenever the controller publishes a new ``TableView`` (its view listener only puts the
+view in a queue: the controller's thread never waits for the terminal). Keys are read from the
+terminal in cbreak mode (``termios``/``tty``, ``select`` on stdin; Ctrl-C still interrupts) and
+turned into dealer inputs by ``tablectl.display.keys``; each input is submitted to the
+controller and its answer (taken, or rejected and why) shown in the status line. Supervisor
+actions are checked against the credential hashes of the table config before the ``Resolve``
+input is submitted; the secret never leaves this process. While the display runs, log warnings
+(a driver reconnecting, ...) go to the status line instead of scribbling over the screen.
+
+With ``autoplay`` (a virtual dealer's ``play``) the dealer plays on its own thread while the
+display runs; keys still work (a supervisor can resolve a hold). ``Paced`` slows a virtual
+dealer down to a watchable speed.
+
+The loop ends when the autoplay is done (after showing the last table for ``linger`` seconds),
+when ``stop`` is set, when the person at the keys quits (``Q``, confirmed), when the
+controller's thread ends, or on SIGTERM / SIGHUP. The terminal is always restored (cbreak off,
+main screen, cursor shown); the caller then stops the table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import select
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any, Protocol, TextIO
+
+from rich.console import Console, RenderableType
+from rich.layout import Layout
+from rich.live import Live
+
+from tablectl.display import keys as k
+from tablectl.display.render import render
+from tablectl.display.simhands import SimDeviceLike, SimHands
+from tablectl.display.state import DisplayState
+from tablectl.supervisor import check_supervisor
+from tablectl.table import inputs
+from tablectl.table.inputs import Resolve
+from tablectl.table.view import TableView
+
+QUIT = "quit"
+STOPPED = "stopped"
+AUTOPLAY_DONE = "autoplay_done"
+CONTROLLER_ENDED = "controller_ended"
+SIGNALLED = "signal"
+
+_CSI_NAMES = {
+    "\x1b[A": "up",
+    "\x1b[B": "down",
+    "\x1b[C": "right",
+    "\x1b[D": "left",
+    "\x1bOA": "up",
+    "\x1bOB": "down",
+    "\x1bOC": "right",
+    "\x1bOD": "left",
+    "\x1b[3~": "delete",
+}
+
+
+class ControllerLike(Protocol):
+    """What the display needs of ``tablectl.table.controller.TableController``."""
+
+    config: Any
+
+    @property
+    def view(self) -> TableView: ...
+
+    @property
+    def running(self) -> bool: ...
+
+    def submit(self, inp: Any) -> Future[Any]: ...
+
+    def snapshot(self, timeout: float | None = 5.0) -> TableView: ...
+
+    def add_view_listener(self, listener: Callable[[TableView], None]) -> None: ...
+
+    def remove_view_listener(self, listener: Callable[[TableView], None]) -> None: ...
+
+
+def decode_keys(data: bytes) -> list[str]:
+    """Key names from bytes read off a terminal in cbreak mode: printable characters as
+    themselves; ``enter`` (CR, LF or CR LF), ``backspace`` (DEL, BS), ``tab``, ``escape``, arrow
+    names; other control characters and unknown escape sequences are dropped."""
+    text = data.decode("utf-8", "replace")
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\x1b":
+            if i + 1 < len(text) and text[i + 1] in "[O":
+                j = i + 2
+                while j < len(text) and not ("\x40" <= text[j] <= "\x7e"):
+                    j += 1
+                name = _CSI_NAMES.get(text[i : j + 1])
+                if name:
+                    out.append(name)
+                i = j + 1
+                continue
+            out.append(k.ESCAPE)
+        elif ch == "\r":
+            out.append(k.ENTER)
+            if text[i + 1 : i + 2] == "\n":
+                i += 1
+        elif ch == "\n":
+            out.append(k.ENTER)
+        elif ch in "\x7f\x08":
+            out.append(k.BACKSPACE)
+        elif ch == "\t":
+            out.append(k.TAB)
+        elif ch.isprintable():
+            out.append(ch)
+        i += 1
+    return out
+
+
+@contextlib.contextmanager
+def cbreak(fd: int | None) -> Iterator[int | None]:
+    """Put the terminal on ``fd`` in cbreak mode (no echo, no line buffering, signals kept) and
+    restore it on exit, whatever happens. Yields ``fd``, or None when it is not a terminal."""
+    if fd is None or not os.isatty(fd):
+        yield None
+        return
+    import termios
+    import tty
+
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd, termios.TCSANOW)
+        yield fd
+    finally:
+        termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
+
+
+def describe_input(inp: Any) -> str:
+    """A short label for an input in the status line (``decision seat 3: raise``)."""
+    name = inputs.INPUT_NAMES.get(type(inp), type(inp).__name__).replace("_", " ")
+    if isinstance(inp, inputs.Decision):
+        return f"{name} seat {inp.seat}: {inp.decision}"
+    if isinstance(inp, inputs.StartRound):
+        return f"{name} (seats {', '.join(map(str, inp.seats))})"
+    if isinstance(inp, inputs.DealerChange):
+        return f"{name}: {inp.dealer}"
+    if isinstance(inp, inputs.Resolve):
+        return f"{'void + ' if inp.void_round else ''}resolve by {inp.supervisor}"
+    return name
+
+
+def authorize(request: k.SupervisorRequest, supervisors: Mapping[str, str]) -> Resolve | str:
+    """The ``Resolve`` input for a supervisor request whose credential checks out, else why not."""
+    if not supervisors:
+        return "no supervisor credentials are configured for this table ([supervisors] in the config)"
+    if not request.supervisor:
+        return "a supervisor id is required"
+    if not check_supervisor(supervisors, request.supervisor, request.secret):
+        return f"supervisor {request.supervisor!r}: credential not accepted"
+    return Resolve(request.supervisor, request.note, request.void_round)
+
+
+def _supervisors_of(controller: Any) -> Mapping[str, str]:
+    config = getattr(controller, "config", None)
+    value = getattr(config, "supervisors", None)
+    return dict(value) if isinstance(value, Mapping) else {}
+
+
+class LiveDisplay:
+    """The display's loop state; ``run_live`` is the usual way in. Split out so that the key and
+    reply handling can be driven without a terminal."""
+
+    def __init__(
+        self,
+        controller: ControllerLike,
+        *,
+        supervisors: Mapping[str, str] | None = None,
+        autoplay: bool = False,
+        hands: SimHands | None = None,
+    ) -> None:
+        self.controller = controller
+        self.supervisors = dict(supervisors) if supervisors is not None else _supervisors_of(controller)
+        self.hands = hands
+        self.state = DisplayState(autoplay=autoplay, simulated=hands is not None)
+        self.view: TableView | None = controller.view
+        self.views: queue.SimpleQueue[TableView] = queue.SimpleQueue()
+        self.replies: queue.SimpleQueue[tuple[str, BaseException | None]] = queue.SimpleQueue()
+        self.notes: queue.SimpleQueue[str] = queue.SimpleQueue()  # log warnings for the status line
+        self.quit = False
+
+    # the controller's thread calls this: it must never block
+    def on_view(self, view: TableView) -> None:
+        self.views.put(view)
+
+    def submit(self, inp: Any) -> None:
+        label = describe_input(inp)
+        try:
+            future = self.controller.submit(inp)
+        except Exception as e:  # noqa: BLE001 - show it, keep the display
+            self.replies.put((label, e))
+            return
+        future.add_done_callback(lambda f: self.replies.put((label, f.exception())))
+
+    def key(self, name: str) -> None:
+        """Apply one key."""
+        result = k.handle_key(name, self.state, self.view)
+        self.state = result.state
+        action = result.action
+        if action is None:
+            return
+        if isinstance(action, k.Quit):
+            self.quit = True
+        elif isinstance(action, (k.DeviceStep, k.DeviceDraw)):
+            if self.hands is None:
+                self.state = self.state.with_status("no simulated device to work", error=True)
+                return
+            text, error = self.hands.step(self.view) if isinstance(action, k.DeviceStep) else self.hands.draw()
+            self.state = self.state.with_status(text, error=error)
+        elif isinstance(action, k.SupervisorRequest):
+            decided = authorize(action, self.supervisors)
+            if isinstance(decided, str):
+                self.state = self.state.with_status(decided, error=True)
+                self._log_denied(action, decided)
+            else:
+                self.state = self.state.with_status(f"{describe_input(decided)}: sent")
+                self.submit(decided)
+        else:
+            self.submit(action)
+
+    def _log_denied(self, request: k.SupervisorRequest, reason: str) -> None:
+        """Have the controller log a refused supervisor action, when it takes such an input
+        (``inputs.SupervisorDenied(supervisor, action, reason)``, logged as a rejected input)."""
+        denied = getattr(inputs, "SupervisorDenied", None)
+        if denied is not None:
+            action = "void" if request.void_round else "resolve"
+            self.controller.submit(denied(request.supervisor, action, reason))
+
+    def take_views(self) -> list[TableView]:
+        """The views published since the last call, oldest first; the last becomes the shown one."""
+        views: list[TableView] = []
+        while True:
+            try:
+                views.append(self.views.get_nowait())
+            except queue.Empty:
+                break
+        if views:
+            self.view = views[-1]
+        return views
+
+    def drain(self) -> bool:
+        """Take the views and replies that arrived; whether anything changed."""
+        changed = bool(self.take_views())
+        while True:
+            try:
+                label, error = self.replies.get_nowait()
+            except queue.Empty:
+                break
+            changed = True
+            if error is None:
+                self.state = self.state.with_status(f"✓ {label}")
+            else:
+                self.state = self.state.with_status(f"{label}: rejected: {error}", error=True)
+        while True:
+            try:
+                note = self.notes.get_nowait()
+            except queue.Empty:
+                break
+            changed = True
+            self.state = self.state.with_status(note, error=True)
+        return changed
+
+
+class _ToStatusLine(logging.Handler):
+    """Log records (warnings and worse) go to the display's status line instead of stderr, which
+    would scribble over the screen: a driver's reconnect warning shows where the dealer looks."""
+
+    def __init__(self, display: LiveDisplay) -> None:
+        super().__init__(logging.WARNING)
+        self.display = display
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = record.getMessage().splitlines()[0] if record.getMessage() else record.levelname
+            self.display.notes.put(f"{record.levelname.lower()}: {record.name}: {text}")
+        except Exception:  # noqa: BLE001 - logging must never raise
+            self.handleError(record)
+
+
+def _fresh_view(controller: ControllerLike) -> TableView | None:
+    """The table as it is now (the controller publishes views only after a batch, and none may
+    have come since it started), or None if it does not answer in time."""
+    try:
+        return controller.snapshot(2.0)
+    except Exception:  # noqa: BLE001 - a table that does not answer is shown as it was last seen
+        return None
+
+
+def _screen(display: LiveDisplay, console: Console, view: TableView | None = None) -> RenderableType:
+    """The whole terminal: a ``Layout`` fills every line and column, so a shorter frame never
+    leaves the last frame's text behind."""
+    shown = view if view is not None else display.view
+    return Layout(render(shown, display.state, height=console.size.height))
+
+
+@dataclass
+class LiveResult:
+    """How the display ended (``reason``: ``quit``, ``stopped``, ``autoplay_done``,
+    ``controller_ended``, ``signal``) and, with autoplay, what it returned or raised."""
+
+    reason: str
+    autoplay_result: Any = None
+    autoplay_error: BaseException | None = None
+
+
+class Paced:
+    """The controller as a virtual dealer sees it while a person watches: every look the dealer
+    takes at the table (``snapshot``) waits ``pace`` seconds first, so each step of the deal and
+    each decision stays on screen long enough to be seen; paying and collecting (``end_round``)
+    takes ``4 x pace`` and a supervisor's walk to the table (``resolve``) ``8 x pace``, so a
+    settled round and an alarm stay up a while. Everything else passes through unchanged.
+    (A stand-in until the virtual dealer takes a pace of its own.)"""
+
+    END_ROUND = 4
+    RESOLVE = 8
+
+    def __init__(self, controller: Any, pace: float) -> None:
+        self._controller = controller
+        self._pace = pace
+
+    def _wait(self, steps: float) -> None:
+        if self._pace > 0:
+            time.sleep(self._pace * steps)
+
+    def snapshot(self, timeout: float | None = 5.0) -> TableView:
+        self._wait(1)
+        return self._controller.snapshot(timeout)  # type: ignore[no-any-return]
+
+    def end_round(self) -> Future[Any]:
+        self._wait(self.END_ROUND)
+        return self._controller.end_round()  # type: ignore[no-any-return]
+
+    def resolve(self, supervisor: str, *, note: str = "", void_round: bool = False) -> Future[Any]:
+        self._wait(self.RESOLVE)
+        return self._controller.resolve(supervisor, note=note, void_round=void_round)  # type: ignore[no-any-return]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._controller, name)
+
+
+def run_live(
+    controller: ControllerLike,
+    *,
+    supervisors: Mapping[str, str] | None = None,
+    autoplay: Callable[[], Any] | None = None,
+    sim: SimDeviceLike | None = None,
+    linger: float = 2.0,
+    stop: threading.Event | None = None,
+    console: Console | None = None,
+    stdin: TextIO | None = None,
+    poll: float = 0.05,
+    screen: bool = True,
+) -> LiveResult:
+    """Show the table live in this terminal until told to stop.
+
+    ``controller``: a started ``TableController``. ``supervisors``: supervisor id -> stored
+    credential hash (default: ``controller.config.supervisors`` when the config has them).
+    ``autoplay``: a virtual dealer's ``play`` (e.g. ``lambda: dealer.play(20)``), run on its own
+    thread while the display runs (keys still work); when it returns or fails, the display shows
+    the final table for ``linger`` seconds and ends (``autoplay_done``). ``stop``: set by the
+    caller to end the display. ``sim``: the simulated card device (``runtime.sims[config.card_device]``)
+    when a person plays the dealer on simulated hardware (no ``autoplay``): ``Enter`` and ``w``
+    then work the device (``tablectl.display.simhands``). Keys are read from ``stdin`` (default ``sys.stdin``) when it is a
+    terminal. Ends early on ``Q`` (confirmed), when the controller's thread ends, or on
+    SIGTERM/SIGHUP; the terminal is always restored. Never stops the controller: the caller does.
+    """
+    stop = stop or threading.Event()
+    console = console or Console()
+    if sim is not None and autoplay is not None:
+        raise ValueError("a simulated device is worked by the virtual dealer or at the keys, not both")
+    config = getattr(controller, "config", None)
+    hands = SimHands(sim, getattr(config, "card_driver", "shoe")) if sim is not None else None
+    display = LiveDisplay(controller, supervisors=supervisors, autoplay=autoplay is not None, hands=hands)
+    controller.add_view_listener(display.on_view)
+    display.view = _fresh_view(controller) or display.view
+    to_status = _ToStatusLine(display)
+    logging.getLogger().addHandler(to_status)
+    signalled = threading.Event()
+    resized = threading.Event()
+    restore = _install_signals(stop, signalled, resized)
+    stream = stdin if stdin is not None else sys.stdin
+    try:
+        fd: int | None = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = None
+    result = LiveResult(STOPPED)
+    played = threading.Event()
+    player: threading.Thread | None = None
+
+    def play() -> None:
+        try:
+            result.autoplay_result = autoplay()  # type: ignore[misc]
+        except BaseException as e:  # noqa: BLE001 - reported to the caller after the display ends
+            result.autoplay_error = e
+        finally:
+            played.set()
+
+    try:
+        with cbreak(fd) as key_fd, Live(
+            _screen(display, console),
+            console=console,
+            screen=screen,
+            auto_refresh=False,
+            redirect_stdout=False,
+            redirect_stderr=False,
+            transient=False,
+        ) as live:
+            if autoplay is not None:
+                player = threading.Thread(target=play, name="tablectl-autoplay", daemon=True)
+                player.start()
+            last_draw = time.monotonic()
+            done_at: float | None = None
+            shown_alarms: tuple[Any, ...] = ()
+            while True:
+                if stop.is_set():
+                    result.reason = SIGNALLED if signalled.is_set() else STOPPED
+                    break
+                if display.quit:
+                    result.reason = QUIT
+                    break
+                if not controller.running:
+                    result.reason = CONTROLLER_ENDED
+                    break
+                if played.is_set():
+                    if done_at is None:
+                        done_at = time.monotonic()
+                        error = result.autoplay_error
+                        display.state = display.state.with_status(
+                            f"virtual dealer stopped: {error}" if error else "virtual dealer done",
+                            error=error is not None,
+                        )
+                        resized.set()  # redraw with the status
+                    elif time.monotonic() - done_at >= linger:
+                        result.reason = AUTOPLAY_DONE
+                        break
+                dirty = False
+                if key_fd is not None:
+                    ready, _, _ = select.select([key_fd], [], [], poll)
+                    if ready:
+                        data = os.read(key_fd, 1024)
+                        if not data:
+                            key_fd = None  # the terminal went away: no more keys
+                        for name in decode_keys(data):
+                            display.key(name)
+                        dirty = bool(data)
+                else:
+                    time.sleep(poll)
+                # every view that brings an alarm gets a frame of its own, however fast the
+                # table moves on (a held view is never coalesced away)
+                for view in display.take_views():
+                    if view.alarms and view.alarms != shown_alarms:
+                        live.update(_screen(display, console, view), refresh=True)
+                    shown_alarms = view.alarms
+                    dirty = True
+                dirty = display.drain() or dirty
+                now = time.monotonic()
+                if dirty or resized.is_set() or now - last_draw > 1.0:
+                    resized.clear()
+                    live.update(_screen(display, console), refresh=True)
+                    last_draw = now
+            display.drain()
+            live.update(_screen(display, console), refresh=True)
+    finally:
+        logging.getLogger().removeHandler(to_status)
+        restore()
+        with contextlib.suppress(ValueError):
+            controller.remove_view_listener(display.on_view)
+    return result
+
+
+def _install_signals(stop: threading.Event, signalled: threading.Event, resized: threading.Event) -> Callable[[], None]:
+    """SIGTERM / SIGHUP end the display (through ``stop``, so the terminal is restored; a
+    previous Python handler is still called after); SIGWINCH redraws. Main thread only."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous: dict[int, Any] = {}
+
+    def ending(signum: int, frame: FrameType | None) -> None:
+        signalled.set()
+        stop.set()
+        before = previous.get(signum)
+        if callable(before):
+            before(signum, frame)
+
+    def resize(signum: int, frame: FrameType | None) -> None:
+        resized.set()
+
+    wanted: list[tuple[int, Callable[[int, FrameType | None], None]]] = [(signal.SIGTERM, ending), (signal.SIGHUP, ending)]
+    if hasattr(signal, "SIGWINCH"):
+        wanted.append((signal.SIGWINCH, resize))
+    for signum, handler in wanted:
+        previous[signum] = signal.signal(signum, handler)
+
+    def restore() -> None:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+    return restore
+
+
+__all__ = [
+    "AUTOPLAY_DONE",
+    "CONTROLLER_ENDED",
+    "QUIT",
+    "SIGNALLED",
+    "STOPPED",
+    "ControllerLike",
+    "LiveDisplay",
+    "LiveResult",
+    "Paced",
+    "authorize",
+    "cbreak",
+    "decode_keys",
+    "describe_input",
+    "run_live",
+]

@@ -1,0 +1,72 @@
+"""The live display's own state (pure values): the selected seat, seats sitting out of the next
+round, a text prompt being typed, and the status line. The table's state is the ``TableView``;
+this is only what the person at the keys has done on the display.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+
+@dataclass(frozen=True, slots=True)
+class PromptField:
+    """One field of a text prompt (``hidden``: typed characters are shown as ``*``)."""
+
+    label: str
+    hidden: bool = False
+    optional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TextPrompt:
+    """A prompt for one or more lines of text (a card, a dealer id, a supervisor's credential).
+
+    ``purpose`` says what the answers are for (``identify``, ``dealer``, ``resolve``, ``void``,
+    ``shoe_change``, ``quit``); ``values`` holds the fields already answered; ``buffer`` what is
+    being typed for the current field.
+    """
+
+    purpose: str
+    fields: tuple[PromptField, ...]
+    values: tuple[str, ...] = ()
+    buffer: str = ""
+
+    @property
+    def current(self) -> PromptField:
+        return self.fields[len(self.values)]
+
+    def typed(self, text: str) -> TextPrompt:
+        return replace(self, buffer=self.buffer + text)
+
+    def backspace(self) -> TextPrompt:
+        return replace(self, buffer=self.buffer[:-1])
+
+    def entered(self) -> TextPrompt:
+        """The current field answered with the buffer (the caller checks ``complete``)."""
+        return replace(self, values=(*self.values, self.buffer), buffer="")
+
+    @property
+    def complete(self) -> bool:
+        return len(self.values) >= len(self.fields)
+
+    def shown(self) -> str:
+        """The prompt line as displayed: ``label: buffer`` (a hidden field as ``*``)."""
+        f = self.current
+        text = "*" * len(self.buffer) if f.hidden else self.buffer
+        return f"{f.label}: {text}"
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayState:
+    """What the display shows besides the table: selection, sit-outs, a prompt, the status line."""
+
+    selected: int | None = None
+    sitting_out: frozenset[int] = field(default_factory=frozenset)
+    prompt: TextPrompt | None = None
+    status: str = ""
+    status_error: bool = False
+    autoplay: bool = False  # a virtual dealer is playing (the key help says so)
+    simulated: bool = False  # the display works a simulated device (Enter, w)
+
+    def with_status(self, text: str, *, error: bool = False) -> DisplayState:
+        return replace(self, status=text, status_error=error)

@@ -1,0 +1,113 @@
+"""One Card Poker (GAMES.md section 1; seeds/one-card-poker.txt): the table procedure.
+
+- 6 decks from a card-reading shoe (a continuous shuffler if the config says so).
+- One burn right after every shuffle and at every dealer change (sheet rule 1).
+- A Designated Player (DP) banks; the button moves clockwise every hand to the next seat that
+  wants it (Florida 61D-11.002(5)(b)). The DP plays no player hand.
+- Deal: one card face up to each player seat clockwise, then one to the DP (house rule
+  ``dp_card``: "last", GAMES.md Decision; "first" reverses it).
+- Rank ties are resolved one at a time from the dealer's right to left: the player surrenders
+  or extends; if the player extends the DP matches or declines; each war is burn 3, a card to
+  the player, burn 3, a card to the DP, repeated until the ranks differ (sheet rule 9).
+
+Settlement (primary, war, tie) is ``tablectl.rules.one_card_poker``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from tablectl.games.procedure import (
+    BURN_WAR,
+    DP,
+    Burn,
+    Deal,
+    Decide,
+    GameDef,
+    RoundContext,
+    Script,
+    seat_to,
+)
+from tablectl.rounds import RoundHands, SeatHand
+from tablectl.rules.hand1 import compare1
+from tablectl.rules.one_card_poker import DP_DECLINES, EXTEND, GAME, PRIMARY, SURRENDER, WAGERS
+
+PLAYER_OPTIONS = (EXTEND, SURRENDER)
+DP_OPTIONS = (EXTEND, DP_DECLINES)
+
+
+@dataclass(frozen=True, slots=True)
+class OneCardPokerProcedure:
+    """Procedure house rules. ``dp_card``: the DP's card after the players' ("last", GAMES.md
+    Decision) or before them ("first"). ``shuffle_burns`` / ``dealer_change_burns`` /
+    ``war_burns``: burns after a shuffle, at a dealer change, and before each war card (the
+    sheet: 1, 1, 3). ``war_reserve``: wars a normal round is allowed for when the penetration
+    cap decides the last round (3)."""
+
+    dp_card: Literal["last", "first"] = "last"
+    shuffle_burns: int = 1
+    dealer_change_burns: int = 1
+    war_burns: int = 3
+    war_reserve: int = 3
+
+
+def script(ctx: RoundContext) -> Script:
+    """The deal of one One Card Poker round."""
+    rules: OneCardPokerProcedure = ctx.rules
+    players = ctx.seats
+    to_players = tuple(Deal(seat_to(s)) for s in players)
+    if rules.dp_card == "last":
+        dealt = yield to_players + (Deal(DP),)
+        cards, dp = dealt[:-1], dealt[-1]
+    else:
+        dealt = yield (Deal(DP),) + to_players
+        dp, cards = dealt[0], dealt[1:]
+    hands = {s: SeatHand(s, [c]) for s, c in zip(players, cards)}
+
+    burns = tuple(Burn(BURN_WAR) for _ in range(rules.war_burns))
+    for seat in reversed(players):  # ties one at a time, from the dealer's right to left
+        hand = hands[seat]
+        if compare1(hand.cards[0], dp) != 0:
+            continue
+        choice = yield Decide(seat, PLAYER_OPTIONS)
+        hand.decisions.append(choice)
+        if choice == SURRENDER:
+            continue
+        assert ctx.banker is not None
+        dp_choice = yield Decide(ctx.banker, DP_OPTIONS, banker=True)
+        if dp_choice == DP_DECLINES:
+            hand.decisions.append(DP_DECLINES)
+            continue
+        while True:
+            war = yield burns + (Deal(seat_to(seat)),) + burns + (Deal(DP),)
+            pair = (war[len(burns)], war[-1])
+            hand.war.append(pair)
+            if compare1(*pair) != 0:
+                break
+
+    return RoundHands(GAME, [hands[s] for s in players], dealer=[dp])
+
+
+def round_budget(seats: int, rules: OneCardPokerProcedure) -> int:
+    """A card per seat and the DP's, and ``war_reserve`` wars."""
+    return seats + 1 + rules.war_reserve * 2 * (rules.war_burns + 1)
+
+
+GAME_DEF = GameDef(
+    id=GAME,
+    title="One Card Poker",
+    devices=("shoe", "csm"),
+    decks=(6,),
+    max_seats=7,
+    banker="dp",
+    bank_every=1,
+    wagers=WAGERS,
+    required=(PRIMARY,),
+    limited=(PRIMARY,),
+    procedure=OneCardPokerProcedure,
+    script=script,
+    shuffle_burns=lambda rules: rules.shuffle_burns,
+    dealer_change_burns=lambda rules: rules.dealer_change_burns,
+    round_budget=round_budget,
+)

@@ -1,0 +1,223 @@
+"""The vocabulary of a game's procedure: what a deal script yields, and what a game definition is.
+
+A deal script is a generator function ``script(ctx: RoundContext)`` that reads like the rule
+sheet. It yields, in order:
+
+- a *phase*: a tuple of card steps (``Deal`` to a position, ``Burn``) dealt without a decision in
+  between; the script receives the cards, in step order, as a tuple. A hand-forming shuffler
+  delivers a phase as packets: each run of consecutive steps to the same position is one packet.
+- ``Decide(seat, options)``: the script receives the option chosen (a dealer input).
+- ``Discard()``: a batch shuffler drops the rest of its deck (the script receives the count).
+- ``Reveal(position)`` and ``Trade(seat, card)``: things that happen on the layout, reported to
+  the controller (which logs them) without waiting for anything.
+
+and finally returns the round's ``RoundHands`` (cards and decisions; the controller adds wagers
+and the banker). Scripts are pure: the same context and the same cards and decisions always give
+the same steps, which is what lets the controller replay one after a correction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass
+from typing import Any, Union
+
+from tablectl.rounds import RoundHands
+from tablectl.rules.configure import RulesConfigError, from_mapping
+
+# positions a card can go to (the log's ``to``)
+BURN = "burn"
+DEALER = "dealer"
+DP = "dp"
+BOARD = "board"
+DISCARD = "discard"
+
+# why a burn is due (a violation's ``where``)
+BURN_SHUFFLE = "shuffle"
+BURN_DEALER_CHANGE = "dealer_change"
+BURN_WAR = "war"
+BURN_HOUSE_RULE = "house_rule"
+
+# a burn that should have been dealt and was not (the value a script receives for it)
+MISSING = -1
+
+
+def seat_to(seat: int) -> str:
+    """The position text of a player seat: ``seat:3``."""
+    return f"seat:{seat}"
+
+
+def seat_of(position: str) -> int | None:
+    """The seat number of a ``seat:N`` position, else None."""
+    if position.startswith("seat:"):
+        return int(position[5:])
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One card to a position, face up or face down."""
+
+    to: str
+    face_up: bool = True
+
+    @property
+    def burn(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Burn:
+    """One card to the burn pile (never shown)."""
+
+    reason: str
+    to: str = BURN
+    face_up: bool = False
+
+    @property
+    def burn(self) -> bool:
+        return True
+
+
+CardStep = Union[Deal, Burn]
+Phase = tuple[CardStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Decide:
+    """A decision the procedure waits for: ``seat`` chooses one of ``options``.
+
+    ``banker`` marks the banking player's decision (One Card Poker's Designated Player matching a
+    war), as opposed to a player's decision on their own hand.
+    """
+
+    seat: int
+    options: tuple[str, ...]
+    banker: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """A hand-forming shuffler discards the rest of its deck (count only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The face-down cards at ``to`` are turned face up."""
+
+    to: str
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    """``seat`` gives up ``card`` to the discards (One for the Money's trade)."""
+
+    seat: int
+    card: int
+
+
+Instruction = Union[Phase, Decide, Discard, Reveal, Trade]
+Script = Generator[Instruction, Any, RoundHands]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundContext:
+    """What a deal script knows about its round.
+
+    ``seats``: the player seats in play, clockwise (ascending). ``wagers``: each seat's wagers by
+    bet name, or None when the wagers are not known (every seat is then taken to have made the
+    game's main bet). ``banker``: the banking player's seat, if the game has one. ``packets``:
+    the cards come as packets from a hand-forming shuffler. ``rules``: the game's procedure house
+    rules.
+    """
+
+    seats: tuple[int, ...]
+    wagers: Mapping[int, Mapping[str, int]] | None
+    banker: int | None
+    packets: bool
+    rules: Any
+
+    def has_bet(self, seat: int, bet: str, *, assumed: bool = True) -> bool:
+        """Whether ``seat`` placed ``bet``; ``assumed`` is the answer when wagers are unknown."""
+        if self.wagers is None:
+            return assumed
+        return self.wagers.get(seat, {}).get(bet, 0) > 0
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """One game as the controller needs it: data plus small pure functions.
+
+    ``devices``: the card-source drivers the game can be dealt from, the preferred first.
+    ``decks``: the deck counts it is dealt with. ``max_seats``: player positions at most.
+    ``banker``: None, "dp" (a Designated Player) or "player-dealer"; ``bank_every``: hands a
+    banker keeps the bank before it moves clockwise. ``wagers``: bets placed before the deal
+    (the rules engine's names); ``required``: at least one of these must be placed;
+    ``limited``: the bets the table minimum and maximum apply to. ``procedure``: the dataclass of
+    the game's procedure house rules (defaults from GAMES.md; settlement rules live in
+    ``tablectl.rules.houserules``). ``shuffle_burns`` / ``dealer_change_burns``: burns due after
+    a shuffle and at a dealer change, given the procedure rules. ``round_budget``: the most cards
+    a normal round of ``n`` seats takes (what the penetration cap keeps in reserve).
+    """
+
+    id: str
+    title: str
+    devices: tuple[str, ...]
+    decks: tuple[int, ...]
+    max_seats: int
+    banker: str | None
+    bank_every: int
+    wagers: tuple[str, ...]
+    required: tuple[str, ...]
+    limited: tuple[str, ...]
+    procedure: type
+    script: Callable[[RoundContext], Script]
+    shuffle_burns: Callable[[Any], int]
+    dealer_change_burns: Callable[[Any], int]
+    round_budget: Callable[[int, Any], int]
+
+    def procedure_rules(self, data: Mapping[str, Any] | None = None) -> Any:
+        """The procedure house rules from a config table (omitted keys keep their defaults).
+
+        Raises ``RulesConfigError`` naming the key for an unknown key or a bad value.
+        """
+        return from_mapping(self.procedure, data or {})
+
+    def procedure_keys(self) -> frozenset[str]:
+        """The names of the procedure house rules (config keys, ``-`` or ``_``)."""
+        return frozenset(self.procedure.__dataclass_fields__)  # type: ignore[attr-defined]
+
+
+def no_burns(rules: Any) -> int:
+    """For games without burns."""
+    return 0
+
+
+__all__ = [
+    "BOARD",
+    "BURN",
+    "BURN_DEALER_CHANGE",
+    "BURN_HOUSE_RULE",
+    "BURN_SHUFFLE",
+    "BURN_WAR",
+    "DEALER",
+    "DISCARD",
+    "DP",
+    "MISSING",
+    "Burn",
+    "CardStep",
+    "Deal",
+    "Decide",
+    "Discard",
+    "GameDef",
+    "Instruction",
+    "Phase",
+    "Reveal",
+    "RoundContext",
+    "RulesConfigError",
+    "Script",
+    "Trade",
+    "no_burns",
+    "seat_of",
+    "seat_to",
+]

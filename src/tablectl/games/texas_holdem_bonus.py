@@ -1,0 +1,106 @@
+"""Texas Hold'em Bonus (GAMES.md section 5; seeds/texas-holdem-bonus.txt): the table procedure.
+
+- One 52-card deck: from a hand-forming shuffler (two-card packets to each seat, then the
+  dealer's, then the board as packets) or hand-dealt from a card-reading shoe loaded with one
+  deck (two rounds of one card to each seat clockwise and the dealer).
+- Hole cards are face down. Each player: Flop bet (2x Ante) or fold. Flop: three board cards.
+  Each player still in: Turn bet or check; the turn card. River bet or check; the river card.
+- Burns: none by default (the sheet names none; GAMES.md Decision). House rule
+  ``burn_before_community`` adds one burn before each of flop, turn and river.
+- If every seat folds, no board is dealt.
+- The dealer's hole cards are turned up, then the hands still in.
+
+Settlement (best five of seven, the Ante from a straight, the Bonus on the hole cards) is
+``tablectl.rules.texas_holdem_bonus``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tablectl.games.procedure import (
+    BOARD,
+    BURN_HOUSE_RULE,
+    DEALER,
+    Burn,
+    Deal,
+    Decide,
+    Discard,
+    GameDef,
+    Phase,
+    Reveal,
+    RoundContext,
+    Script,
+    no_burns,
+    seat_to,
+)
+from tablectl.rounds import RoundHands, SeatHand
+from tablectl.rules.texas_holdem_bonus import ANTE, CHECK, FLOP, FOLD_DECISION, GAME, RIVER, TURN, WAGERS
+
+HOLE = 2
+
+
+@dataclass(frozen=True, slots=True)
+class TexasHoldemBonusProcedure:
+    """``burn_before_community``: one burn before each of flop, turn and river (False: the sheet
+    names no burns, GAMES.md Decision)."""
+
+    burn_before_community: bool = False
+
+
+def _community(ctx: RoundContext, count: int) -> Phase:
+    burn: Phase = (Burn(BURN_HOUSE_RULE),) if ctx.rules.burn_before_community else ()
+    return burn + (Deal(BOARD),) * count
+
+
+def script(ctx: RoundContext) -> Script:
+    """The deal of one Texas Hold'em Bonus round."""
+    players = ctx.seats
+    positions = [seat_to(s) for s in players] + [DEALER]
+    if ctx.packets:
+        steps = tuple(Deal(p, face_up=False) for p in positions for _ in range(HOLE))
+        dealt = yield steps
+        held = {p: list(dealt[i * HOLE : (i + 1) * HOLE]) for i, p in enumerate(positions)}
+    else:
+        dealt = yield tuple(Deal(p, face_up=False) for _ in range(HOLE) for p in positions)
+        n = len(positions)
+        held = {p: [dealt[i], dealt[n + i]] for i, p in enumerate(positions)}
+    hands = {s: SeatHand(s, held[seat_to(s)]) for s in players}
+
+    board: list[int] = []
+    still_in = list(players)
+    for bet, count in ((FLOP, 3), (TURN, 1), (RIVER, 1)):
+        options = (FLOP, FOLD_DECISION) if bet == FLOP else (bet, CHECK)
+        for seat in still_in:
+            hands[seat].decisions.append((yield Decide(seat, options)))
+        still_in = [s for s in still_in if hands[s].decisions != [FOLD_DECISION]]
+        if not still_in:
+            break
+        dealt = yield _community(ctx, count)
+        board += dealt[-count:]
+
+    if ctx.packets:
+        yield Discard()
+    yield Reveal(DEALER)
+    for seat in still_in:
+        yield Reveal(seat_to(seat))
+    return RoundHands(GAME, [hands[s] for s in players], dealer=held[DEALER], board=board)
+
+
+GAME_DEF = GameDef(
+    id=GAME,
+    title="Texas Hold'em Bonus",
+    devices=("shuffler", "shoe"),
+    decks=(1,),
+    max_seats=7,
+    banker=None,
+    bank_every=0,
+    wagers=WAGERS,
+    required=(ANTE,),
+    limited=(ANTE,),
+    procedure=TexasHoldemBonusProcedure,
+    script=script,
+    shuffle_burns=no_burns,
+    dealer_change_burns=no_burns,
+    round_budget=lambda seats, rules: HOLE * (seats + 1) + 5 + (3 if rules.burn_before_community else 0),
+)

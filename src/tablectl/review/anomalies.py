@@ -1,0 +1,178 @@
+"""The anomaly list: everything in a log a reviewer must look at, one line each, in log order.
+
+Kinds (``Anomaly.kind``):
+
+| kind | from | means |
+|---|---|---|
+| ``violation`` | ``violation`` | a procedure violation; ``resolution`` says who resolved it and how (or ``unresolved``) |
+| ``hold`` | ``state`` to ``held`` / ``device_fault`` | the table stopped; for how long, and why |
+| ``device_fault`` | ``fault`` | a device fault (jam, door, sensor, power-up, disconnect, ...) and when it cleared |
+| ``unclean_shutdown`` | ``recovery`` | the controller crashed (or lost power); what the next start found |
+| ``event_gap`` / ``event_duplicate`` / ``event_out_of_order`` | device ``event_no`` | a device's events not logged exactly once, in order |
+| ``settlement_mismatch`` | ``settled`` vs the rules engine | the logged settlement differs from the recomputed one |
+| ``procedure_mismatch`` | card lines vs the deal script | the logged cards or decisions do not follow the game's procedure |
+| ``round_interrupted`` / ``round_open`` / ``round_voided`` | round lines | a round that did not end normally |
+| ``alarm`` | ``alarm`` | e.g. a round started past the announced last round |
+| ``internal_error`` | ``internal_error`` | the controller caught a bug of its own |
+| ``unreadable_line`` | the file | a complete line that is not JSON (only in a log that fails verification) |
+| ``partial_log`` | verification | the log given does not start at its first line |
+
+Integrity findings (tampering, missing or unsigned lines) are not anomalies: they are the
+verification's, and make review exit 3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tablectl.review.model import INTERRUPTED, MISMATCH, OPEN, REPLAY_FAILED, VOIDED, Anomaly
+from tablectl.review.reconstruct import Reconstruction
+
+Locate = Callable[[int | None], "tuple[str, int] | None"]
+
+VIOLATION = "violation"
+HOLD = "hold"
+DEVICE_FAULT = "device_fault"
+UNCLEAN_SHUTDOWN = "unclean_shutdown"
+EVENT_GAP = "event_gap"
+EVENT_DUPLICATE = "event_duplicate"
+EVENT_OUT_OF_ORDER = "event_out_of_order"
+SETTLEMENT_MISMATCH = "settlement_mismatch"
+PROCEDURE_MISMATCH = "procedure_mismatch"
+ROUND_INTERRUPTED = "round_interrupted"
+ROUND_OPEN = "round_open"
+ROUND_VOIDED = "round_voided"
+ALARM = "alarm"
+INTERNAL_ERROR = "internal_error"
+UNREADABLE_LINE = "unreadable_line"
+PARTIAL_LOG = "partial_log"
+
+
+def _where(locate: Locate | None, seq: int | None) -> str | None:
+    if locate is None:
+        return None
+    loc = locate(seq)
+    return f"{loc[0]}:{loc[1]}" if loc else None
+
+
+def _duration(start: str | None, end: str | None) -> str:
+    """``"for 12.3 s"`` between two log timestamps, or ""."""
+    if not start or not end:
+        return ""
+    from datetime import datetime
+
+    try:
+        a = datetime.strptime(start, "%Y-%m-%dT%H:%M:%S.%fZ")
+        b = datetime.strptime(end, "%Y-%m-%dT%H:%M:%S.%fZ")
+    except ValueError:
+        return ""
+    seconds = (b - a).total_seconds()
+    if seconds < 120:
+        return f" for {seconds:.1f} s"
+    if seconds < 7200:
+        return f" for {seconds / 60:.1f} min"
+    return f" for {seconds / 3600:.1f} h"
+
+
+def collect(recon: Reconstruction, *, locate: Locate | None = None) -> list[Anomaly]:
+    """The anomalies of a reconstructed (and replayed) log, in log order."""
+    ids = recon.round_ids
+    out: list[Anomaly] = []
+
+    def rid(key: tuple[int, int] | None) -> str | None:
+        return ids.get(key) if key is not None else None
+
+    for v in recon.violations:
+        if v.resolved is not None:
+            r = v.resolved
+            how = f"resolved by {r.get('supervisor')} at seq {r.get('seq')}"
+            if r.get("void_round"):
+                how += ", round voided"
+            if r.get("note"):
+                how += f" ({r.get('note')})"
+        else:
+            how = "unresolved"
+        out.append(Anomaly(VIOLATION, v.seq, v.ts, f"{v.kind}: {v.detail}", rid(v.round_key), v.device, how,
+                           _where(locate, v.seq)))
+    for h in recon.holds:
+        what = "held (violation)" if h.kind == "held" else "stopped by a device fault"
+        if h.end_seq is not None:
+            until = f"until seq {h.end_seq} ({h.ended_to}){_duration(h.start_ts, h.end_ts)}"
+        else:
+            until = {"crash": "until the controller crashed", "log end": "until the end of the log"}.get(
+                str(h.ended_to), "until the controller stopped")
+        vs = f"; violations at seq {', '.join(map(str, h.violations))}" if h.violations else ""
+        out.append(Anomaly(HOLD, h.start_seq, h.start_ts, f"table {what} {until}{vs}", rid(h.round_key), None,
+                           None, _where(locate, h.start_seq), h.end_seq, h.end_ts))
+    for f in recon.faults:
+        if f.cleared_seq is not None:
+            how = f"cleared at seq {f.cleared_seq}{_duration(f.ts, f.cleared_ts)}"
+        elif f.fault in ("misread", "power_up"):
+            how = "notice (nothing to clear)"
+        else:
+            how = "not cleared in the log"
+        number = f" (event {f.event_no})" if f.event_no else ""
+        detail = f"{f.device}: {f.fault}{number}{': ' + f.detail if f.detail else ''}"
+        out.append(Anomaly(DEVICE_FAULT, f.seq, f.ts, detail, None, f.device, how, _where(locate, f.seq),
+                           f.cleared_seq, f.cleared_ts))
+    for r in recon.recoveries:
+        torn = r.get("torn")
+        torn_text = f"; a torn partial line ({torn.get('bytes')} bytes) set aside in {torn.get('moved_to')}" if isinstance(torn, dict) else ""
+        detail = (
+            f"the controller stopped without closing the log after seq {r.get('last_seq')} ({r.get('last_event')}); "
+            f"{r.get('unsigned', 0)} line(s) after the last checkpoint were unsigned{torn_text}"
+        )
+        out.append(Anomaly(UNCLEAN_SHUTDOWN, r["seq"], r.get("ts"), detail, None, None, "recovered at the next start",
+                           _where(locate, r["seq"])))
+    for nums in recon.devices.values():
+        for a, b in nums.gaps:
+            span = f"event {a}" if a == b else f"events {a}..{b} ({b - a + 1})"
+            out.append(Anomaly(EVENT_GAP, None, None, f"{nums.device}: {span} never logged", None, nums.device))
+        for d in nums.duplicates:
+            out.append(Anomaly(EVENT_DUPLICATE, d["seq"], None, f"{nums.device}: event {d['event_no']} logged again",
+                               None, nums.device, None, _where(locate, d["seq"])))
+        for d in nums.out_of_order:
+            out.append(Anomaly(EVENT_OUT_OF_ORDER, d["seq"], None, f"{nums.device}: event {d['event_no']} logged out of order",
+                               None, nums.device, None, _where(locate, d["seq"])))
+    for rnd in recon.rounds:
+        if rnd.settlement == MISMATCH:
+            out.append(Anomaly(SETTLEMENT_MISMATCH, rnd.start_seq, rnd.start_ts, "; ".join(rnd.problems) or "settlement differs",
+                               rnd.id, None, None, _where(locate, rnd.start_seq)))
+        elif rnd.settlement == REPLAY_FAILED:
+            out.append(Anomaly(PROCEDURE_MISMATCH, rnd.start_seq, rnd.start_ts, "; ".join(rnd.problems), rnd.id, None,
+                               None, _where(locate, rnd.start_seq)))
+        if rnd.status == INTERRUPTED:
+            why = next((p for p in rnd.problems if "during the round" in p or "before it ended" in p), "interrupted")
+            out.append(Anomaly(ROUND_INTERRUPTED, rnd.start_seq, rnd.start_ts, why, rnd.id, None, None,
+                               _where(locate, rnd.start_seq), rnd.end_seq, rnd.end_ts))
+        elif rnd.status == OPEN:
+            out.append(Anomaly(ROUND_OPEN, rnd.start_seq, rnd.start_ts, "the log ends during the round", rnd.id, None,
+                               None, _where(locate, rnd.start_seq)))
+        elif rnd.status == VOIDED:
+            void = next((e for e in rnd.events if e["event"] == "round_voided"), None)
+            reason = f": {void.get('reason')}" if void is not None and void.get("reason") else ""
+            seq = void["seq"] if void is not None else rnd.start_seq
+            out.append(Anomaly(ROUND_VOIDED, seq, void.get("ts") if void else rnd.start_ts, f"round voided{reason}", rnd.id,
+                               None, None, _where(locate, seq)))
+    for a in recon.alarms:
+        detail = str(a.get("kind"))
+        if a.get("penetration") is not None:
+            detail += f" at penetration {a['penetration']:.1%}"
+        out.append(Anomaly(ALARM, a["seq"], a.get("ts"), detail, _round_of(recon, a), None, None, _where(locate, a["seq"])))
+    for e in recon.internal_errors:
+        out.append(Anomaly(INTERNAL_ERROR, e["seq"], e.get("ts"), f"{e.get('error')} (on {e.get('what')})", None, None,
+                           None, _where(locate, e["seq"])))
+    out.sort(key=lambda a: (a.seq is None, a.seq or 0))
+    return out
+
+
+def _round_of(recon: Reconstruction, rec: dict[str, object]) -> str | None:
+    number = rec.get("round")
+    seq = rec.get("seq")
+    if not isinstance(number, int) or not isinstance(seq, int):
+        return None
+    best = None
+    for s in recon.sessions:
+        if s.start_seq <= seq:
+            best = s.index
+    return recon.round_ids.get((best, number)) if best is not None else None

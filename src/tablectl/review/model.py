@@ -1,0 +1,197 @@
+"""What a review finds in a card event log, as plain dataclasses (``to_dict`` gives JSON values).
+
+- :class:`Session`: one start of the controller (``log_opened`` or ``recovery``, then
+  ``table_started``) up to its stop or crash.
+- :class:`RoundRecord`: one round rebuilt from the log — cards by position, burns, decisions,
+  corrections, the settlement as logged and as recomputed with the rules engine.
+- :class:`ShoeRecord`: one shoe / shuffle / continuous-shuffler load: cards drawn, penetration.
+- :class:`DeviceNumbers`: one device's event numbers — range, count, gaps, duplicates.
+- :class:`Anomaly`: one thing a reviewer must look at (violation, hold, fault, crash, gap, ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# --- round status ---------------------------------------------------------------------------------
+COMPLETE = "complete"  # the procedure completed and the dealer ended the round
+VOIDED = "voided"  # a supervisor voided it
+INTERRUPTED = "interrupted"  # the controller stopped or crashed during the round
+OPEN = "open"  # the log ends during the round
+
+# --- settlement check -------------------------------------------------------------------------------
+MATCH = "match"  # recomputed with the rules engine: identical to what was logged
+MISMATCH = "mismatch"  # recomputed and different from what was logged
+NO_WAGERS = "no_wagers"  # the round's wagers were not logged: nothing to settle or compare
+NOT_SETTLED = "not_settled"  # the procedure did not complete (voided, interrupted, open)
+BOTH_FAILED = "both_failed"  # the rules engine refuses the round, and the controller logged that
+REPLAY_FAILED = "replay_failed"  # the logged cards and decisions do not follow the game's procedure
+
+
+@dataclass(slots=True)
+class Session:
+    """One run of the controller in the log."""
+
+    index: int
+    start_seq: int
+    start_ts: str
+    opened_by: str  # "new" (first line of a new log), "clean" (after a clean shutdown), "recovery" (after a crash)
+    game: str | None = None
+    decks: int | None = None
+    cap: float | None = None
+    seats: int | None = None
+    source: str | None = None  # the card device's name
+    source_kind: str | None = None  # shoe, csm, shuffler
+    devices: dict[str, str] = field(default_factory=dict)
+    rules: dict[str, Any] | None = None  # house rules and pay tables, when the controller logged them
+    end_seq: int | None = None
+    end_ts: str | None = None
+    ended_by: str = "log end"  # "stopped: <reason>", "crash", "log end"
+    rounds: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index, "start_seq": self.start_seq, "start_ts": self.start_ts, "opened_by": self.opened_by,
+            "game": self.game, "decks": self.decks, "cap": self.cap, "seats": self.seats, "source": self.source,
+            "source_kind": self.source_kind, "devices": self.devices, "rules_logged": self.rules is not None,
+            "end_seq": self.end_seq, "end_ts": self.end_ts, "ended_by": self.ended_by, "rounds": self.rounds,
+        }
+
+
+@dataclass(slots=True)
+class RoundRecord:
+    """One round as the log tells it, and what review made of it."""
+
+    session: int
+    number: int
+    start_seq: int
+    start_ts: str
+    seats: list[int]
+    wagers: dict[str, dict[str, int]] | None
+    banker: int | None
+    banker_stake: int | None
+    shoe: Any
+    dealer: str | None
+    last_round: bool = False
+    id: str = ""
+    end_seq: int | None = None
+    end_ts: str | None = None
+    status: str = OPEN
+    events: list[dict[str, Any]] = field(default_factory=list)  # the round's lines, in order
+    # filled by the replay (tablectl.review.replay_round)
+    positions: dict[str, list[str | None]] = field(default_factory=dict)
+    burns: list[str | None] = field(default_factory=list)
+    discards: list[str | None] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    corrections: list[dict[str, Any]] = field(default_factory=list)
+    settled: list[dict[str, Any]] = field(default_factory=list)
+    recomputed: list[dict[str, Any]] | None = None
+    settlement: str = NOT_SETTLED
+    problems: list[str] = field(default_factory=list)
+    violations: list[int] = field(default_factory=list)
+
+    @property
+    def net(self) -> int:
+        """The players' net over the logged settlement (cents; + = the players won)."""
+        return sum(int(s.get("net", 0)) for s in self.settled)
+
+    def to_dict(self, *, detail: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id, "session": self.session, "round": self.number, "status": self.status,
+            "settlement": self.settlement, "start_seq": self.start_seq, "end_seq": self.end_seq,
+            "start_ts": self.start_ts, "end_ts": self.end_ts, "shoe": self.shoe, "dealer": self.dealer,
+            "seats": self.seats, "banker": self.banker, "banker_stake": self.banker_stake,
+            "wagers": self.wagers, "problems": self.problems, "violations": self.violations,
+        }
+        if detail:
+            out.update(
+                positions=self.positions, burns=self.burns, discards=self.discards, decisions=self.decisions,
+                corrections=self.corrections, settled=self.settled, recomputed=self.recomputed,
+            )
+        return out
+
+
+@dataclass(slots=True)
+class ShoeRecord:
+    """One shoe (card-reading shoe), shuffle (batch shuffler) or load (continuous shuffler)."""
+
+    shoe: Any  # the device's shoe / shuffle id
+    session: int
+    device: str | None
+    kind: str | None  # shoe, csm, shuffler
+    start_seq: int
+    start_ts: str
+    decks: int | None = None
+    size: int | None = None  # cards in it
+    deck_ok: bool | None = None
+    cap: float | None = None
+    cards_drawn: int = 0
+    max_penetration: float | None = None
+    cut_card: float | None = None
+    last_round_at: int | None = None
+    rounds: int = 0
+    end_seq: int | None = None
+    ended_by: str = "log end"
+    cards: list[str | None] = field(default_factory=list)  # drawn, in order (review only; undealt order is never logged)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "shoe": self.shoe, "session": self.session, "device": self.device, "kind": self.kind,
+            "start_seq": self.start_seq, "start_ts": self.start_ts, "decks": self.decks, "size": self.size,
+            "deck_ok": self.deck_ok, "cap": self.cap, "cards_drawn": self.cards_drawn,
+            "max_penetration": self.max_penetration, "cut_card": self.cut_card, "last_round_at": self.last_round_at,
+            "rounds": self.rounds, "end_seq": self.end_seq, "ended_by": self.ended_by,
+        }
+
+
+@dataclass(slots=True)
+class DeviceNumbers:
+    """A device's event numbers as logged: each must appear exactly once, without gaps."""
+
+    device: str
+    first: int = 0
+    last: int = 0
+    distinct: int = 0
+    gaps: list[list[int]] = field(default_factory=list)  # [from, to] inclusive, still missing at the end
+    duplicates: list[dict[str, Any]] = field(default_factory=list)  # {"event_no", "seq"}
+    out_of_order: list[dict[str, Any]] = field(default_factory=list)  # a gap filled later: {"event_no", "seq"}
+
+    @property
+    def missing(self) -> int:
+        return sum(b - a + 1 for a, b in self.gaps)
+
+    @property
+    def exactly_once(self) -> bool:
+        """Every number from ``first`` to ``last`` appears exactly once."""
+        return not self.gaps and not self.duplicates and self.distinct == (self.last - self.first + 1 if self.last else 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "device": self.device, "first": self.first, "last": self.last, "distinct": self.distinct,
+            "missing": self.missing, "gaps": self.gaps, "duplicates": self.duplicates,
+            "out_of_order": self.out_of_order, "exactly_once": self.exactly_once,
+        }
+
+
+@dataclass(slots=True)
+class Anomaly:
+    """One finding of the review (not of verification): something a reviewer must look at."""
+
+    kind: str
+    seq: int | None
+    ts: str | None
+    detail: str
+    round: str | None = None  # the round id, when it happened in a round
+    device: str | None = None
+    resolution: str | None = None  # how it was resolved, or "unresolved"
+    where: str | None = None  # file:line
+    until_seq: int | None = None
+    until_ts: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "seq": self.seq, "ts": self.ts, "where": self.where, "round": self.round,
+            "device": self.device, "detail": self.detail, "resolution": self.resolution,
+            "until_seq": self.until_seq, "until_ts": self.until_ts,
+        }

@@ -1,0 +1,569 @@
+"""One pass over a card event log's records: sessions, rounds, shoes, device event numbers and
+the raw material of the anomaly list, in log order.
+
+The pass is the hot loop of ``tablectl review`` (a million lines must take about a second), so
+it does little per line: a dict lookup on the event name, and for a card a few field reads and
+list appends. Everything per round (the game's procedure, settlement with the rules engine) is
+done afterwards by :mod:`tablectl.review.replay`, on the lines the pass gathered for the round.
+
+Event names and fields are the controller's (``tablectl.table.core``; ``docs/table.md``) and the
+log's own (``docs/events.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tablectl.review.model import (
+    COMPLETE,
+    INTERRUPTED,
+    OPEN,
+    VOIDED,
+    DeviceNumbers,
+    RoundRecord,
+    Session,
+    ShoeRecord,
+)
+
+#: lines that record one device event (and carry its ``device`` + ``event_no``); other lines may
+#: name a device event too (``violation``, ``identified``) without being its record.
+DEVICE_RECORDS = frozenset({
+    "drawn", "dealt", "burned", "returned", "discarded", "shoe_loaded", "shuffle_started", "shuffle_done",
+    "cut_card", "shoe_empty", "button", "fault", "device_event",
+})
+CARD_LINES = ("dealt", "burned", "drawn")
+HELD = "held"
+DEVICE_FAULT = "device_fault"
+
+
+@dataclass(slots=True)
+class Hold:
+    """The table held (a violation) or stopped by a device fault, from one state line to the next."""
+
+    kind: str  # "held" or "device_fault"
+    session: int
+    start_seq: int
+    start_ts: str
+    round_key: tuple[int, int] | None
+    end_seq: int | None = None
+    end_ts: str | None = None
+    ended_to: str | None = None  # the state it left for ("crash"/"stop" when the session ended in it)
+    violations: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ViolationRecord:
+    """A ``violation`` line and, once it comes, the ``resolved`` line that cleared it."""
+
+    seq: int
+    ts: str
+    session: int
+    kind: str
+    round_key: tuple[int, int] | None
+    detail: str
+    device: str | None
+    event_no: int | None
+    resolved: dict[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class FaultRecord:
+    """A device ``fault`` line and, for a stopping fault, the line that cleared it."""
+
+    seq: int
+    ts: str
+    session: int
+    device: str | None
+    event_no: int | None
+    fault: str
+    detail: str | None
+    cleared_seq: int | None = None
+    cleared_ts: str | None = None
+
+
+@dataclass
+class Reconstruction:
+    """Everything the pass gathered; rounds still to be replayed (:mod:`tablectl.review.replay`)."""
+
+    table: str | None = None
+    first_seq: int | None = None
+    last_seq: int | None = None
+    first_ts: str | None = None
+    last_ts: str | None = None
+    lines: int = 0
+    sessions: list[Session] = field(default_factory=list)
+    rounds: list[RoundRecord] = field(default_factory=list)
+    shoes: list[ShoeRecord] = field(default_factory=list)
+    devices: dict[str, DeviceNumbers] = field(default_factory=dict)
+    violations: list[ViolationRecord] = field(default_factory=list)
+    holds: list[Hold] = field(default_factory=list)
+    faults: list[FaultRecord] = field(default_factory=list)
+    recoveries: list[dict[str, Any]] = field(default_factory=list)
+    alarms: list[dict[str, Any]] = field(default_factory=list)
+    internal_errors: list[dict[str, Any]] = field(default_factory=list)
+    inputs_rejected: int = 0
+    csm_events: list[tuple[str, str | None, int]] = field(default_factory=list)  # (dispense|return, card, seq)
+    round_ids: dict[tuple[int, int], str] = field(default_factory=dict)
+
+
+class Reconstructor:
+    """Feed it the log's records in order (:meth:`feed`), then :meth:`finish`."""
+
+    def __init__(self) -> None:
+        self.out = Reconstruction()
+        self.session: Session | None = None
+        self.round: RoundRecord | None = None
+        self.rounds_by_key: dict[tuple[int, int], RoundRecord] = {}
+        self.shoe: ShoeRecord | None = None  # the shoe the table deals from now
+        self.shoe_by_id: dict[Any, ShoeRecord] = {}
+        self.hold: Hold | None = None
+        self.open_violations: dict[int, ViolationRecord] = {}
+        self.open_faults: dict[tuple[Any, str], FaultRecord] = {}
+        self.misread_at: dict[tuple[Any, Any], tuple[list[Any], int, int]] = {}
+        self.source: str | None = None
+        self.csm = False
+        # device numbering: the fast path keeps only the last number per device
+        self._last: dict[Any, int] = {}
+        self._gdev: Any = None
+        self._gno: int = 0
+        self._base: dict[str, int] = {}  # the first line's event_nos snapshot
+        self._numbers: dict[Any, DeviceNumbers] = {}
+        self._last_rec: dict[str, Any] | None = None
+        h: dict[str, Callable[[dict[str, Any]], None]] = {
+            "dealt": self._card, "burned": self._card, "drawn": self._card,
+            "decision": self._in_round, "corrected": self._in_round, "traded": self._in_round,
+            "revealed": self._in_round, "identified": self._identified, "discarded": self._discarded,
+            "settled": self._settled, "round_started": self._round_started, "round_ended": self._round_ended,
+            "round_voided": self._round_voided, "state": self._state, "returned": self._returned,
+            "violation": self._violation, "resolved": self._resolved, "fault": self._fault,
+            "shoe_loaded": self._shoe_start, "shuffle_done": self._shoe_start, "shoe_change": self._shoe_change,
+            "cut_card": self._cut_card, "last_round": self._last_round, "shuffle_started": self._numbered,
+            "shoe_empty": self._numbered, "button": self._numbered, "device_event": self._numbered,
+            "log_opened": self._log_opened, "recovery": self._recovery, "rotated": self._rotated,
+            "table_started": self._table_started, "table_stopped": self._table_stopped,
+            "alarm": self._alarm, "internal_error": self._internal_error, "input_rejected": self._input_rejected,
+        }
+        self._handlers = h
+
+    # ------------------------------------------------------------------ the loop
+
+    def feed(self, records: list[dict[str, Any]]) -> None:
+        """Take a batch of records (log order)."""
+        if not records:
+            return
+        if self.out.first_seq is None:
+            self.out.first_seq = records[0]["seq"]
+            self.out.first_ts = records[0].get("ts")
+        handlers = self._handlers
+        for rec in records:
+            h = handlers.get(rec["event"])
+            if h is not None:
+                h(rec)
+        self._last_rec = records[-1]
+
+    def _number(self, rec: dict[str, Any]) -> None:
+        n = rec.get("event_no")
+        if not n:
+            return
+        dev = rec.get("device")
+        self._gno = n
+        self._gdev = dev
+        last = self._last.get(dev)
+        if last is not None and n == last + 1:
+            self._last[dev] = n
+        else:
+            self._irregular(dev, n, rec["seq"], last)
+
+    def _irregular(self, dev: Any, n: int, seq: int, last: int | None) -> None:
+        nums = self._numbers.get(dev)
+        if nums is None:
+            nums = self._numbers[dev] = DeviceNumbers(str(dev))
+        if last is None:  # the device's first event in the log (or in the slice given)
+            self._last[dev] = n
+            base = self._base.get(str(dev))
+            if base is None or n == base + 1:
+                nums.first = n
+            elif n > base + 1:
+                nums.first = base + 1
+                nums.gaps.append([base + 1, n - 1])
+            else:
+                nums.first = n
+                nums.duplicates.append({"event_no": n, "seq": seq})
+            return
+        if n > last:
+            nums.gaps.append([last + 1, n - 1])
+            self._last[dev] = n
+            return
+        for i, (a, b) in enumerate(nums.gaps):
+            if a <= n <= b:
+                nums.out_of_order.append({"event_no": n, "seq": seq})
+                pieces = ([a, n - 1],) if n > a else ()
+                pieces += ([n + 1, b],) if n < b else ()
+                nums.gaps[i : i + 1] = list(pieces)
+                return
+        if n < nums.first:
+            nums.out_of_order.append({"event_no": n, "seq": seq})
+            if n < nums.first - 1:
+                nums.gaps.insert(0, [n + 1, nums.first - 1])
+            nums.first = n
+            return
+        nums.duplicates.append({"event_no": n, "seq": seq})
+
+    # ------------------------------------------------------------------ cards
+
+    def _card(self, rec: dict[str, Any]) -> None:
+        n = rec.get("event_no")
+        dev = rec.get("device")
+        if n:
+            # the cards of one packet are lines of one device event: the same number, in a row
+            if n != self._gno or dev != self._gdev or "packet" not in rec:
+                self._gno = n
+                self._gdev = dev
+                last = self._last.get(dev)
+                if last is not None and n == last + 1:
+                    self._last[dev] = n
+                else:
+                    self._irregular(dev, n, rec["seq"], last)
+        rnd = self.round
+        if rnd is not None and rec.get("round") == rnd.number:
+            rnd.events.append(rec)
+        if dev != self.source:
+            return
+        card = rec.get("card")
+        if self.csm:
+            events = self.out.csm_events
+            if card is None:
+                self.misread_at[(dev, n)] = (events, len(events), 1)
+            events.append(("dispense", card, rec["seq"]))
+        shoe = self.shoe_by_id.get(rec.get("shoe"))
+        if shoe is not None:
+            shoe.cards_drawn += 1
+            cards = shoe.cards
+            if card is None and not self.csm:
+                self.misread_at[(dev, n)] = (cards, len(cards), -1)
+            cards.append(card)
+            pen = rec.get("penetration")
+            if pen is not None and (shoe.max_penetration is None or pen > shoe.max_penetration):
+                shoe.max_penetration = pen
+
+    def _returned(self, rec: dict[str, Any]) -> None:
+        self._number(rec)
+        if rec.get("device") == self.source and self.csm:
+            events = self.out.csm_events
+            card = rec.get("card")
+            if card is None:
+                self.misread_at[(rec.get("device"), rec.get("event_no"))] = (events, len(events), 1)
+            events.append(("return", card, rec["seq"]))
+
+    def _identified(self, rec: dict[str, Any]) -> None:
+        rnd = self.round
+        if rnd is not None and rec.get("round") == rnd.number:
+            rnd.events.append(rec)
+        where = self.misread_at.pop((rec.get("device"), rec.get("event_no")), None)
+        if where is not None:
+            target, index, slot = where
+            if slot < 0:
+                target[index] = rec.get("card")
+            else:
+                kind, _, seq = target[index]
+                target[index] = (kind, rec.get("card"), seq)
+
+    def _discarded(self, rec: dict[str, Any]) -> None:
+        self._number(rec)
+        self._in_round(rec)
+
+    def _in_round(self, rec: dict[str, Any]) -> None:
+        rnd = self.round
+        if rnd is not None and rec.get("round") == rnd.number:
+            rnd.events.append(rec)
+
+    def _settled(self, rec: dict[str, Any]) -> None:
+        rnd = self.round
+        if rnd is not None and rec.get("round") == rnd.number:
+            rnd.settled.append(rec)
+
+    # ------------------------------------------------------------------ rounds
+
+    def _round_started(self, rec: dict[str, Any]) -> None:
+        session = self._session(rec)
+        if self.round is not None:
+            self._close_round(rec, INTERRUPTED, "a new round started before it ended")
+        number = rec.get("round")
+        rnd = RoundRecord(
+            session=session.index, number=number if isinstance(number, int) else 0, start_seq=rec["seq"],
+            start_ts=rec.get("ts", ""), seats=list(rec.get("seats") or ()), wagers=rec.get("wagers"),
+            banker=rec.get("banker"), banker_stake=rec.get("banker_stake"), shoe=rec.get("shoe"),
+            dealer=rec.get("dealer"), last_round=bool(rec.get("last_round")),
+        )
+        session.rounds += 1
+        self.round = rnd
+        self.rounds_by_key[(rnd.session, rnd.number)] = rnd
+        self.out.rounds.append(rnd)
+        shoe = self.shoe_by_id.get(rnd.shoe)
+        if shoe is not None:
+            shoe.rounds += 1
+
+    def _round_ended(self, rec: dict[str, Any]) -> None:
+        rnd = self.round
+        if rnd is None or rec.get("round") != rnd.number:
+            return
+        rnd.events.append(rec)
+        if rec.get("complete"):
+            self._close_round(rec, VOIDED if rnd.status == VOIDED else COMPLETE)
+
+    def _round_voided(self, rec: dict[str, Any]) -> None:
+        rnd = self.round
+        if rnd is not None and rec.get("round") == rnd.number:
+            rnd.events.append(rec)
+            rnd.status = VOIDED
+
+    def _close_round(self, rec: dict[str, Any], status: str, why: str | None = None) -> None:
+        rnd = self.round
+        assert rnd is not None
+        if status == INTERRUPTED and rnd.status == VOIDED:
+            status = VOIDED
+        rnd.status = status
+        rnd.end_seq = rec["seq"] if status != INTERRUPTED else (self._last_rec or rec)["seq"]
+        rnd.end_ts = rec.get("ts") if status != INTERRUPTED else (self._last_rec or rec).get("ts")
+        if why:
+            rnd.problems.append(why)
+        self.round = None
+
+    # ------------------------------------------------------------------ shoes
+
+    def _shoe_start(self, rec: dict[str, Any]) -> None:
+        self._number(rec)
+        session = self._session(rec)
+        if self.source is not None and rec.get("device") != self.source:
+            return
+        if self.shoe is not None and self.shoe.end_seq is None:
+            self.shoe.end_seq = rec["seq"]
+            self.shoe.ended_by = "reloaded" if rec["event"] == "shoe_loaded" else "shuffled"
+        decks = rec.get("decks")
+        size = rec.get("cards")
+        shoe = ShoeRecord(
+            shoe=rec.get("shoe"), session=session.index, device=rec.get("device"), kind=session.source_kind,
+            start_seq=rec["seq"], start_ts=rec.get("ts", ""), decks=decks, size=size if isinstance(size, int) else None,
+            deck_ok=rec.get("deck_ok"), cap=session.cap if session.source_kind != "csm" else None,
+        )
+        self.shoe = shoe
+        self.shoe_by_id[shoe.shoe] = shoe
+        self.out.shoes.append(shoe)
+
+    def _shoe_change(self, rec: dict[str, Any]) -> None:
+        shoe = self.shoe_by_id.get(rec.get("shoe"))
+        if shoe is not None and shoe.end_seq is None:
+            shoe.end_seq = rec["seq"]
+            shoe.ended_by = "shoe change"
+
+    def _cut_card(self, rec: dict[str, Any]) -> None:
+        self._number(rec)
+        shoe = self.shoe_by_id.get(rec.get("shoe"))
+        if shoe is not None:
+            shoe.cut_card = rec.get("penetration")
+
+    def _last_round(self, rec: dict[str, Any]) -> None:
+        shoe = self.shoe_by_id.get(rec.get("shoe"))
+        if shoe is not None and shoe.last_round_at is None:
+            shoe.last_round_at = rec.get("round")
+
+    def _numbered(self, rec: dict[str, Any]) -> None:
+        self._number(rec)
+
+    # ------------------------------------------------------------------ holds, violations, faults
+
+    def _state(self, rec: dict[str, Any]) -> None:
+        to = rec.get("to")
+        frm = rec.get("from")
+        if frm in (HELD, DEVICE_FAULT) and self.hold is not None:
+            hold = self.hold
+            if to in (HELD, DEVICE_FAULT):  # held <-> device fault: one stop, its kind changes
+                hold.kind = to if to == DEVICE_FAULT else hold.kind
+                return
+            hold.end_seq = rec["seq"]
+            hold.end_ts = rec.get("ts")
+            hold.ended_to = to
+            self.hold = None
+        elif to in (HELD, DEVICE_FAULT) and self.hold is None:
+            session = self._session(rec)
+            rnd = self.round
+            self.hold = Hold(to, session.index, rec["seq"], rec.get("ts", ""), (rnd.session, rnd.number) if rnd else None)
+            self.out.holds.append(self.hold)
+
+    def _violation(self, rec: dict[str, Any]) -> None:
+        session = self._session(rec)
+        rnd = self.round
+        number = rec.get("round")
+        key = (session.index, number) if isinstance(number, int) else None
+        if rnd is not None and number == rnd.number:
+            rnd.events.append(rec)
+            rnd.violations.append(rec["seq"])
+        v = ViolationRecord(
+            rec["seq"], rec.get("ts", ""), session.index, str(rec.get("kind")), key, str(rec.get("detail", "")),
+            rec.get("device"), rec.get("event_no"),
+        )
+        self.out.violations.append(v)
+        self.open_violations[v.seq] = v
+        if self.hold is not None:
+            self.hold.violations.append(v.seq)
+
+    def _resolved(self, rec: dict[str, Any]) -> None:
+        self._in_round(rec)
+        for seq in rec.get("violations") or ():
+            v = self.open_violations.pop(seq, None)
+            if v is not None:
+                v.resolved = rec
+
+    def _fault(self, rec: dict[str, Any]) -> None:
+        self._number(rec)
+        session = self._session(rec)
+        kind = str(rec.get("fault"))
+        key = (rec.get("device"), kind)
+        if rec.get("cleared"):
+            f = self.open_faults.pop(key, None)
+            if f is not None:
+                f.cleared_seq = rec["seq"]
+                f.cleared_ts = rec.get("ts")
+            return
+        f = FaultRecord(rec["seq"], rec.get("ts", ""), session.index, rec.get("device"), rec.get("event_no"), kind,
+                        rec.get("detail"))
+        self.out.faults.append(f)
+        self.open_faults[key] = f
+
+    def _alarm(self, rec: dict[str, Any]) -> None:
+        self._session(rec)
+        self.out.alarms.append(rec)
+
+    def _internal_error(self, rec: dict[str, Any]) -> None:
+        self.out.internal_errors.append(rec)
+
+    def _input_rejected(self, rec: dict[str, Any]) -> None:
+        self.out.inputs_rejected += 1
+
+    # ------------------------------------------------------------------ sessions
+
+    def _session(self, rec: dict[str, Any]) -> Session:
+        session = self.session
+        if session is None:  # a log slice that starts inside a session
+            session = self._new_session(rec, "unknown")
+        return session
+
+    def _new_session(self, rec: dict[str, Any], opened_by: str) -> Session:
+        session = Session(len(self.out.sessions) + 1, rec["seq"], rec.get("ts", ""), opened_by)
+        self.out.sessions.append(session)
+        self.session = session
+        self._gno = 0
+        return session
+
+    def _end_session(self, rec: dict[str, Any], ended_by: str | None) -> None:
+        session = self.session
+        if session is None:
+            return
+        last = self._last_rec or rec
+        if self.round is not None:
+            why = "the controller crashed during the round" if ended_by == "crash" else "the controller stopped during the round"
+            self._close_round(last, INTERRUPTED, why)
+        if self.hold is not None:
+            self.hold.ended_to = ended_by or "stop"
+            self.hold = None
+        if session.end_seq is None:
+            session.end_seq = last["seq"]
+            session.end_ts = last.get("ts")
+        if session.ended_by.startswith("stopped"):
+            if ended_by == "crash":
+                session.ended_by += ", then crashed before the log was closed"
+        elif ended_by is not None:
+            session.ended_by = ended_by
+        self.session = None
+        self.shoe = None
+        self.shoe_by_id = {}
+        self.open_faults = {}
+
+    def _snapshot(self, rec: dict[str, Any]) -> None:
+        if rec["seq"] == self.out.first_seq:
+            nos = rec.get("event_nos")
+            if isinstance(nos, dict) and not self._last:
+                self._base = {str(k): v for k, v in nos.items() if isinstance(v, int)}
+
+    def _log_opened(self, rec: dict[str, Any]) -> None:
+        self._snapshot(rec)
+        self._end_session(rec, "closed")
+        self._new_session(rec, "new" if rec.get("previous") is None else "clean")
+
+    def _recovery(self, rec: dict[str, Any]) -> None:
+        self._snapshot(rec)
+        self._end_session(rec, "crash")
+        self.out.recoveries.append(rec)
+        self._new_session(rec, "recovery")
+
+    def _rotated(self, rec: dict[str, Any]) -> None:
+        self._snapshot(rec)
+
+    def _table_started(self, rec: dict[str, Any]) -> None:
+        session = self._session(rec)
+        if session.game is not None:  # a second start without a log boundary
+            self._end_session(rec, "restarted")
+            session = self._new_session(rec, "unknown")
+        session.game = rec.get("game")
+        session.decks = rec.get("decks")
+        session.cap = rec.get("cap")
+        session.seats = rec.get("seats")
+        session.source = rec.get("source")
+        session.source_kind = rec.get("source_kind")
+        devices = rec.get("devices")
+        session.devices = dict(devices) if isinstance(devices, dict) else {}
+        rules = {k: rec[k] for k in ("house_rules", "pay_tables") if isinstance(rec.get(k), dict)}
+        session.rules = rules or None
+        if self.out.table is None:
+            self.out.table = rec.get("table")
+        self.source = session.source
+        self.csm = session.source_kind == "csm"
+
+    def _table_stopped(self, rec: dict[str, Any]) -> None:
+        session = self._session(rec)
+        session.ended_by = f"stopped: {rec.get('reason')}"
+        session.end_seq = rec["seq"]
+        session.end_ts = rec.get("ts")
+
+    # ------------------------------------------------------------------ the end
+
+    def finish(self, lines: int) -> Reconstruction:
+        """Close what is still open and return the reconstruction."""
+        out = self.out
+        last = self._last_rec
+        out.lines = lines
+        if last is not None:
+            out.last_seq = last["seq"]
+            out.last_ts = last.get("ts")
+            if out.table is None:
+                out.table = last.get("table")
+        if self.round is not None and last is not None:
+            self.round.status = OPEN if self.round.status != VOIDED else VOIDED
+            self.round.problems.append("the log ends during the round")
+            self.round = None
+        if self.session is not None and last is not None:
+            session = self.session
+            if session.end_seq is None or session.end_seq < last["seq"]:
+                session.end_seq = last["seq"]
+                session.end_ts = last.get("ts")
+            if self.hold is not None:
+                self.hold.ended_to = "log end"
+            self.session = None
+        # device numbers
+        for dev, last_no in self._last.items():
+            nums = self._numbers.get(dev)
+            if nums is None:
+                nums = self._numbers[dev] = DeviceNumbers(str(dev))
+            nums.last = last_no
+            nums.distinct = last_no - nums.first + 1 - nums.missing
+        out.devices = {str(k): v for k, v in sorted(self._numbers.items(), key=lambda kv: str(kv[0]))}
+        # round ids: the number when it is unique in the log, else session.number
+        counts: dict[int, int] = {}
+        for r in out.rounds:
+            counts[r.number] = counts.get(r.number, 0) + 1
+        for r in out.rounds:
+            r.id = str(r.number) if counts[r.number] == 1 else f"{r.session}.{r.number}"
+            out.round_ids[(r.session, r.number)] = r.id
+        return out

@@ -1,0 +1,288 @@
+"""``TableController``: one owner thread, one inbox, for one table.
+
+Device drivers call ``sink(device, event)`` from their reader threads; the display and the
+virtual dealer call the dealer-input methods (each returns a ``Future``). Both only enqueue. The
+owner thread takes the inbox in batches: it applies every item to the ``TableCore`` in arrival
+order, then commits the event log (one write + fsync for the batch), THEN tells each device the
+highest event number now durable (``driver.persisted``), then publishes a ``TableView`` to the
+view listeners and completes the inputs' futures. A device event is therefore fsynced before its
+device may forget it, and an input's future completes only once its effects are durable.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future
+from typing import Any, Protocol
+
+from tablectl.cards import card as parse_card
+from tablectl.config import TableConfig
+from tablectl.drivers.events import DeviceEvent
+from tablectl.table.core import EventLogLike, TableCore
+from tablectl.table.inputs import (
+    BurnNext,
+    DealerChange,
+    Decision,
+    EndRound,
+    ExposedCard,
+    IdentifyCard,
+    InputRejected,
+    OfferBank,
+    Resolve,
+    ShoeChange,
+    Snapshot,
+    StartRound,
+    Stop,
+)
+from tablectl.table.view import TableView
+
+_log = logging.getLogger(__name__)
+MAX_BATCH = 4096
+ViewListener = Callable[[TableView], None]
+
+
+class Persistable(Protocol):
+    """What the controller needs of a device driver."""
+
+    def persisted(self, event_no: int) -> None: ...
+
+
+class TableController:
+    """The table's owner thread. Thread-safe entry points: ``sink``, ``submit`` and the input
+    methods, ``view``, ``add_view_listener``, ``wait_processed``, ``stop``."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        log: EventLogLike,
+        *,
+        first_round: int = 1,
+        recent: int = 50,
+        thread_name: str | None = None,
+    ) -> None:
+        self.config = config
+        self.log = log
+        self.core = TableCore(config, log, first_round=first_round, recent=recent)
+        self._inbox: queue.SimpleQueue[tuple[Any, Any]] = queue.SimpleQueue()
+        self._drivers: dict[str, Persistable] = {}
+        self._persisted: dict[str, int] = {}
+        self._view_listeners: list[ViewListener] = []
+        self._view: TableView = self.core.view()
+        self._progress = threading.Condition()
+        self._processed: dict[str, int] = {}
+        self._thread: threading.Thread | None = None
+        self._thread_name = thread_name or f"tablectl-table:{config.table}"
+        self.error: BaseException | None = None
+        self.batches = 0
+
+    # --- wiring -----------------------------------------------------------------------------------
+
+    def attach(self, device: str, driver: Persistable) -> None:
+        """Tell ``driver`` what is persisted of ``device`` after each batch (before ``start``)."""
+        self._drivers[device] = driver
+
+    def resume_after(self, device: str) -> int:
+        """The event number a driver for ``device`` resumes after: the highest already logged."""
+        return self.log.last_event_no(device)
+
+    def start(self) -> None:
+        """Go online (the devices are connected) and start the owner thread."""
+        if self._thread is not None:
+            raise RuntimeError("the controller is already running")
+        devices = {name: self.log.last_event_no(name) for name in self.config.devices}
+        self.core.go_online(devices)
+        self._persisted = dict(devices)
+        self._finish_batch([])
+        self._thread = threading.Thread(target=self._run, name=self._thread_name, daemon=True)
+        self._thread.start()
+
+    def stop(self, reason: str = "stop", timeout: float = 10.0) -> None:
+        """Take what is queued, go offline, commit, and end the thread (idempotent)."""
+        thread = self._thread
+        if thread is None or not thread.is_alive():
+            return
+        done: Future[None] = Future()
+        self._inbox.put((Stop(reason), done))
+        thread.join(timeout)
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    # --- entry points -------------------------------------------------------------------------
+
+    def sink(self, device: str, event: DeviceEvent) -> None:
+        """A driver's callback (its reader thread): enqueue the event; never blocks."""
+        self._inbox.put((device, event))
+
+    def submit(self, inp: Any) -> Future[Any]:
+        """Enqueue a dealer input; the future completes (None, or ``InputRejected``) once applied
+        and committed."""
+        future: Future[Any] = Future()
+        self._inbox.put((inp, future))
+        return future
+
+    def start_round(
+        self,
+        seats: Iterable[int],
+        wagers: Mapping[int, Mapping[str, int]] | None = None,
+        *,
+        banker_stake: int | None = None,
+    ) -> Future[Any]:
+        """Round start: the player seats in play, their wagers (cents by bet) if known."""
+        return self.submit(StartRound(tuple(seats), wagers, banker_stake))
+
+    def decide(self, seat: int, decision: str) -> Future[Any]:
+        """A player's (or the banker's) decision, one of the prompt's options."""
+        return self.submit(Decision(seat, decision))
+
+    def burn_next(self) -> Future[Any]:
+        """The next card is a burn (the shoe's burn button does the same)."""
+        return self.submit(BurnNext())
+
+    def exposed_card(self) -> Future[Any]:
+        """Correction: the last card dealt was exposed; it becomes a burn."""
+        return self.submit(ExposedCard())
+
+    def identify_card(self, card: int | str) -> Future[Any]:
+        """Correction: the misread card is ``card`` ("QH" or 0..51)."""
+        return self.submit(IdentifyCard(int(parse_card(card)) if isinstance(card, str) else card))
+
+    def end_round(self) -> Future[Any]:
+        """The dealer paid and collected the round."""
+        return self.submit(EndRound())
+
+    def dealer_change(self, dealer: str) -> Future[Any]:
+        """A new dealer takes the table."""
+        return self.submit(DealerChange(dealer))
+
+    def shoe_change(self) -> Future[Any]:
+        """The shoe comes out to be replaced."""
+        return self.submit(ShoeChange())
+
+    def offer_bank(self, seat: int, wants: bool = True) -> Future[Any]:
+        """Whether ``seat`` wants the bank when it comes round."""
+        return self.submit(OfferBank(seat, wants))
+
+    def resolve(self, supervisor: str, *, note: str = "", void_round: bool = False) -> Future[Any]:
+        """A supervisor resolves the open violations and releases the hold."""
+        return self.submit(Resolve(supervisor, note, void_round))
+
+    def snapshot(self, timeout: float | None = 5.0) -> TableView:
+        """A fresh view, taken after everything queued before this call."""
+        return self.submit(Snapshot()).result(timeout)  # type: ignore[no-any-return]
+
+    @property
+    def view(self) -> TableView:
+        """The view published after the last batch."""
+        return self._view
+
+    def add_view_listener(self, listener: ViewListener) -> None:
+        """Call ``listener(view)`` (on the owner thread) after every batch."""
+        self._view_listeners.append(listener)
+
+    def remove_view_listener(self, listener: ViewListener) -> None:
+        self._view_listeners.remove(listener)
+
+    def processed(self, device: str) -> int:
+        """The highest event number of ``device`` taken, logged and committed."""
+        return self._processed.get(device, 0)
+
+    def wait_processed(self, device: str, event_no: int, timeout: float = 5.0) -> bool:
+        """Wait until ``device``'s event ``event_no`` is taken and committed."""
+        with self._progress:
+            return self._progress.wait_for(lambda: self._processed.get(device, 0) >= event_no, timeout)
+
+    # --- the owner thread ---------------------------------------------------------------------
+
+    def _run(self) -> None:
+        inbox = self._inbox
+        core = self.core
+        stopping = False
+        while not stopping:
+            batch = [inbox.get()]
+            try:
+                while len(batch) < MAX_BATCH:
+                    batch.append(inbox.get_nowait())
+            except queue.Empty:
+                pass
+            replies: list[tuple[Future[Any], Any, BaseException | None]] = []
+            for head, tail in batch:
+                if isinstance(head, str):
+                    try:
+                        core.handle_event(head, tail)
+                    except Exception as e:  # noqa: BLE001 - a bug must not stop the table
+                        self._internal_error(e, f"device {head}: {tail!r}")
+                    continue
+                if isinstance(head, Stop):
+                    stopping = True
+                    core.go_offline(head.reason)
+                    replies.append((tail, None, None))
+                    continue
+                if isinstance(head, Snapshot):
+                    replies.append((tail, head, None))
+                    continue
+                try:
+                    core.handle_input(head)
+                    replies.append((tail, None, None))
+                except InputRejected as e:
+                    replies.append((tail, None, e))
+                except Exception as e:  # noqa: BLE001
+                    self._internal_error(e, f"input {head!r}")
+                    replies.append((tail, None, InputRejected(f"internal error: {e}")))
+            try:
+                self._finish_batch(replies)
+            except BaseException as e:  # the log failed: nothing more may be accepted
+                self.error = e
+                _log.exception("table %s: the event log failed; the controller stops", self.config.table)
+                for future, _, _ in replies:
+                    if not future.done():
+                        future.set_exception(InputRejected(f"the event log failed: {e}"))
+                self._fail_pending(e)
+                return
+
+    def _finish_batch(self, replies: list[tuple[Future[Any], Any, BaseException | None]]) -> None:
+        core = self.core
+        self.log.commit()
+        self.batches += 1
+        highest = core.highest
+        for device, number in highest.items():
+            if number > self._persisted.get(device, 0):
+                self._persisted[device] = number
+                driver = self._drivers.get(device)
+                if driver is not None:
+                    driver.persisted(number)
+        want_view = bool(self._view_listeners) or any(isinstance(r[1], Snapshot) for r in replies)
+        if want_view:
+            self._view = view = core.view()
+            for listener in self._view_listeners:
+                try:
+                    listener(view)
+                except Exception:  # noqa: BLE001 - a display must not stop the table
+                    _log.exception("view listener %r failed", listener)
+        with self._progress:
+            self._processed = dict(highest)
+            self._progress.notify_all()
+        for future, value, error in replies:
+            if error is not None:
+                future.set_exception(error)
+            elif isinstance(value, Snapshot):
+                future.set_result(self._view)
+            else:
+                future.set_result(None)
+
+    def _internal_error(self, error: Exception, what: str) -> None:
+        _log.exception("table %s: internal error on %s", self.config.table, what)
+        self.log.append("internal_error", error=f"{type(error).__name__}: {error}", what=what[:200])
+
+    def _fail_pending(self, error: BaseException) -> None:
+        while True:
+            try:
+                _, tail = self._inbox.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(tail, Future) and not tail.done():
+                tail.set_exception(InputRejected(f"the event log failed: {error}"))

@@ -1,0 +1,954 @@
+"""``TableCore``: the table's logic for one owner thread — device events and dealer inputs in,
+validated placements, violations, state changes and settlements out to the event log.
+
+No threads, no device I/O: the controller (``tablectl.table.controller``) feeds it from its inbox,
+commits the log and tells the devices what is persisted. Game-agnostic: everything a game is
+comes from its ``GameDef`` (the deal script walked by ``RoundCursor``).
+
+The per-card path is: composition (``Composition.see``) -> penetration cap -> ``judge_card``
+(state, burn mark, the procedure's next step) -> place -> one ``log.append``. The transitions
+machine is triggered only for lifecycle changes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from tablectl.cards import DECK_SIZE, Composition, text
+from tablectl.config import TableConfig
+from tablectl.drivers import events as ev
+from tablectl.games.procedure import (
+    BURN,
+    BURN_DEALER_CHANGE,
+    BURN_SHUFFLE,
+    DISCARD,
+    Reveal,
+    RoundContext,
+    Trade,
+    seat_to,
+)
+from tablectl.rounds import RoundHands
+from tablectl.rules.errors import SettlementError
+from tablectl.rules.settle import settle
+from tablectl.table import lifecycle as lc
+from tablectl.table import penetration as pen
+from tablectl.table import validation as va
+from tablectl.table.cursor import CursorError, RoundCursor
+from tablectl.table.inputs import (
+    INPUT_NAMES,
+    BurnNext,
+    DealerChange,
+    Decision,
+    EndRound,
+    ExposedCard,
+    IdentifyCard,
+    InputRejected,
+    OfferBank,
+    Resolve,
+    ShoeChange,
+    StartRound,
+)
+from tablectl.table.rotation import banker_for_round
+from tablectl.table.view import AlarmView, Prompt, SeatView, TableView, redact
+
+#: faults that stop the table until the device clears them
+STOPPING_FAULTS = frozenset({ev.FaultKind.JAM, ev.FaultKind.DOOR_OPEN, ev.FaultKind.SENSOR, ev.FaultKind.DISCONNECTED})
+EVENTS_LOST = va.EVENTS_LOST
+PAST_LAST_ROUND = "past_last_round"
+
+
+class EventLogLike(Protocol):
+    """What the core needs of ``tablectl.eventlog.EventLog``."""
+
+    def append(self, event: str, /, **fields: Any) -> int: ...
+
+    def commit(self) -> int: ...
+
+    def end_shoe(self, shoe: int | str | None = None) -> int: ...
+
+    def add_listener(self, listener: Callable[[dict[str, Any]], None]) -> None: ...
+
+    def last_event_no(self, device: str) -> int: ...
+
+
+class _Misread:
+    """A card the device could not read, waiting for the dealer to identify it."""
+
+    __slots__ = ("where", "to", "device", "event_no", "face")
+
+    def __init__(self, where: str, to: str, device: str, event_no: int, face: str) -> None:
+        self.where = where  # "cursor" (placed in the round), "burn", "discard", "returned"
+        self.to = to
+        self.device = device
+        self.event_no = event_no
+        self.face = face
+
+
+class TableCore(lc.LifecycleModel):
+    """One table's state and rules of procedure. Every method runs on the owner thread."""
+
+    def __init__(self, config: TableConfig, log: EventLogLike, *, first_round: int = 1, recent: int = 50) -> None:
+        self.config = config
+        self.game = config.game_def
+        self.rules = config.procedure_rules
+        self.settlement_rules = config.settlement_rules
+        self.log = log
+        self.source = config.card_device
+        self.kind = config.card_driver
+        self.packets = self.kind == "shuffler"
+        self.capped = self.kind != "csm"
+        self.machine = lc.build_machine(self)
+        self.base = lc.IDLE
+        budget_seats = config.seats - (1 if self.game.banker else 0)
+        self.budget = self.game.round_budget(max(budget_seats, 1), self.rules) + self.game.dealer_change_burns(self.rules)
+
+        # the shoe (or the shuffle, or the continuous shuffler's content)
+        self.shoe: int | None = None
+        self.comp = Composition(config.decks)
+        self.size = config.decks * DECK_SIZE
+        self.cap_cards = pen.cap_cards(self.size, config.penetration_cap)
+        self.unread = 0  # misread cards not yet identified (they count towards penetration)
+        self.exhausted = False
+        self.capped_out = False
+        self.last_round_announced = False
+        self.this_round_last = False
+        self.packet_no = 0
+        self.marks = 0
+        self.burns_due: list[str] = []
+        self.written_off: Counter[int] = Counter()
+
+        # the round
+        self.round_no = first_round - 1
+        self.in_round = False
+        self.cursor: RoundCursor | None = None
+        self.round_seats: tuple[int, ...] = ()
+        self.round_wagers: Mapping[int, Mapping[str, int]] | None = None
+        self.banker_stake: int | None = None
+        self.layout: dict[str, list[list[Any]]] = {}  # position -> [[card, face_up], ...]
+        self.decisions: dict[int, list[str]] = {}
+        self.settlement: list[dict[str, Any]] = []
+
+        # the people
+        self.dealer_id: str | None = None
+        self.wanting_bank: set[int] = set()
+        self.banker: int | None = None
+        self.banker_hands = 0
+
+        # alarms
+        self.violations: list[va.Violation] = []
+        self.misreads: list[_Misread] = []
+        self.faults: dict[tuple[str, int], str] = {}
+        self.highest: dict[str, int] = {}
+        self.recent: deque[dict[str, Any]] = deque(maxlen=recent)
+        log.add_listener(self.recent.append)
+        self._dispatch: dict[type, Callable[[str, Any], None]] = {
+            ev.CardDrawn: self._on_card_drawn,
+            ev.CardReturned: self._on_card_returned,
+            ev.PacketDelivered: self._on_packet,
+            ev.CardsDiscarded: self._on_discarded,
+            ev.ShoeLoaded: self._on_shoe_loaded,
+            ev.ShuffleStarted: self._on_shuffle_started,
+            ev.ShuffleDone: self._on_shuffle_done,
+            ev.CutCardReached: self._on_cut_card,
+            ev.ShoeEmpty: self._on_shoe_empty,
+            ev.ButtonPressed: self._on_button,
+            ev.Fault: self._on_fault,
+        }
+        self._inputs: dict[type, Callable[[Any], None]] = {
+            StartRound: self._start_round,
+            Decision: self._decision,
+            BurnNext: self._burn_next,
+            ExposedCard: self._exposed_card,
+            IdentifyCard: self._identify_card,
+            EndRound: self._end_round,
+            DealerChange: self._dealer_change,
+            ShoeChange: self._shoe_change,
+            OfferBank: self._offer_bank,
+            Resolve: self._resolve,
+        }
+
+    # ============================================================== lifecycle guards and helpers
+
+    def active_faults(self) -> Any:
+        return self.faults
+
+    def open_violations(self) -> Any:
+        return self.violations
+
+    def _fire(self, trigger: str) -> None:
+        before = self.state
+        self.trigger(trigger)  # type: ignore[attr-defined]
+        if self.state != before:
+            self.log.append("state", **{"from": before, "to": self.state, "trigger": trigger, "round": self.round_no or None})
+
+    def go_online(self, devices: Mapping[str, int] | None = None) -> None:
+        """The devices are connected: ``devices`` maps each to the highest event number already
+        logged for it (events up to it are not taken again)."""
+        for name, number in (devices or {}).items():
+            self.highest[name] = number
+        self.log.append(
+            "table_started",
+            game=self.game.id,
+            decks=self.config.decks,
+            cap=self.config.penetration_cap,
+            seats=self.config.seats,
+            source=self.source,
+            source_kind=self.kind,
+            devices={n: d.driver for n, d in self.config.devices.items()},
+        )
+        self._fire("connect")
+
+    def go_offline(self, reason: str = "stop") -> None:
+        """The table goes offline."""
+        if self.state != lc.OFFLINE:
+            self.log.append("table_stopped", reason=reason, round=self.round_no or None)
+            self._fire("stop")
+
+    @property
+    def penetration(self) -> float:
+        return pen.fraction(self.comp.drawn + self.unread, self.size)
+
+    def _violation(self, kind: str, detail: str, **fields: Any) -> None:
+        rnd = fields.pop("round", self.round_no or None)
+        seq = self.log.append("violation", kind=kind, round=rnd, detail=detail, **fields)
+        self.violations.append(va.Violation(kind, rnd, detail, seq, fields))
+        if self.state in lc.BASE_STATES:
+            self._fire("hold")
+
+    def _card_fields(self, device: str, event_no: int) -> dict[str, Any]:
+        """The fields every card line carries (penetration is added once the card is counted)."""
+        return {"shoe": self.shoe, "round": self.round_no if self.in_round else None, "device": device, "event_no": event_no}
+
+    # ============================================================== device events
+
+    def handle_event(self, device: str, event: ev.DeviceEvent) -> None:
+        """One device event, in arrival order."""
+        number = event.event_no
+        if number:
+            if number <= self.highest.get(device, 0):
+                return  # already taken (a replay after a reconnect)
+            self.highest[device] = number
+        handler = self._dispatch.get(type(event))
+        if handler is None:
+            self.log.append("device_event", device=device, event_no=number, type=type(event).__name__)
+            return
+        handler(device, event)
+
+    # --- cards out of a shoe or a continuous shuffler -------------------------------------
+
+    def _on_card_drawn(self, device: str, event: ev.CardDrawn) -> None:
+        marked = False
+        if self.marks:
+            self.marks -= 1
+            marked = True
+        card = event.card
+        fields = self._card_fields(device, event.event_no)
+        if device != self.source:
+            self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", **fields)
+            self._violation(va.WRONG_STATE, f"a card from {device}, which is not this table's card device", card=_txt(card))
+            return
+        if card is not None and not self.comp.see(card):
+            self.log.append("drawn", card=text(card), to=DISCARD, face="up", **fields)
+            self._violation(
+                va.FOREIGN_CARD,
+                f"{text(card)} is beyond the composition of {self.config.decks} deck(s): foreign or duplicate",
+                card=text(card), device=device, event_no=event.event_no,
+            )
+            return
+        if card is None:
+            self.unread += 1
+        number = self.comp.drawn + self.unread
+        if self.capped:
+            fields["penetration"] = self.penetration
+            if number > self.cap_cards:
+                self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", **fields)
+                self.capped_out = True
+                self._violation(
+                    va.PENETRATION_CAP,
+                    f"card {number} of {self.size} is past the cap of {self.cap_cards} ({self.config.penetration_cap:.0%})",
+                    card=_txt(card), device=device, event_no=event.event_no, penetration=fields["penetration"],
+                )
+                if card is None:
+                    self._misread(device, event.event_no, "discard", DISCARD, "up")
+                return
+        cursor = self.cursor
+        step = cursor.expected() if cursor is not None and self.in_round else None
+        verdict = va.judge_card(
+            self.state, marked=marked, burn_due=self.burns_due[0] if self.burns_due else None, step=step
+        )
+        self._apply(verdict, card, device, event.event_no, fields)
+
+    def _apply(self, verdict: va.CardVerdict, card: int | None, device: str, event_no: int, fields: dict[str, Any]) -> None:
+        placement = verdict.placement
+        if placement == va.TO_STEP:
+            self._place(card, device, event_no, fields)
+        elif placement == va.TO_DUE_BURN:
+            reason = self.burns_due.pop(0)
+            self.log.append("burned", card=_txt(card), to=BURN, face="down", reason=reason, **fields)
+            if card is None:
+                self._misread(device, event_no, "burn", BURN, "down")
+        elif placement == va.TO_EXTRA_BURN:
+            self.log.append("burned", card=_txt(card), to=BURN, face="down", reason="extra", **fields)
+            self._violation(va.BURN_EXTRA, "a card was burned where a card was due", device=device, event_no=event_no)
+            if card is None:
+                self._misread(device, event_no, "burn", BURN, "down")
+        elif placement == va.AFTER_BURNS:
+            self.burns_due.clear()
+            cursor = self.cursor
+            if cursor is not None:
+                cursor.skip_burns()
+            step = cursor.expected() if cursor is not None else None
+            if step is not None and not step.burn:
+                self._place(card, device, event_no, fields, advance=False)
+            else:
+                self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", **fields)
+                if card is None:
+                    self._misread(device, event_no, "discard", DISCARD, "up")
+            self._violation(
+                va.BURN_MISSING, f"a burn was due ({verdict.where}) and the card was dealt", where=verdict.where,
+                device=device, event_no=event_no,
+            )
+            self._after_cursor()
+        else:
+            self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", **fields)
+            assert verdict.violation is not None
+            what = "while the table is " + self.state.replace("_", " ") if verdict.violation == va.WRONG_STATE else "that the round does not need"
+            self._violation(verdict.violation, f"a card was drawn {what}", card=_txt(card), device=device, event_no=event_no)
+            if card is None:
+                self._misread(device, event_no, "discard", DISCARD, "up")
+
+    def _place(
+        self, card: int | None, device: str, event_no: int, fields: dict[str, Any], packet: int | None = None, *, advance: bool = True
+    ) -> None:
+        """The card goes to the procedure's next step (``advance``: and the procedure moves on)."""
+        cursor = self.cursor
+        assert cursor is not None
+        step = cursor.place(card)
+        if packet is not None:
+            fields = {**fields, "packet": packet}
+        if step.burn:
+            self.log.append("burned", card=_txt(card), to=BURN, face="down", reason=step.reason, **fields)  # type: ignore[union-attr]
+            if card is None:
+                self._misread(device, event_no, "cursor", BURN, "down")
+        else:
+            face = "up" if step.face_up else "down"
+            self.log.append("dealt", card=_txt(card), to=step.to, face=face, **fields)
+            self.layout.setdefault(step.to, []).append([card, step.face_up])
+            if card is None:
+                self._misread(device, event_no, "cursor", step.to, face)
+        if card is not None and advance:
+            self._after_cursor()
+
+    def _after_cursor(self) -> None:
+        """Log what the script reported and finish the round when its procedure is complete."""
+        cursor = self.cursor
+        if cursor is None:
+            return
+        for effect in cursor.take_effects():
+            if isinstance(effect, Reveal):
+                cards = self.layout.get(effect.to, [])
+                for entry in cards:
+                    entry[1] = True
+                self.log.append(
+                    "revealed", round=self.round_no, to=effect.to, cards=[_txt(c) for c, _ in cards], face="up"
+                )
+            elif isinstance(effect, Trade):
+                position = seat_to(effect.seat)
+                held = self.layout.get(position, [])
+                for i, (c, _) in enumerate(held):
+                    if c == effect.card:
+                        del held[i]
+                        break
+                self.log.append(
+                    "traded", round=self.round_no, card=text(effect.card), seat=effect.seat,
+                    **{"from": position}, to=DISCARD, face="up",
+                )
+        if cursor.done and self.state == lc.IN_ROUND:
+            self._complete_round()
+
+    def _misread(self, device: str, event_no: int, where: str, to: str, face: str) -> None:
+        self.misreads.append(_Misread(where, to, device, event_no, face))
+        self._violation(va.MISREAD, f"{device} could not read a card (it went to {to})", device=device, event_no=event_no, to=to)
+
+    # --- cards back into a continuous shuffler ---------------------------------------------------
+
+    def _on_card_returned(self, device: str, event: ev.CardReturned) -> None:
+        card = event.card
+        fields = {"shoe": self.shoe, "device": device, "event_no": event.event_no}
+        if card is None:
+            self.log.append("returned", card=None, to=device, face="up", **fields)
+            self.misreads.append(_Misread("returned", device, device, event.event_no, "up"))
+            self._violation(va.MISREAD, f"{device} could not read a returned card", device=device, event_no=event.event_no)
+            return
+        self._take_back(card, device, event.event_no, fields)
+
+    def _take_back(self, card: int, device: str, event_no: int, fields: dict[str, Any]) -> None:
+        self.log.append("returned", card=text(card), to=device, face="up", **fields)
+        if self.comp.seen(card) == 0:
+            self._violation(va.FOREIGN_CARD, f"{text(card)} was returned but never dealt", card=text(card), device=device, event_no=event_no)
+            return
+        self.comp.give_back(card)
+        if self.written_off[card]:
+            self.written_off[card] -= 1
+
+    # --- packets from a hand-forming shuffler ----------------------------------------------------
+
+    def _on_packet(self, device: str, event: ev.PacketDelivered) -> None:
+        cards = event.cards
+        fields = self._card_fields(device, event.event_no)
+        expected_index = self.packet_no
+        self.packet_no = event.packet + 1
+        cursor = self.cursor
+        group = cursor.packet() if cursor is not None and self.in_round and not self.burns_due else None
+        verdict = va.judge_packet(self.state, index=event.packet, expected_index=expected_index, size=len(cards), packet=group)
+        place = verdict.placement == va.TO_STEP
+        if verdict.placement == va.AFTER_BURNS:
+            assert cursor is not None
+            cursor.skip_burns()
+            group = cursor.packet()
+            place = group is not None and not group[0].burn and group[1] == len(cards)
+        advance = verdict.placement != va.AFTER_BURNS
+        for card in cards:
+            if card is not None and not self.comp.see(card):
+                self.log.append("drawn", card=text(card), to=DISCARD, face="up", packet=event.packet, **fields)
+                self._violation(va.FOREIGN_CARD, f"{text(card)} is beyond the deck's composition", card=text(card), device=device, event_no=event.event_no)
+                place = False
+                continue
+            if card is None:
+                self.unread += 1
+            number = self.comp.drawn + self.unread
+            fields["penetration"] = self.penetration
+            if number > self.cap_cards:
+                self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", packet=event.packet, **fields)
+                self.capped_out = True
+                self._violation(va.PENETRATION_CAP, f"card {number} is past the cap of {self.cap_cards}", card=_txt(card), device=device, event_no=event.event_no)
+                place = False
+                continue
+            if place and cursor is not None and cursor.expected() is not None:
+                self._place(card, device, event.event_no, fields, packet=event.packet, advance=advance)
+            else:
+                self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", packet=event.packet, **fields)
+                if card is None:
+                    self._misread(device, event.event_no, "discard", DISCARD, "up")
+        if verdict.violation is not None:
+            detail = {
+                va.WRONG_POSITION: f"packet {event.packet} of {len(cards)} card(s); the deal needs "
+                + (f"packet {expected_index} of {group[1]} to {group[0].to}" if group else "no packet"),
+                va.BURN_MISSING: f"a burn was due ({verdict.where}); packet {event.packet} of {len(cards)} card(s) came instead",
+                va.TOO_MANY_CARDS: f"packet {event.packet} of {len(cards)} card(s) that the round does not need",
+                va.WRONG_STATE: f"packet {event.packet} delivered while the table is {self.state.replace('_', ' ')}",
+            }[verdict.violation]
+            self._violation(verdict.violation, detail, device=device, event_no=event.event_no, packet=event.packet, where=verdict.where)
+        if not advance:
+            self._after_cursor()
+
+    def _on_discarded(self, device: str, event: ev.CardsDiscarded) -> None:
+        self.log.append(
+            "discarded", shoe=self.shoe, round=self.round_no if self.in_round else None, count=event.count,
+            to=DISCARD, face="down", device=device, event_no=event.event_no,
+        )
+        self.exhausted = True
+        cursor = self.cursor
+        if self.in_round and cursor is not None:
+            if cursor.discard:
+                expected = self.size - self.comp.drawn - self.unread
+                if event.count != expected:
+                    self._violation(
+                        va.DECK_CHECK, f"{event.count} card(s) discarded; {expected} should have been left",
+                        device=device, event_no=event.event_no,
+                    )
+                cursor.discarded(event.count)
+                self._after_cursor()
+            else:
+                self._violation(
+                    va.TOO_FEW_CARDS, "the rest of the deck was discarded before the round's cards were all dealt",
+                    device=device, event_no=event.event_no,
+                )
+        elif self.state == lc.READY:
+            self._fire("exhausted")
+
+    # --- shoes and shuffles --------------------------------------------------------------------
+
+    def _new_shoe(self, shoe_id: int) -> None:
+        if self.shoe is not None:
+            self.log.end_shoe(self.shoe)
+        self.shoe = shoe_id
+        self.comp.reset()
+        self.unread = 0
+        self.written_off.clear()
+        self.exhausted = False
+        self.capped_out = False
+        self.last_round_announced = False
+        self.this_round_last = False
+        self.packet_no = 0
+        self.marks = 0
+        self.burns_due = [BURN_SHUFFLE] * self.game.shuffle_burns(self.rules)
+
+    def _between_rounds(self) -> bool:
+        return self.state in (lc.IDLE, lc.READY, lc.RESHUFFLE_DUE, lc.SHUFFLING)
+
+    def _on_shoe_loaded(self, device: str, event: ev.ShoeLoaded) -> None:
+        ok = event.decks == self.config.decks and event.cards == event.decks * DECK_SIZE
+        self.log.append(
+            "shoe_loaded", shoe=event.shoe_id, decks=event.decks, cards=event.cards, deck_ok=ok,
+            device=device, event_no=event.event_no,
+        )
+        if not self._between_rounds():
+            self._violation(va.WRONG_STATE, f"a shoe was loaded while the table is {self.state.replace('_', ' ')}", device=device, event_no=event.event_no)
+            return
+        self._new_shoe(event.shoe_id)
+        self.deck_good = ok
+        self._fire("shoe_loaded")
+        if not ok:
+            self._violation(
+                va.DECK_CHECK, f"shoe of {event.cards} card(s) in {event.decks} deck(s); the table deals {self.config.decks} full deck(s)",
+                device=device, event_no=event.event_no,
+            )
+
+    def _on_shuffle_started(self, device: str, event: ev.ShuffleStarted) -> None:
+        self.log.append("shuffle_started", shoe=event.shoe_id, device=device, event_no=event.event_no)
+        if not self._between_rounds():
+            self._violation(va.WRONG_STATE, f"a shuffle started while the table is {self.state.replace('_', ' ')}", device=device, event_no=event.event_no)
+            return
+        self._fire("shuffle_started")
+
+    def _on_shuffle_done(self, device: str, event: ev.ShuffleDone) -> None:
+        ok = event.deck_ok and event.decks == self.config.decks
+        self.log.append(
+            "shuffle_done", shoe=event.shoe_id, decks=event.decks, cards=event.cards, deck_ok=ok,
+            missing={text(c): n for c, n in sorted(event.missing.items())},
+            extra={text(c): n for c, n in sorted(event.extra.items())},
+            foreign=event.foreign, device=device, event_no=event.event_no,
+        )
+        if not self._between_rounds():
+            self._violation(va.WRONG_STATE, f"a shuffle finished while the table is {self.state.replace('_', ' ')}", device=device, event_no=event.event_no)
+            return
+        self._new_shoe(event.shoe_id)
+        self.deck_good = ok
+        self._fire("shuffle_done")
+        if not ok:
+            parts = []
+            if event.missing:
+                parts.append("missing " + " ".join(f"{text(c)}x{n}" for c, n in sorted(event.missing.items())))
+            if event.extra:
+                parts.append("extra " + " ".join(f"{text(c)}x{n}" for c, n in sorted(event.extra.items())))
+            if event.foreign:
+                parts.append(f"{event.foreign} foreign")
+            if event.decks != self.config.decks:
+                parts.append(f"{event.decks} deck(s), the table deals {self.config.decks}")
+            self._violation(va.DECK_CHECK, "deck check failed: " + "; ".join(parts), device=device, event_no=event.event_no)
+
+    def _on_cut_card(self, device: str, event: ev.CutCardReached) -> None:
+        self.log.append("cut_card", shoe=self.shoe, penetration=self.penetration, device=device, event_no=event.event_no)
+
+    def _on_shoe_empty(self, device: str, event: ev.ShoeEmpty) -> None:
+        self.log.append("shoe_empty", shoe=self.shoe, device=device, event_no=event.event_no)
+        self.exhausted = True
+        if self.state == lc.READY:
+            self._fire("exhausted")
+
+    def _on_button(self, device: str, event: ev.ButtonPressed) -> None:
+        burn = device == self.source and not self.packets
+        self.log.append("button", button=event.button, burn_mark=burn, device=device, event_no=event.event_no)
+        if burn:
+            self.marks += 1
+
+    def _on_fault(self, device: str, event: ev.Fault) -> None:
+        kind = event.kind
+        self.log.append(
+            "fault", fault=kind.name.lower(), cleared=event.cleared, detail=event.detail,
+            device=device, event_no=event.event_no,
+        )
+        if kind == ev.FaultKind.SENSOR and event.event_no == 0:
+            self._violation(EVENTS_LOST, f"{device}: {event.detail}", device=device)
+            return
+        if kind not in STOPPING_FAULTS:
+            return  # a power-up or misread notice: logged only
+        key = (device, int(kind))
+        if event.cleared:
+            if self.faults.pop(key, None) is not None and not self.faults and self.state == lc.DEVICE_FAULT:
+                self._fire("fault_cleared")
+                if self.state == lc.IN_ROUND:
+                    self._after_cursor()
+        else:
+            self.faults[key] = event.detail or kind.name.lower()
+            if self.state in lc.BASE_STATES or self.state == lc.HELD:
+                self._fire("fault")
+
+    # ============================================================== dealer inputs
+
+    def handle_input(self, inp: Any) -> None:
+        """One dealer input; raises ``InputRejected`` when the table cannot take it now.
+        Every input is logged, taken or not."""
+        name = INPUT_NAMES[type(inp)]
+        handler = self._inputs[type(inp)]
+        try:
+            handler(inp)
+        except InputRejected as e:
+            self.log.append("input_rejected", input=name, **_input_fields(inp), reason=str(e), round=self.round_no or None)
+            raise
+
+    def _require(self, *states: str) -> None:
+        if self.state not in states:
+            raise InputRejected(f"not now: the table is {self.state.replace('_', ' ')}")
+
+    def _start_round(self, inp: StartRound) -> None:
+        self._require(lc.READY, lc.RESHUFFLE_DUE)
+        game, cfg = self.game, self.config
+        seats = tuple(sorted(inp.seats))
+        if not seats:
+            raise InputRejected("no seat in play")
+        if len(set(seats)) != len(seats):
+            raise InputRejected(f"a seat is named twice: {list(inp.seats)}")
+        bad = [s for s in seats if not 1 <= s <= cfg.seats]
+        if bad:
+            raise InputRejected(f"seat {bad[0]} does not exist (seats 1-{cfg.seats})")
+        banker, banked = None, 0
+        if game.banker:
+            banker, banked = banker_for_round(self.banker, self.banker_hands, game.bank_every, self.wanting_bank, cfg.seats)
+            if banker is None:
+                raise InputRejected("no seat wants the bank: offer it first")
+            if banker in seats:
+                raise InputRejected(f"seat {banker} banks this round and cannot play a hand")
+        if inp.wagers is not None:
+            if set(inp.wagers) != set(seats):
+                raise InputRejected("wagers must name exactly the seats in play")
+            for seat in seats:
+                problem = va.check_wagers(
+                    dict(inp.wagers[seat]), known=game.wagers, required=game.required, limited=game.limited,
+                    minimum=cfg.min_bet, maximum=cfg.max_bet, whole_dollars=game.id == "one-card-poker",
+                )
+                if problem:
+                    raise InputRejected(f"seat {seat}: {problem}")
+        if inp.banker_stake is not None and (not isinstance(inp.banker_stake, int) or inp.banker_stake < 0):
+            raise InputRejected("the banker's stake must be whole cents")
+        if self.kind == "csm":
+            out = Counter({c: self.comp.seen(c) for c in range(DECK_SIZE) if self.comp.seen(c)}) - self.written_off
+            if out:
+                cards = sorted(out.elements())
+                self._violation(
+                    va.CARD_NOT_RETURNED,
+                    f"{len(cards)} card(s) of round {self.round_no} never came back to the shuffler: "
+                    + " ".join(text(c) for c in cards),
+                    cards=[text(c) for c in cards],
+                )
+                raise InputRejected("held: cards of the last round are not back in the shuffler")
+        self.has_cards_left = not self.exhausted and not self.capped_out and self.comp.drawn + self.unread < self.cap_cards
+        if self.state == lc.RESHUFFLE_DUE and not self.has_cards_left:
+            raise InputRejected("reshuffle due: no cards left under the cap")
+        past_last = self.state == lc.RESHUFFLE_DUE
+        if banker is not None and banker != self.banker:
+            self.log.append("bank", seat=banker, previous=self.banker, round=self.round_no + 1)
+        self.banker, self.banker_hands = banker, banked
+        self.round_no += 1
+        self.in_round = True
+        self.round_seats = seats
+        self.round_wagers = {s: dict(inp.wagers[s]) for s in seats} if inp.wagers is not None else None
+        self.banker_stake = inp.banker_stake
+        self.layout = {}
+        self.decisions = {s: [] for s in seats}
+        self.settlement = []
+        self.this_round_last = self.last_round_announced
+        ctx = RoundContext(seats, self.round_wagers, banker, self.packets, self.rules)
+        self.cursor = RoundCursor(game.script, ctx)
+        self.log.append(
+            "round_started", round=self.round_no, seats=list(seats),
+            wagers={str(s): w for s, w in self.round_wagers.items()} if self.round_wagers is not None else None,
+            banker=banker, banker_stake=inp.banker_stake, shoe=self.shoe, dealer=self.dealer_id,
+            last_round=self.this_round_last,
+        )
+        if past_last:
+            self.log.append("alarm", kind=PAST_LAST_ROUND, round=self.round_no, penetration=self.penetration if self.capped else None)
+        self._fire("start_round")
+        self._after_cursor()
+
+    def _decision(self, inp: Decision) -> None:
+        self._require(lc.IN_ROUND)
+        assert self.cursor is not None
+        try:
+            asked = self.cursor.decide(inp.seat, inp.decision)
+        except CursorError as e:
+            raise InputRejected(str(e)) from None
+        self.log.append("decision", round=self.round_no, seat=inp.seat, decision=inp.decision, banker=asked.banker)
+        if not asked.banker:
+            self.decisions.setdefault(inp.seat, []).append(inp.decision)
+        self._after_cursor()
+
+    def _burn_next(self, inp: BurnNext) -> None:
+        self._require(lc.READY, lc.RESHUFFLE_DUE, lc.IN_ROUND)
+        if self.packets:
+            raise InputRejected("a hand-forming shuffler delivers burns as packets")
+        self.marks += 1
+        self.log.append("burn_next", round=self.round_no if self.in_round else None, marks=self.marks)
+
+    def _exposed_card(self, inp: ExposedCard) -> None:
+        self._require(lc.IN_ROUND)
+        assert self.cursor is not None
+        try:
+            step, card = self.cursor.retract()
+        except CursorError as e:
+            raise InputRejected(str(e)) from None
+        if card is None:
+            raise InputRejected("identify the misread card first")
+        held = self.layout.get(step.to, [])
+        for i in range(len(held) - 1, -1, -1):
+            if held[i][0] == card:
+                del held[i]
+                break
+        self.log.append("corrected", round=self.round_no, card=text(card), **{"from": step.to}, to=BURN, face="up", reason="exposed")
+
+    def _identify_card(self, inp: IdentifyCard) -> None:
+        if not self.misreads:
+            raise InputRejected("no misread card waits to be identified")
+        card = inp.card
+        if not isinstance(card, int) or not 0 <= card < DECK_SIZE:
+            raise InputRejected(f"not a card: {card!r}")
+        pending = self.misreads.pop(0)
+        self.log.append(
+            "identified", card=text(card), to=pending.to, face=pending.face, shoe=self.shoe,
+            round=self.round_no if self.in_round else None, device=pending.device, event_no=pending.event_no,
+        )
+        if pending.where == "returned":
+            self._take_back(card, pending.device, pending.event_no, {"shoe": self.shoe, "device": pending.device, "event_no": pending.event_no})
+            return
+        self.unread -= 1
+        if not self.comp.see(card):
+            self._violation(va.FOREIGN_CARD, f"{text(card)} (identified) is beyond the composition", card=text(card))
+        if pending.where == "cursor" and self.cursor is not None and self.cursor.unidentified:
+            step = self.cursor.identify(card)
+            for entry in self.layout.get(step.to, []):
+                if entry[0] is None:
+                    entry[0] = card
+                    break
+            if self.state == lc.IN_ROUND:
+                self._after_cursor()
+
+    def _end_round(self, inp: EndRound) -> None:
+        self._require(lc.IN_ROUND, lc.SETTLING)
+        self.log.append("round_ended", round=self.round_no, complete=self.state == lc.SETTLING)
+        if self.state == lc.IN_ROUND:
+            self._violation(va.TOO_FEW_CARDS, "the round was ended before its procedure was complete")
+            return
+        self._close_round()
+
+    def _close_round(self) -> None:
+        """The dealer collected the round: the bank moves, the penetration outlook is taken."""
+        if self.game.banker and self.banker is not None:
+            self.banker_hands += 1
+            nxt, banked = banker_for_round(self.banker, self.banker_hands, self.game.bank_every, self.wanting_bank, self.config.seats)
+            if nxt != self.banker:
+                self.log.append("bank", seat=nxt, previous=self.banker, round=self.round_no + 1)
+                self.banker, self.banker_hands = nxt, banked
+        self.in_round = False
+        self.cursor = None
+        self.layout = {}
+        self.marks = 0
+        outlook = pen.outlook(self.comp.drawn + self.unread, self.cap_cards, self.budget) if self.capped else pen.OK
+        self.needs_reshuffle = self.exhausted or self.capped_out or self.this_round_last or outlook == pen.RESHUFFLE
+        if outlook == pen.LAST_ROUND and not self.needs_reshuffle and not self.last_round_announced:
+            self.last_round_announced = True
+            self.log.append("last_round", round=self.round_no + 1, shoe=self.shoe, penetration=self.penetration)
+        self._fire("end_round")
+
+    def _complete_round(self) -> None:
+        """All cards and decisions are in: settle (when the wagers are known) and go to settling."""
+        cursor = self.cursor
+        assert cursor is not None and cursor.hands is not None
+        hands: RoundHands = cursor.hands
+        hands.banker_seat = self.banker if self.game.banker else None
+        hands.banker_stake = self.banker_stake
+        if self.round_wagers is not None:
+            for seat in hands.seats:
+                seat.wagers = dict(self.round_wagers.get(seat.seat, {}))
+            try:
+                settlement = settle(hands, self.settlement_rules)
+            except SettlementError as e:
+                self._fire("round_complete")
+                self._violation(va.SETTLEMENT_FAILED, str(e))
+                return
+            for r in settlement.results:
+                line = {"round": self.round_no, "seat": r.seat, "bet": r.bet, "stake": r.stake, "outcome": r.outcome, "pays": r.pays, "net": r.net}
+                self.log.append("settled", **line)
+                self.settlement.append(line)
+        self._fire("round_complete")
+
+    def _dealer_change(self, inp: DealerChange) -> None:
+        self._require(lc.IDLE, lc.SHUFFLING, lc.READY, lc.RESHUFFLE_DUE)
+        if not inp.dealer:
+            raise InputRejected("name the dealer")
+        previous = self.dealer_id
+        self.dealer_id = inp.dealer
+        due = 0
+        if self.state in (lc.READY, lc.RESHUFFLE_DUE) and not self.burns_due:
+            due = self.game.dealer_change_burns(self.rules)
+            self.burns_due += [BURN_DEALER_CHANGE] * due
+        self.log.append("dealer_change", dealer=inp.dealer, previous=previous, burns_due=due, shoe=self.shoe)
+
+    def _shoe_change(self, inp: ShoeChange) -> None:
+        self._require(lc.IDLE, lc.READY, lc.RESHUFFLE_DUE)
+        self.log.append("shoe_change", shoe=self.shoe)
+        if self.shoe is not None:
+            self.log.end_shoe(self.shoe)
+            self.shoe = None
+        self.burns_due = []
+        self.marks = 0
+        self._fire("shoe_removed")
+
+    def _offer_bank(self, inp: OfferBank) -> None:
+        if not self.game.banker:
+            raise InputRejected(f"{self.game.title} has no banking player")
+        if not 1 <= inp.seat <= self.config.seats:
+            raise InputRejected(f"seat {inp.seat} does not exist (seats 1-{self.config.seats})")
+        if inp.wants:
+            self.wanting_bank.add(inp.seat)
+        else:
+            self.wanting_bank.discard(inp.seat)
+        self.log.append("offer_bank", seat=inp.seat, wants=inp.wants)
+        if self.banker is None and self.state in (lc.READY, lc.RESHUFFLE_DUE, lc.IDLE):
+            self.banker, self.banker_hands = banker_for_round(None, 0, self.game.bank_every, self.wanting_bank, self.config.seats)
+            if self.banker is not None:
+                self.log.append("bank", seat=self.banker, previous=None, round=self.round_no + 1)
+
+    def _resolve(self, inp: Resolve) -> None:
+        self._require(lc.HELD)
+        if not inp.supervisor:
+            raise InputRejected("a supervisor must be named")
+        if self.misreads:
+            raise InputRejected("identify the misread card first")
+        kinds = [v.kind for v in self.violations]
+        void = (inp.void_round or va.PENETRATION_CAP in kinds) and self.in_round and self.base in (lc.IN_ROUND, lc.SETTLING)
+        self.log.append(
+            "resolved", supervisor=inp.supervisor, note=inp.note, kinds=kinds,
+            violations=[v.seq for v in self.violations], round=self.round_no or None, void_round=void,
+        )
+        if va.CARD_NOT_RETURNED in kinds:
+            self.written_off = Counter({c: self.comp.seen(c) for c in range(DECK_SIZE) if self.comp.seen(c)})
+        if void:
+            self.log.append("round_voided", round=self.round_no, reason=", ".join(kinds))
+            self.cursor = None
+            self.settlement = []
+            self.base = lc.SETTLING
+        if self.capped_out and self.base == lc.READY:
+            self.base = lc.RESHUFFLE_DUE
+        self.violations = []
+        self._fire("resolve")
+        if self.state == lc.IN_ROUND:
+            self._after_cursor()
+
+    # ============================================================== the view
+
+    def prompt(self) -> Prompt:
+        state = self.state
+        if state == lc.HELD:
+            return Prompt("identify" if self.misreads else "resolve")
+        if state == lc.DEVICE_FAULT:
+            return Prompt("clear_fault")
+        if state == lc.OFFLINE:
+            return Prompt("none")
+        if state == lc.SHUFFLING:
+            return Prompt("wait")
+        if state == lc.IDLE:
+            return Prompt("load_shoe" if self.kind == "shoe" else "shuffle")
+        if state == lc.SETTLING:
+            return Prompt("end_round")
+        out = self.comp.drawn - sum(self.written_off.values()) if self.kind == "csm" else 0
+        burns = (BURN,) * len(self.burns_due)
+        if state in (lc.READY, lc.RESHUFFLE_DUE):
+            if out > 0:
+                return Prompt("return_cards", count=out)
+            if burns:
+                return Prompt("deal", to=burns)
+            return Prompt("start_round" if state == lc.READY else ("change_shoe" if self.kind == "shoe" else "shuffle"))
+        cursor = self.cursor
+        assert cursor is not None
+        if cursor.unidentified and cursor.expected() is None:
+            return Prompt("identify")
+        if self.packets and cursor.expected() is not None:
+            group = cursor.packet()
+            assert group is not None
+            return Prompt("packet", to=(group[0].to,), count=group[1])
+        rest = cursor.remaining()
+        if rest or burns:
+            return Prompt("deal", to=burns + tuple(s.to for s in rest))
+        if cursor.decision is not None:
+            d = cursor.decision
+            return Prompt("decide", seat=d.seat, options=d.options, banker=d.banker)
+        if cursor.discard:
+            return Prompt("discard")
+        return Prompt("none")
+
+    def view(self) -> TableView:
+        """A snapshot for the display: face-up cards only."""
+        seats = []
+        for seat in range(1, self.config.seats + 1):
+            position = seat_to(seat)
+            in_play = self.in_round and seat in self.round_seats
+            seats.append(
+                SeatView(
+                    seat=seat,
+                    in_play=in_play,
+                    banker=seat == self.banker,
+                    wants_bank=seat in self.wanting_bank,
+                    wagers=dict(self.round_wagers.get(seat, {})) if in_play and self.round_wagers else {},
+                    cards=_shown(self.layout.get(position, ())) if in_play else (),
+                    decisions=tuple(self.decisions.get(seat, ())) if in_play else (),
+                )
+            )
+        dealer = self.layout.get("dealer") or self.layout.get("dp") or []
+        alarms = [AlarmView(v.kind, v.round, v.detail, va.WHAT_TO_DO.get(v.kind, "Supervisor: resolve.")) for v in self.violations]
+        alarms += [
+            AlarmView(ev.FaultKind(kind).name.lower(), None, f"{device}: {detail}", "Clear the device fault (attendant).", violation=False)
+            for (device, kind), detail in self.faults.items()
+        ]
+        drawn = self.comp.drawn + self.unread
+        return TableView(
+            table=self.config.table,
+            game=self.game.id,
+            state=self.state,
+            round=self.round_no or None,
+            shoe=self.shoe,
+            dealer_id=self.dealer_id,
+            seats=tuple(seats),
+            banker_seat=self.banker,
+            dealer=_shown(dealer),
+            board=tuple(t for t in _shown(self.layout.get("board", ())) if t is not None),
+            penetration=self.penetration if self.capped else None,
+            cap=self.config.penetration_cap if self.capped else None,
+            cards_drawn=drawn,
+            cap_cards=self.cap_cards if self.capped else None,
+            last_round=self.last_round_announced or (self.in_round and self.this_round_last),
+            cards_out=self.comp.drawn - sum(self.written_off.values()) if self.kind == "csm" else 0,
+            prompt=self.prompt(),
+            alarms=tuple(alarms),
+            settlement=tuple(self.settlement),
+            recent=tuple(redact(r) for r in self.recent),
+            processed=dict(self.highest),
+        )
+
+
+def _txt(card: int | None) -> str | None:
+    return None if card is None else text(card)
+
+
+def _shown(cards: Any) -> tuple[str | None, ...]:
+    return tuple(text(c) if up and c is not None else None for c, up in cards)
+
+
+def _input_fields(inp: Any) -> dict[str, Any]:
+    """An input's fields as JSON values (cards as text, wagers keyed by seat text)."""
+    fields: dict[str, Any] = {}
+    for name in inp.__dataclass_fields__:
+        value = getattr(inp, name)
+        if name == "wagers" and value is not None:
+            value = {str(s): dict(w) for s, w in value.items()}
+        elif name == "seats":
+            value = list(value)
+        elif name == "card" and isinstance(value, int) and 0 <= value < DECK_SIZE:
+            value = text(value)
+        fields[name] = value
+    return fields
+
+
+__all__ = ["EVENTS_LOST", "PAST_LAST_ROUND", "STOPPING_FAULTS", "EventLogLike", "TableCore"]

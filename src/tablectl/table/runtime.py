@@ -1,0 +1,135 @@
+"""``TableRuntime``: one table wired together — its event log, its devices (real, or simulators
+served on pseudo-terminals so the real serial path runs), their drivers and the controller.
+
+Start order: open the log; for each device, start its simulator (when simulating) and open its
+driver with ``resume_after`` = the highest event number already logged for it; then start the
+controller. Stop order is the reverse; the log closes last with a signed shutdown checkpoint.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import orjson
+from pathlib import Path
+from typing import Any
+
+from tablectl.config import TableConfig
+from tablectl.eventlog import EventLog, load_private_key
+from tablectl.eventlog.logformat import log_files
+from tablectl.table.controller import TableController
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass
+class TableRuntime:
+    """A running table. ``simulate``: serve a simulator per configured device on a pty (the
+    configured addresses are not used). ``log_dir``/``fsync``/``signing_key``: override the
+    config's log settings. ``seed``: the simulators' shuffles (None: random)."""
+
+    config: TableConfig
+    simulate: bool = False
+    log_dir: Path | None = None
+    seed: int | None = None
+    fsync: bool | None = None
+    signing_key: Path | None = None
+    sim_options: dict[str, Any] = field(default_factory=dict)
+    log: EventLog | None = None
+    controller: TableController | None = None
+    sims: dict[str, Any] = field(default_factory=dict)
+    servers: dict[str, Any] = field(default_factory=dict)
+    drivers: dict[str, Any] = field(default_factory=dict)
+
+    def start(self) -> TableController:
+        """Open everything and start the controller; on failure, close what was opened."""
+        try:
+            return self._start()
+        except BaseException:
+            self.stop(clean=False)
+            raise
+
+    def _start(self) -> TableController:
+        from tablectl.drivers.registry import open_device
+
+        cfg = self.config
+        key_path = self.signing_key or cfg.log.signing_key
+        key = load_private_key(key_path) if key_path is not None else None
+        self.log = EventLog(
+            self.log_dir or cfg.log.dir,
+            cfg.table,
+            signing_key=key,
+            checkpoint_every=cfg.log.checkpoint_every,
+            rotate=cfg.log.rotate,
+            fsync=cfg.log.fsync if self.fsync is None else self.fsync,
+        )
+        controller = TableController(cfg, self.log, first_round=last_round(self.log_dir or cfg.log.dir, cfg.table) + 1)
+        self.controller = controller
+        for i, (name, device) in enumerate(cfg.devices.items()):
+            address = device.address
+            if self.simulate:
+                address = self._serve_simulator(name, device.driver, i)
+            self.drivers[name] = driver = open_device(
+                device.driver, address, name, controller.sink, resume_after=controller.resume_after(name)
+            )
+            controller.attach(name, driver)
+        controller.start()
+        return controller
+
+    def _serve_simulator(self, name: str, driver: str, index: int) -> str:
+        from tablectl.simulators.factory import build_device
+        from tablectl.simulators.pty_server import PtyServer
+
+        sim = self.sims.get(name)
+        if sim is None:  # a simulator given to the runtime (kept across restarts) is served again
+            seed = None if self.seed is None else self.seed * 1000 + index
+            sim = build_device(driver, decks=self.config.decks, seed=seed, load=False, **self.sim_options)
+        server = PtyServer(sim)
+        address = server.start()
+        self.sims[name] = sim
+        self.servers[name] = server
+        return address
+
+    def stop(self, *, clean: bool = True) -> None:
+        """Stop the controller, the drivers and the simulators, then close the log (idempotent)."""
+        if self.controller is not None:
+            self.controller.stop()
+        for driver in self.drivers.values():
+            driver.stop()
+        self.drivers.clear()
+        for server in self.servers.values():
+            server.stop()
+        self.servers.clear()
+        if self.log is not None and not self.log.closed:
+            try:
+                self.log.close(clean=clean and (self.controller is None or self.controller.error is None))
+            except Exception:  # noqa: BLE001 - stopping must finish
+                _log.exception("closing the event log failed")
+
+    def __enter__(self) -> TableRuntime:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def last_round(directory: Path, table: str) -> int:
+    """The highest round number started in the table's log (0 if none), read from the newest
+    file back: round numbers go on across restarts."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        return 0
+    for path in reversed(log_files(directory, table).get(table, [])):
+        found = 0
+        with open(path, "rb") as f:
+            for line in f:
+                if b'"event":"round_started"' in line:
+                    try:
+                        found = max(found, int(orjson.loads(line).get("round") or 0))
+                    except (orjson.JSONDecodeError, ValueError, TypeError):
+                        continue
+        if found:
+            return found
+    return 0

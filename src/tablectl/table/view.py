@@ -1,0 +1,103 @@
+"""``TableView``: the read-only snapshot of a table for the live display (and the virtual dealer).
+
+Built by the controller's thread after each inbox batch and handed to view listeners. It holds
+face-up cards only: a face-down card is ``None`` (a card back), a burn is never shown, and an
+undealt card cannot be in it (the controller never knows one). ``recent`` holds the last log
+lines with the card of every face-down line removed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: log events that carry one card, and where the card may be hidden
+_FACE_FIELD = "face"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One player seat: its wagers, its cards (None = face down) and its decisions."""
+
+    seat: int
+    in_play: bool = False
+    banker: bool = False
+    wants_bank: bool = False
+    wagers: Mapping[str, int] = field(default_factory=dict)
+    cards: tuple[str | None, ...] = ()
+    decisions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """What the table waits for next.
+
+    ``action``: ``load_shoe``, ``shuffle``, ``wait`` (a shuffle is running), ``start_round``,
+    ``deal`` (cards to the positions in ``to``, in order; ``burn`` for a burn), ``packet``
+    (a hand-forming shuffler's next packet: ``count`` cards to ``to[0]``), ``decide`` (``seat``
+    chooses one of ``options``), ``discard`` (the shuffler discards the rest), ``end_round``
+    (pay and collect), ``return_cards`` (``count`` cards still out of the continuous shuffler),
+    ``change_shoe``, ``identify`` (a misread card), ``resolve`` (a supervisor), ``clear_fault``,
+    ``none`` (offline).
+    """
+
+    action: str
+    to: tuple[str, ...] = ()
+    count: int = 0
+    seat: int | None = None
+    options: tuple[str, ...] = ()
+    banker: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AlarmView:
+    """An open violation (``violation`` True: a supervisor must resolve it) or an active fault."""
+
+    kind: str
+    round: int | None
+    detail: str
+    what_to_do: str
+    violation: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """A snapshot of one table. Amounts are cents; penetration is a fraction (None for a
+    continuous shuffler)."""
+
+    table: str
+    game: str
+    state: str
+    round: int | None
+    shoe: int | None
+    dealer_id: str | None
+    seats: tuple[SeatView, ...]
+    banker_seat: int | None
+    dealer: tuple[str | None, ...]
+    board: tuple[str, ...]
+    penetration: float | None
+    cap: float | None
+    cards_drawn: int
+    cap_cards: int | None
+    last_round: bool
+    cards_out: int
+    prompt: Prompt
+    alarms: tuple[AlarmView, ...]
+    settlement: tuple[Mapping[str, Any], ...]
+    recent: tuple[Mapping[str, Any], ...]
+    processed: Mapping[str, int]
+
+    @property
+    def held(self) -> bool:
+        return any(a.violation for a in self.alarms)
+
+
+def redact(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A log line for display: the chain hash and signature dropped, the card of a face-down line
+    (a burn, a hole card) removed."""
+    line = {k: v for k, v in record.items() if k not in ("prev", "sig")}
+    if line.get(_FACE_FIELD) == "down":
+        line.pop("card", None)
+        line.pop("cards", None)
+    return line

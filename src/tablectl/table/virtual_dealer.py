@@ -1,0 +1,378 @@
+"""The virtual dealer: plays rounds at a table as a dealer would, through the same two doors a
+human uses — the dealer-input API (``TableController``) and the devices themselves (the
+simulators' control API: pulling a card from the shoe, pressing its burn button, returning
+cards to a continuous shuffler, asking the shuffler for a packet).
+
+It follows the table's prompt (what the procedure waits for) and makes random legal decisions.
+With a mistake rate it commits procedure errors on purpose and writes each one it committed as a
+JSON line ``{"round": R, "kind": K}``; each kind is one the controller must flag in that round
+(``EXPECTED_VIOLATION``). When the table is held, it resolves as the supervisor.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from tablectl.drivers.events import CardDrawn, DeviceEvent
+from tablectl.simulators.device import SimDevice
+from tablectl.table import lifecycle as lc
+from tablectl.table import validation as va
+from tablectl.table.controller import TableController
+from tablectl.table.inputs import InputRejected
+from tablectl.table.view import Prompt, TableView
+
+SKIP_BURN = "skip_burn"
+EXTRA_CARD = "extra_card"
+NO_BURN_AT_DEALER_CHANGE = "no_burn_at_dealer_change"
+CARD_PAST_CAP = "card_past_cap"
+CARD_NOT_RETURNED = "card_not_returned"
+MISTAKES = (SKIP_BURN, EXTRA_CARD, NO_BURN_AT_DEALER_CHANGE, CARD_PAST_CAP, CARD_NOT_RETURNED)
+
+EXPECTED_VIOLATION: dict[str, str] = {
+    SKIP_BURN: va.BURN_MISSING,
+    EXTRA_CARD: va.TOO_MANY_CARDS,
+    NO_BURN_AT_DEALER_CHANGE: va.BURN_MISSING,
+    CARD_PAST_CAP: va.PENETRATION_CAP,
+    CARD_NOT_RETURNED: va.CARD_NOT_RETURNED,
+}
+"""The violation kind the controller must raise, in the same round, for each mistake."""
+
+SUPERVISOR = "virtual-supervisor"
+
+
+class DealerError(RuntimeError):
+    """The virtual dealer could not go on (the table did not answer, or answered unexpectedly)."""
+
+
+@dataclass
+class DealerReport:
+    """What a virtual dealer did."""
+
+    rounds: int = 0
+    cards: int = 0
+    decisions: int = 0
+    shoes: int = 0
+    dealer_changes: int = 0
+    resolutions: int = 0
+    mistakes: list[dict[str, Any]] = field(default_factory=list)
+
+
+class VirtualDealer:
+    """Plays ``rounds`` rounds on ``controller`` with the simulated card device ``sim``."""
+
+    def __init__(
+        self,
+        controller: TableController,
+        sim: SimDevice,
+        *,
+        seed: int | None = None,
+        mistakes: float = 0.0,
+        mistakes_log: IO[str] | None = None,
+        dealer_change_rate: float = 0.02,
+        timeout: float = 10.0,
+        on_round: Callable[[int], None] | None = None,
+    ) -> None:
+        self.controller = controller
+        self.config = controller.config
+        self.game = self.config.game_def
+        self.device = self.config.card_device
+        self.kind = self.config.card_driver
+        self.sim = sim
+        self.rng = random.Random(seed)
+        self.mistake_rate = mistakes
+        self.mistakes_log = mistakes_log
+        self.dealer_change_rate = dealer_change_rate
+        self.timeout = timeout
+        self.on_round = on_round
+        self.report = DealerReport()
+        self._dealer_no = 0
+        self._armed: str | None = None  # the mistake to commit in this round
+        self._ignore_cap = False  # card past the cap: deal on past the last round
+        self._held_back: list[int] = []  # cards kept from the shuffler (card not returned)
+        self._out: list[int] = []  # cards out of the continuous shuffler, to return
+        self._last_event = 0
+
+    # --- the game ---------------------------------------------------------------------------
+
+    def play(self, rounds: int) -> DealerReport:
+        """Play ``rounds`` complete rounds."""
+        if self.game.banker:
+            for seat in range(1, self.config.seats + 1):
+                self._input(self.controller.offer_bank(seat, True))
+        for i in range(rounds):
+            self._play_round(last=i == rounds - 1)
+            self.report.rounds += 1
+            if self.on_round is not None:
+                self.on_round(self.report.rounds)
+        self._return_cards(final=True)
+        return self.report
+
+    def _play_round(self, *, last: bool = False) -> None:
+        self._arm(last=last)
+        view = self._ready()
+        seats, wagers, stake = self._bets(view)
+        while True:
+            try:
+                self._input(self.controller.start_round(seats, wagers, banker_stake=stake))
+                break
+            except InputRejected:
+                view = self._snapshot()
+                if view.state == lc.HELD:
+                    self._resolve(view)
+                    view = self._ready()
+                    continue
+                raise
+        view = self._snapshot()
+        round_no = view.round
+        assert round_no is not None
+        while view.state != lc.SETTLING or view.prompt.action != "end_round":
+            view = self._step(view, round_no)
+        self._collect(round_no)
+        self._input(self.controller.end_round())
+
+    def _step(self, view: TableView, round_no: int) -> TableView:
+        """One action for the table's prompt in a round; returns the next view."""
+        p = view.prompt
+        if view.state == lc.HELD or view.state == lc.DEVICE_FAULT:
+            self._resolve(view)
+        elif p.action == "deal":
+            self._deal(p, view, round_no)
+        elif p.action == "packet":
+            self._packet(p, view, round_no)
+        elif p.action == "decide":
+            self._input(self.controller.decide(p.seat, self.rng.choice(p.options)))  # type: ignore[arg-type]
+            self.report.decisions += 1
+        elif p.action == "discard":
+            self._sync(self.sim.discard_rest())
+        elif p.action == "end_round":
+            return view
+        else:
+            raise DealerError(f"round {round_no}: the table is {view.state} and asks for {p.action!r}")
+        return self._snapshot()
+
+    # --- before a round -----------------------------------------------------------------------
+
+    def _arm(self, *, last: bool = False) -> None:
+        """Choose this round's mistake (if any) among those the table and game allow (a card kept
+        back in the last round is not a mistake the table could see: no round follows)."""
+        self._armed = None
+        if self.mistake_rate <= 0 or self.rng.random() >= self.mistake_rate:
+            return
+        kinds = [EXTRA_CARD]
+        if self.kind != "shuffler":
+            kinds.append(SKIP_BURN)  # committed only if the round has a burn to skip
+        if self.kind != "shuffler" and self.game.dealer_change_burns(self.config.procedure_rules):
+            kinds.append(NO_BURN_AT_DEALER_CHANGE)
+        if self.kind == "shoe":
+            kinds.append(CARD_PAST_CAP)
+        if self.kind == "csm" and not last:
+            kinds.append(CARD_NOT_RETURNED)
+        kind = self.rng.choice(kinds)
+        if kind == CARD_PAST_CAP:
+            self._ignore_cap = True  # committed when a card past the cap is drawn
+        else:
+            self._armed = kind
+
+    def _ready(self) -> TableView:
+        """Bring the table to "start a round": shoe, shuffle, burns due, returns, holds."""
+        changed = False
+        while True:
+            view = self._snapshot()
+            p = view.prompt
+            if view.state in (lc.HELD, lc.DEVICE_FAULT):
+                self._resolve(view)
+            elif p.action == "load_shoe":
+                self._sync(self.sim.load())
+                self.report.shoes += 1
+            elif p.action == "change_shoe":
+                if self._ignore_cap and view.state == lc.RESHUFFLE_DUE and (view.cap_cards or 0) > view.cards_drawn:
+                    return view  # the mistake: deal on past the last round
+                self._input(self.controller.shoe_change())
+            elif p.action == "shuffle":
+                self._sync(self.sim.start_shuffle())
+                self.report.shoes += 1
+            elif p.action == "wait":
+                time.sleep(0.001)
+            elif p.action == "return_cards":
+                if not self._out:
+                    return view  # a card kept back (the mistake): the table flags it at the round start
+                self._return_cards()
+            elif p.action == "deal" and all(t == "burn" for t in p.to):
+                if self._armed in (SKIP_BURN, NO_BURN_AT_DEALER_CHANGE):
+                    if self._armed == NO_BURN_AT_DEALER_CHANGE and not changed:
+                        changed = True
+                        self._change_dealer()
+                    return view  # the burn is skipped in the round (the mistake)
+                for _ in p.to:
+                    self._burn()
+                self._sync_last()
+            elif p.action == "start_round":
+                if not changed and view.state == lc.READY and self._wants_dealer_change():
+                    changed = True
+                    self._change_dealer()
+                    continue
+                return view
+            else:
+                raise DealerError(f"before a round the table is {view.state} and asks for {p.action!r}")
+
+    def _change_dealer(self) -> None:
+        self._dealer_no += 1
+        self._input(self.controller.dealer_change(f"dealer-{self._dealer_no}"))
+        self.report.dealer_changes += 1
+
+    def _wants_dealer_change(self) -> bool:
+        if self._armed == NO_BURN_AT_DEALER_CHANGE:
+            return True
+        return self.rng.random() < self.dealer_change_rate
+
+    def _bets(self, view: TableView) -> tuple[list[int], dict[int, dict[str, int]], int | None]:
+        cfg, game = self.config, self.game
+        open_seats = [s for s in range(1, cfg.seats + 1) if not game.banker or s != view.banker_seat]
+        n = self.rng.randint(1, len(open_seats))
+        seats = sorted(self.rng.sample(open_seats, n))
+        wagers: dict[int, dict[str, int]] = {}
+        for seat in seats:
+            w: dict[str, int] = {}
+            required = list(game.required)
+            if len(required) > 1:
+                chosen = [b for b in required if self.rng.random() < 0.7] or [self.rng.choice(required)]
+            else:
+                chosen = required
+            for bet in chosen:
+                w[bet] = self._amount()
+            for bet in game.wagers:
+                if bet not in w and bet not in game.required and self.rng.random() < 0.4:
+                    w[bet] = self._amount(side=True)
+            wagers[seat] = w
+        stake = 100 * self.rng.randint(1, 50) * 100 if game.banker else None
+        return seats, wagers, stake
+
+    def _amount(self, *, side: bool = False) -> int:
+        low, high = self.config.min_bet // 100, self.config.max_bet // 100
+        if side:
+            high = max(low, high // 5)
+        return 100 * self.rng.randint(max(low, 1), max(high, 1))
+
+    # --- the cards ----------------------------------------------------------------------------
+
+    def _deal(self, p: Prompt, view: TableView, round_no: int) -> None:
+        """Deal the positions the prompt lists (burns with the burn button). A mistake stops the
+        dealing at the card that shows it (the table holds there)."""
+        drawn = view.cards_drawn
+        skipped = False
+        for i, position in enumerate(p.to):
+            burn = position == "burn"
+            shows = any(t != "burn" for t in p.to[i + 1 :])  # a card after it would show the skip
+            if burn and self._armed in (SKIP_BURN, NO_BURN_AT_DEALER_CHANGE) and not skipped and shows:
+                self._record(round_no, self._armed)
+                self._armed = None
+                skipped = True
+                continue
+            if self._ignore_cap and view.cap_cards is not None and drawn + 1 > view.cap_cards:
+                self._record(round_no, CARD_PAST_CAP)
+                self._ignore_cap = False
+                self._burn() if burn else self._draw()
+                break
+            self._burn() if burn else self._draw()
+            drawn += 1
+            if skipped and not burn:
+                break  # the card that shows the skipped burn: the table holds
+        else:
+            if self._armed == EXTRA_CARD:
+                self._record(round_no, EXTRA_CARD)
+                self._armed = None
+                self._draw()
+        self._sync_last()
+
+    def _packet(self, p: Prompt, view: TableView, round_no: int) -> None:
+        self._sync(self.sim.deliver_packet(p.count))
+        self.report.cards += p.count
+        if self._armed == EXTRA_CARD and self._snapshot().prompt.action != "packet":
+            self._record(round_no, EXTRA_CARD)
+            self._armed = None
+            self._sync(self.sim.deliver_packet(1))
+            self.report.cards += 1
+
+    def _burn(self) -> None:
+        self._note(self.sim.press_button(0))
+        self._draw()
+
+    def _draw(self) -> None:
+        events = self.sim.draw()
+        self._note(events)
+        for e in events:
+            if isinstance(e, CardDrawn):
+                self.report.cards += 1
+                if self.kind == "csm" and e.card is not None:
+                    self._out.append(e.card)
+
+    def _collect(self, round_no: int) -> None:
+        """After the round: the cards go back into a continuous shuffler (one palmed, by mistake)."""
+        if self.kind != "csm":
+            return
+        if self._armed == CARD_NOT_RETURNED and self._out:
+            self._held_back.append(self._out.pop(self.rng.randrange(len(self._out))))
+            self._record(round_no, CARD_NOT_RETURNED)
+            self._armed = None
+        self._return_cards()
+
+    def _return_cards(self, *, final: bool = False) -> None:
+        if self.kind != "csm":
+            return
+        cards, self._out = self._out, []
+        if final:
+            cards += self._held_back
+            self._held_back = []
+        if cards:
+            self._sync(self.sim.return_cards(cards))
+
+    # --- the supervisor -----------------------------------------------------------------------
+
+    def _resolve(self, view: TableView) -> None:
+        if view.state == lc.DEVICE_FAULT:
+            self._sync(self.sim.clear_fault())
+            return
+        if not self.report.mistakes:
+            kinds = ", ".join(f"{a.kind} ({a.detail})" for a in view.alarms)
+            raise DealerError(f"round {view.round}: the table is held without a mistake of mine: {kinds}")
+        void = any(a.kind == va.PENETRATION_CAP for a in view.alarms)
+        self._input(self.controller.resolve(SUPERVISOR, note="virtual dealer's mistake", void_round=void))
+        self.report.resolutions += 1
+        if any(a.kind == va.CARD_NOT_RETURNED for a in view.alarms) and self._held_back:
+            found, self._held_back = self._held_back, []
+            self._sync(self.sim.return_cards(found))
+
+    # --- talking to the table -----------------------------------------------------------------
+
+    def _record(self, round_no: int, kind: str) -> None:
+        entry = {"round": round_no, "kind": kind}
+        self.report.mistakes.append(entry)
+        if self.mistakes_log is not None:
+            self.mistakes_log.write(json.dumps(entry) + "\n")
+            self.mistakes_log.flush()
+
+    def _input(self, future: Any) -> None:
+        future.result(self.timeout)
+
+    def _snapshot(self) -> TableView:
+        return self.controller.snapshot(self.timeout)
+
+    def _note(self, events: Sequence[DeviceEvent]) -> None:
+        for e in events:
+            if e.event_no > self._last_event:
+                self._last_event = e.event_no
+
+    def _sync(self, events: Sequence[DeviceEvent]) -> None:
+        self._note(events)
+        self._sync_last()
+
+    def _sync_last(self) -> None:
+        if self._last_event and not self.controller.wait_processed(self.device, self._last_event, self.timeout):
+            raise DealerError(
+                f"{self.device}: event {self._last_event} not taken by the table within {self.timeout:g} s"
+            )

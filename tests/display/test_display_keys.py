@@ -1,0 +1,415 @@
+"""The key map, pure: a key and the display state give the next state and at most one action."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from concurrent.futures import Future
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from tablectl.cards import card
+from tablectl.display.keys import BACKSPACE, ENTER, ESCAPE, KeyResult, Quit, SupervisorRequest, handle_key
+from tablectl.display.live import LiveDisplay, authorize, decode_keys, describe_input
+from tablectl.display.state import DisplayState
+from tablectl.supervisor import hash_credential
+from tablectl.table.inputs import (
+    BurnNext,
+    DealerChange,
+    Decision,
+    EndRound,
+    ExposedCard,
+    IdentifyCard,
+    InputRejected,
+    OfferBank,
+    Resolve,
+    ShoeChange,
+    StartRound,
+)
+from tablectl.table.view import Prompt, SeatView, TableView
+
+
+def make_view(prompt: Prompt = Prompt("start_round"), seats: int = 7, game: str = "one-for-the-money", **changes: Any) -> TableView:
+    base = TableView(
+        table="t", game=game, state="ready", round=None, shoe=1, dealer_id=None,
+        seats=tuple(SeatView(s) for s in range(1, seats + 1)), banker_seat=None, dealer=(), board=(),
+        penetration=0.0, cap=0.9, cards_drawn=0, cap_cards=280, last_round=False, cards_out=0,
+        prompt=prompt, alarms=(), settlement=(), recent=(), processed={},
+    )  # fmt: skip
+    return replace(base, **changes)
+
+
+DECIDE_OTM = Prompt("decide", seat=2, options=("check", "raise", "trade"))
+
+
+def press(keys: Iterable[str], view: TableView | None = None, state: DisplayState | None = None) -> tuple[DisplayState, list[Any]]:
+    state = state or DisplayState()
+    view = view or make_view()
+    actions = []
+    for key in keys:
+        result: KeyResult = handle_key(key, state, view)
+        state = result.state
+        if result.action is not None:
+            actions.append(result.action)
+    return state, actions
+
+
+def test_n_starts_a_round_with_every_seat() -> None:
+    assert press("n")[1] == [StartRound(seats=(1, 2, 3, 4, 5, 6, 7))]
+
+
+def test_space_sits_the_selected_seat_out_of_the_next_round() -> None:
+    _, actions = press(["3", " ", "5", " ", "n"])
+    assert actions == [StartRound(seats=(1, 2, 4, 6, 7))]
+
+
+def test_space_again_brings_the_seat_back() -> None:
+    _, actions = press(["3", " ", " ", "n"])
+    assert actions == [StartRound(seats=(1, 2, 3, 4, 5, 6, 7))]
+
+
+def test_a_digit_selects_a_seat() -> None:
+    state, actions = press("4")
+    assert (state.selected, actions) == (4, [])
+
+
+def test_a_seat_the_table_does_not_have_is_refused() -> None:
+    state, _ = press("8", view=make_view(seats=7))
+    assert state.selected is None and state.status_error
+
+
+def test_escape_clears_the_selection() -> None:
+    state, _ = press(["4", ESCAPE])
+    assert state.selected is None
+
+
+@pytest.mark.parametrize(("key", "choice"), [("c", "check"), ("r", "raise"), ("t", "trade")])
+def test_a_decision_key_decides_for_the_seat_whose_turn_it_is(key: str, choice: str) -> None:
+    assert press(key, view=make_view(DECIDE_OTM))[1] == [Decision(2, choice)]
+
+
+def test_a_decision_goes_to_the_selected_seat_when_one_is_selected() -> None:
+    state, actions = press(["5", "r"], view=make_view(DECIDE_OTM))
+    assert actions == [Decision(5, "raise")]
+    assert state.selected is None
+
+
+def test_r_is_play_in_three_card_poker_and_the_bet_in_holdem() -> None:
+    tcp = make_view(Prompt("decide", seat=1, options=("play", "fold")), game="three-card-poker")
+    thb = make_view(Prompt("decide", seat=1, options=("turn", "check")), game="texas-holdem-bonus")
+    assert press("r", view=tcp)[1] == [Decision(1, "play")]
+    assert press("r", view=thb)[1] == [Decision(1, "turn")]
+
+
+def test_s_is_stand_after_a_trade_and_surrender_at_a_tie() -> None:
+    otm = make_view(Prompt("decide", seat=1, options=("stand", "raise")))
+    ocp = make_view(Prompt("decide", seat=1, options=("extend", "surrender")), game="one-card-poker")
+    assert press("s", view=otm)[1] == [Decision(1, "stand")]
+    assert press("s", view=ocp)[1] == [Decision(1, "surrender")]
+
+
+def test_l_is_the_dp_declining_the_war() -> None:
+    ocp = make_view(Prompt("decide", seat=4, options=("extend", "dp-declines"), banker=True), game="one-card-poker")
+    assert press("l", view=ocp)[1] == [Decision(4, "dp-declines")]
+
+
+def test_a_decision_key_that_is_not_an_option_is_refused_locally() -> None:
+    state, actions = press("f", view=make_view(DECIDE_OTM))
+    assert actions == []
+    assert state.status_error and "check or raise or trade" in state.status
+
+
+def test_a_decision_key_when_no_decision_is_awaited_is_refused_locally() -> None:
+    state, actions = press("r", view=make_view(Prompt("deal", to=("seat:1",))))
+    assert actions == []
+    assert state.status_error and "deal" in state.status
+
+
+@pytest.mark.parametrize(("key", "action"), [("b", BurnNext()), ("x", ExposedCard()), ("E", EndRound())])
+def test_single_key_corrections_and_end_of_round(key: str, action: Any) -> None:
+    assert press(key)[1] == [action]
+
+
+def test_o_offers_the_bank_to_the_selected_seat_and_toggles_back() -> None:
+    ocp = make_view(game="one-card-poker")
+    assert press(["2", "o"], view=ocp)[1] == [OfferBank(2, True)]
+    wanting = replace(ocp, seats=tuple(replace(s, wants_bank=s.seat == 2) for s in ocp.seats))
+    assert press(["2", "o"], view=wanting)[1] == [OfferBank(2, False)]
+
+
+def test_i_prompts_for_the_misread_card_and_identifies_it() -> None:
+    state, actions = press(["i", "q", "h", ENTER])
+    assert actions == [IdentifyCard(int(card("QH")))]
+    assert state.prompt is None
+
+
+def test_a_bad_card_text_is_refused_with_the_reason() -> None:
+    state, actions = press(["i", "Z", "Z", ENTER])
+    assert actions == [] and state.status_error and "not a card" in state.status
+
+
+def test_typing_in_a_prompt_does_not_trigger_keys() -> None:
+    # "n", "b" and digits are text while the dealer-id prompt is open
+    _, actions = press(["d", "n", "b", "7", ENTER])
+    assert actions == [DealerChange("nb7")]
+
+
+def test_backspace_erases_in_a_prompt() -> None:
+    _, actions = press(["d", "a", "x", BACKSPACE, "b", ENTER])
+    assert actions == [DealerChange("ab")]
+
+
+def test_escape_cancels_a_prompt() -> None:
+    state, actions = press(["d", "a", ESCAPE, "b"])
+    assert state.prompt is None and actions == [BurnNext()]
+
+
+def test_an_empty_required_field_is_not_accepted() -> None:
+    state, actions = press(["d", ENTER])
+    assert actions == [] and state.prompt is not None and state.status_error
+
+
+def test_shoe_change_asks_to_confirm() -> None:
+    assert press(["C", "n", ENTER])[1] == []
+    assert press(["C", "y", ENTER])[1] == [ShoeChange()]
+
+
+def test_quit_asks_to_confirm() -> None:
+    assert press(["Q", "n", ENTER])[1] == []
+    assert press(["Q", "y", ENTER])[1] == [Quit()]
+
+
+def test_S_prompts_for_supervisor_credential_and_note() -> None:
+    _, actions = press(["S", *"anna", ENTER, *"pw", ENTER, *"ok", ENTER])
+    assert actions == [SupervisorRequest("anna", "pw", "ok", void_round=False)]
+
+
+def test_V_asks_the_same_and_voids_the_round() -> None:
+    _, actions = press(["V", *"anna", ENTER, *"pw", ENTER, ENTER])
+    assert actions == [SupervisorRequest("anna", "pw", "", void_round=True)]
+
+
+def test_the_credential_is_never_in_the_status_line() -> None:
+    state, _ = press(["S", *"anna", ENTER, *"hunter2"])
+    assert "hunter2" not in state.prompt.shown()  # type: ignore[union-attr]
+    assert state.prompt.shown() == "credential: *******"  # type: ignore[union-attr]
+
+
+# --- the supervisor check between the key map and the controller ----------------------------------
+
+FAST = {"n": 2**4, "r": 1, "p": 1}
+
+
+def test_a_supervisor_request_with_the_right_credential_becomes_resolve() -> None:
+    supervisors = {"anna": hash_credential("pw", **FAST)}
+    assert authorize(SupervisorRequest("anna", "pw", "checked", True), supervisors) == Resolve("anna", "checked", True)
+
+
+def test_a_wrong_credential_is_refused() -> None:
+    supervisors = {"anna": hash_credential("pw", **FAST)}
+    assert "not accepted" in str(authorize(SupervisorRequest("anna", "pW"), supervisors))
+
+
+def test_no_configured_supervisors_refuses_every_request() -> None:
+    assert "no supervisor credentials" in str(authorize(SupervisorRequest("anna", "pw"), {}))
+
+
+class FakeController:
+    """Records what is submitted; rejects what ``reject`` names."""
+
+    def __init__(self, view: TableView, reject: str | None = None) -> None:
+        self.view = view
+        self.running = True
+        self.config = None
+        self.submitted: list[Any] = []
+        self.reject = reject
+
+    def submit(self, inp: Any) -> Future[Any]:
+        self.submitted.append(inp)
+        f: Future[Any] = Future()
+        if self.reject:
+            f.set_exception(InputRejected(self.reject))
+        else:
+            f.set_result(None)
+        return f
+
+
+def test_the_display_submits_resolve_only_after_the_credential_checks_out() -> None:
+    ctl = FakeController(make_view(Prompt("resolve"), state="held"))
+    display = LiveDisplay(ctl, supervisors={"anna": hash_credential("pw", **FAST)})  # type: ignore[arg-type]
+    for key in ["S", *"anna", ENTER, *"bad", ENTER, ENTER]:
+        display.key(key)
+    assert [i for i in ctl.submitted if isinstance(i, Resolve)] == []
+    assert display.state.status_error
+    for key in ["S", *"anna", ENTER, *"pw", ENTER, ENTER]:
+        display.key(key)
+    assert [i for i in ctl.submitted if isinstance(i, Resolve)] == [Resolve("anna", "", False)]
+
+
+def test_a_rejected_input_shows_the_controllers_reason() -> None:
+    ctl = FakeController(make_view(), reject="seat 2 decides now, not seat 5")
+    display = LiveDisplay(ctl, supervisors={})  # type: ignore[arg-type]
+    display.key("n")
+    assert display.drain()
+    assert display.state.status_error
+    assert display.state.status.endswith("rejected: seat 2 decides now, not seat 5")
+
+
+def test_a_taken_input_is_acknowledged() -> None:
+    ctl = FakeController(make_view())
+    display = LiveDisplay(ctl, supervisors={})  # type: ignore[arg-type]
+    display.key("b")
+    display.drain()
+    assert ctl.submitted == [BurnNext()]
+    assert display.state.status == "✓ burn next" and not display.state.status_error
+
+
+def test_views_from_the_controller_replace_the_shown_view() -> None:
+    ctl = FakeController(make_view())
+    display = LiveDisplay(ctl, supervisors={})  # type: ignore[arg-type]
+    newer = make_view(DECIDE_OTM)
+    display.on_view(newer)
+    assert display.drain()
+    assert display.view is newer
+
+
+# --- terminal bytes to key names --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "keys"),
+    [
+        (b"n", ["n"]),
+        (b"S", ["S"]),
+        (b"ab\r", ["a", "b", ENTER]),
+        (b"\r\n", [ENTER]),
+        (b"\n", [ENTER]),
+        (b"\x7f", [BACKSPACE]),
+        (b"\x1b", [ESCAPE]),
+        (b"\x1b[A3", ["up", "3"]),
+        (b"\x1b[1;5C", []),
+        (b"\x01\x02x", ["x"]),
+        ("é".encode(), ["é"]),
+    ],
+)
+def test_decode_keys(data: bytes, keys: list[str]) -> None:
+    assert decode_keys(data) == keys
+
+
+def test_describe_input_names_the_seat_and_choice() -> None:
+    assert describe_input(Decision(3, "raise")) == "decision seat 3: raise"
+
+
+# --- simulated devices at the keys (Enter, w) --------------------------------------------------------
+
+
+def test_enter_and_w_work_a_simulated_device_only() -> None:
+    from tablectl.display.keys import DeviceDraw, DeviceStep
+
+    real, actions = press([ENTER, "w"])
+    assert actions == [] and real.status_error
+    _, actions = press([ENTER, "w"], state=DisplayState(simulated=True))
+    assert actions == [DeviceStep(), DeviceDraw()]
+
+
+class FakeSim:
+    """Records the control calls; a drawn card is the next of ``cards``."""
+
+    def __init__(self, cards: list[int] | None = None, refuse: str | None = None) -> None:
+        self.calls: list[tuple[str, Any]] = []
+        self.cards = list(cards or [])
+        self.refuse = refuse
+
+    def _call(self, name: str, arg: Any = None) -> list[Any]:
+        if self.refuse:
+            raise RuntimeError(self.refuse)
+        self.calls.append((name, arg))
+        return []
+
+    def draw(self) -> list[Any]:
+        from tablectl.drivers.events import CardDrawn
+
+        self._call("draw")
+        return [CardDrawn(len(self.calls), self.cards.pop(0))] if self.cards else []
+
+    def press_button(self, button: int = 0) -> list[Any]:
+        return self._call("button", button)
+
+    def load(self) -> list[Any]:
+        return self._call("load")
+
+    def start_shuffle(self) -> list[Any]:
+        return self._call("shuffle")
+
+    def deliver_packet(self, count: int) -> list[Any]:
+        return self._call("packet", count)
+
+    def discard_rest(self) -> list[Any]:
+        return self._call("discard")
+
+    def return_cards(self, cards: Iterable[int]) -> list[Any]:
+        return self._call("return", list(cards))
+
+    def clear_fault(self) -> list[Any]:
+        return self._call("clear")
+
+
+@pytest.mark.parametrize(
+    ("prompt", "kind", "calls"),
+    [
+        (Prompt("load_shoe"), "shoe", [("load", None)]),
+        (Prompt("shuffle"), "csm", [("shuffle", None)]),
+        (Prompt("deal", to=("seat:1", "seat:2")), "shoe", [("draw", None)]),
+        (Prompt("deal", to=("burn", "seat:1")), "shoe", [("button", 0), ("draw", None)]),
+        (Prompt("packet", to=("seat:3",), count=3), "shuffler", [("packet", 3)]),
+        (Prompt("discard"), "shuffler", [("discard", None)]),
+        (Prompt("clear_fault"), "shoe", [("clear", None)]),
+        (Prompt("decide", seat=1, options=("play", "fold")), "shoe", []),
+    ],
+)
+def test_enter_does_the_one_device_action_the_prompt_asks_for(prompt: Prompt, kind: str, calls: list[Any]) -> None:
+    from tablectl.display.simhands import SimHands
+
+    sim = FakeSim(cards=[5])
+    _, error = SimHands(sim, kind).step(make_view(prompt))  # type: ignore[arg-type]
+    assert sim.calls == calls
+    assert error == (calls == [])
+
+
+def test_cards_drawn_from_a_continuous_shuffler_go_back_into_it() -> None:
+    from tablectl.display.simhands import SimHands
+
+    sim = FakeSim(cards=[7, 33])
+    hands = SimHands(sim, "csm")  # type: ignore[arg-type]
+    hands.step(make_view(Prompt("deal", to=("seat:1", "dealer"))))
+    hands.draw()
+    text, error = hands.step(make_view(Prompt("return_cards", count=2)))
+    assert sim.calls[-1] == ("return", [7, 33])
+    assert (text, error) == ("2 cards returned to the shuffler", False)
+
+
+def test_a_device_refusal_is_shown_not_raised() -> None:
+    from tablectl.display.simhands import SimHands
+
+    text, error = SimHands(FakeSim(refuse="shoe empty"), "shoe").step(make_view(Prompt("deal", to=("seat:1",))))  # type: ignore[arg-type]
+    assert error and text == "device: shoe empty"
+
+
+def test_a_new_round_clears_the_seat_selection() -> None:
+    # so that the first decision goes to the seat whose turn it is, not the last seat sat out
+    state, _ = press(["7", " ", "n"])
+    assert state.selected is None
+
+
+def test_a_log_warning_shows_in_the_status_line_not_on_stderr() -> None:
+    import logging
+
+    from tablectl.display.live import _ToStatusLine
+
+    display = LiveDisplay(FakeController(make_view()), supervisors={})  # type: ignore[arg-type]
+    record = logging.LogRecord("tablectl.drivers.shoe", logging.WARNING, __file__, 1, "shoe-1: link down, reconnecting in %s s", (2,), None)
+    _ToStatusLine(display).handle(record)
+    assert display.drain()
+    assert display.state.status == "warning: tablectl.drivers.shoe: shoe-1: link down, reconnecting in 2 s"
+    assert display.state.status_error

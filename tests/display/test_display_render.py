@@ -1,0 +1,219 @@
+"""The display's render, pure: plain ``TableView`` values in, the screen's text out."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from tablectl.display.render import CARD_BACK, card_text, event_line, money, penetration_bar, render_text
+from tablectl.display.state import DisplayState, PromptField, TextPrompt
+from tablectl.table.view import AlarmView, Prompt, SeatView, TableView
+
+
+def make_view(**changes: Any) -> TableView:
+    seats = (
+        SeatView(1, in_play=True, wagers={"ante": 500}, cards=("QH",), decisions=("trade", "stand")),
+        SeatView(2, in_play=True, wagers={"ante": 1000, "bonus": 250}, cards=("TS",)),
+        SeatView(3),
+    )
+    base = TableView(
+        table="otm-1",
+        game="one-for-the-money",
+        state="in_round",
+        round=12,
+        shoe=3,
+        dealer_id="D-07",
+        seats=seats,
+        banker_seat=None,
+        dealer=(None, None),
+        board=(),
+        penetration=0.4712,
+        cap=0.9,
+        cards_drawn=147,
+        cap_cards=280,
+        last_round=False,
+        cards_out=0,
+        prompt=Prompt("decide", seat=2, options=("check", "raise", "trade")),
+        alarms=(),
+        settlement=(),
+        recent=(),
+        processed={},
+    )
+    return replace(base, **changes)
+
+
+def screen(view: TableView | None, state: DisplayState | None = None) -> str:
+    return render_text(view, state, width=100)
+
+
+def test_header_shows_table_game_state_round_shoe_and_dealer() -> None:
+    text = screen(make_view())
+    assert "otm-1" in text
+    assert "One for the Money" in text
+    assert "IN ROUND" in text
+    assert "round 12" in text
+    assert "shoe 3" in text
+    assert "dealer D-07" in text
+
+
+def test_face_up_cards_show_as_rank_and_suit_symbol() -> None:
+    text = screen(make_view())
+    assert "Q♥" in text
+    assert "10♠" in text
+
+
+def test_a_hidden_dealer_card_shows_as_a_back() -> None:
+    text = screen(make_view(dealer=(None, None)))
+    assert f"Dealer: {CARD_BACK} {CARD_BACK}" in text
+
+
+def test_a_revealed_dealer_card_shows_its_value() -> None:
+    text = screen(make_view(dealer=("AS", "2D")))
+    assert "Dealer: A♠ 2♦" in text
+    assert CARD_BACK not in text
+
+
+def test_a_hidden_seat_card_shows_as_a_back_beside_face_up_ones() -> None:
+    view = make_view(seats=(SeatView(1, in_play=True, cards=("KC", None)),))
+    assert f"K♣ {CARD_BACK}" in screen(view)
+
+
+def test_a_face_down_log_line_never_shows_its_card() -> None:
+    # even if a face-down line reached the display with its card, the card is not drawn
+    recent = (
+        {"seq": 7, "event": "dealt", "card": "KD", "to": "dealer", "face": "down", "round": 12},
+        {"seq": 8, "event": "burned", "card": "7C", "to": "burn", "face": "down"},
+        {"seq": 9, "event": "dealt", "card": "3H", "to": "seat:1", "face": "up", "round": 12},
+    )
+    text = screen(make_view(recent=recent))
+    assert "K♦" not in text and "KD" not in text
+    assert "7♣" not in text and "7C" not in text
+    assert "#9" in text and "3♥" in text
+    assert "#7" in text and "to=dealer" in text
+
+
+def test_the_revealed_line_shows_the_revealed_cards() -> None:
+    line = event_line({"seq": 10, "event": "revealed", "to": "dealer", "cards": ["KD", "4S"], "face": "up"})
+    assert "K♦ 4♠" in line.plain
+
+
+def test_penetration_shows_the_figure_and_the_cap() -> None:
+    text = screen(make_view())
+    assert "47.1%" in text
+    assert "cap 90%" in text
+    assert "147/280 cards" in text
+
+
+def test_the_cap_mark_sits_at_the_cap_on_the_bar() -> None:
+    bar = penetration_bar(make_view(penetration=0.25, cap=0.5), width=20).plain
+    inside = bar[bar.index("[") + 1 : bar.index("]")]
+    assert inside.index("│") == 10
+    assert inside.count("█") == 5
+
+
+def test_last_round_is_announced_on_the_bar() -> None:
+    assert "LAST ROUND" not in screen(make_view())
+    assert "LAST ROUND" in screen(make_view(last_round=True))
+
+
+def test_a_continuous_shuffler_shows_cards_out_instead_of_penetration() -> None:
+    text = screen(make_view(penetration=None, cap=None, cap_cards=None, cards_out=9))
+    assert "continuous shuffler · 9 cards out" in text
+    assert "cap" not in text.split("Penetration")[1].splitlines()[0]
+
+
+def test_an_alarm_shows_its_kind_detail_and_what_to_do() -> None:
+    alarm = AlarmView("foreign_card", 12, "KS seen 7 times in a 6-deck shoe", "Remove it; supervisor checks the shoe.")
+    text = screen(make_view(alarms=(alarm,), state="held", prompt=Prompt("resolve")))
+    assert "ALARMS" in text
+    assert "VIOLATION FOREIGN CARD" in text
+    assert "KS seen 7 times in a 6-deck shoe" in text
+    assert "→ Remove it; supervisor checks the shoe." in text
+    assert "HELD" in text
+    assert "SUPERVISOR: resolve the hold (S)" in text
+
+
+def test_a_device_fault_is_labelled_as_a_device_alarm() -> None:
+    alarm = AlarmView("disconnected", None, "shoe: link down", "Clear the device fault (attendant).", violation=False)
+    text = screen(make_view(alarms=(alarm,), state="device_fault"))
+    assert "DEVICE DISCONNECTED" in text
+    assert "Clear the device fault" in text
+
+
+def test_no_alarms_says_so() -> None:
+    assert "no alarms" in screen(make_view())
+
+
+def test_the_deciding_seat_and_its_decision_keys_are_shown() -> None:
+    text = screen(make_view())
+    assert "◆ DECIDES" in text
+    assert "seat 2: [c] check  [r] raise  [t] trade" in text
+
+
+def test_the_selected_seat_is_marked() -> None:
+    text = screen(make_view(), DisplayState(selected=3))
+    assert "▶3" in text
+
+
+def test_decisions_and_wagers_of_a_seat_are_shown() -> None:
+    text = screen(make_view())
+    assert "trade → stand" in text
+    assert "ante $10 bonus $2.50" in text
+
+
+def test_settled_results_show_each_seat_net() -> None:
+    settlement = (
+        {"round": 12, "seat": 1, "bet": "ante", "net": 500},
+        {"round": 12, "seat": 1, "bet": "trade", "net": 500},
+        {"round": 12, "seat": 2, "bet": "ante", "net": -1000},
+    )
+    text = screen(make_view(state="settling", settlement=settlement, prompt=Prompt("end_round")))
+    assert "+$10" in text
+    assert "-$10" in text
+
+
+def test_the_board_is_shown_for_texas_holdem_bonus() -> None:
+    text = screen(make_view(game="texas-holdem-bonus", board=("AS", "KS", "QS")))
+    assert "Board: A♠ K♠ Q♠" in text
+
+
+def test_the_designated_player_is_labelled_for_one_card_poker() -> None:
+    seats = (SeatView(1, in_play=True, banker=True, cards=("9D",)), SeatView(2, in_play=True, cards=("9C",)))
+    text = screen(make_view(game="one-card-poker", seats=seats, banker_seat=1, dealer=("9D",)))
+    assert "DP (seat 1): 9♦" in text
+
+
+def test_a_rejected_input_shows_in_the_status_line() -> None:
+    text = screen(make_view(), DisplayState(status="decision seat 3: raise: rejected: seat 2 decides now", status_error=True))
+    assert "✗ decision seat 3: raise: rejected: seat 2 decides now" in text
+
+
+def test_a_hidden_prompt_field_shows_stars_not_the_secret() -> None:
+    prompt = TextPrompt("resolve", (PromptField("supervisor id"), PromptField("credential", hidden=True)), ("anna",), "hunter2")
+    text = screen(make_view(), DisplayState(prompt=prompt))
+    assert "credential: *******" in text
+    assert "hunter2" not in text
+
+
+def test_with_a_terminal_height_as_many_events_show_as_fit() -> None:
+    recent = tuple({"seq": i, "event": "state", "to": "ready"} for i in range(1, 41))
+    short = render_text(make_view(recent=recent), width=100, height=30)
+    tall = render_text(make_view(recent=recent), width=100, height=50)
+    assert len(short.splitlines()) <= 30
+    assert "#40" in short and "#40" in tall
+    assert "#25" not in short and "#25" in tall
+
+
+def test_waiting_for_the_table_before_the_first_view() -> None:
+    assert "waiting for the table" in screen(None)
+
+
+@pytest.mark.parametrize(("card", "shown"), [("QH", "Q♥"), ("TD", "10♦"), ("AS", "A♠"), ("2C", "2♣"), (None, CARD_BACK)])
+def test_card_text(card: str | None, shown: str) -> None:
+    assert card_text(card).plain == shown
+
+
+def test_money_shows_dollars_and_cents() -> None:
+    assert (money(500), money(1250), money(-300)) == ("$5", "$12.50", "-$3")

@@ -1,0 +1,198 @@
+"""Round reconstruction: every round of a real controller's log is rebuilt — cards by position,
+decisions — walked through the game's deal script and settled again with the rules engine, and
+the result is compared with what the controller logged.
+
+The logs come from ``tablectl run CONFIG --simulate --headless --autoplay N`` (the real
+controller, drivers and simulators, and the virtual dealer), with the shipped table configs.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from tablectl.cli import main
+from tablectl.eventlog import EventLog, generate_key, iter_events, save_keypair
+from tablectl.review.engine import review
+
+TABLES = Path(__file__).resolve().parents[2] / "config" / "tables"
+GAME_TABLES = {
+    "one-card-poker": "one-card-poker.toml",
+    "three-card-poker": "three-card-poker.toml",
+    "one-for-the-money": "one-for-the-money-shoe.toml",
+    "one-for-the-money-csm": "one-for-the-money-csm.toml",
+    "three-card-poker-florida": "three-card-poker-florida.toml",
+    "texas-holdem-bonus": "texas-holdem-bonus.toml",
+}
+
+
+def _toml(data: dict[str, Any], prefix: str = "") -> str:
+    """Just enough TOML for a table config: scalars, then nested tables."""
+    scalars = [f"{k} = {orjson.dumps(v).decode()}" for k, v in data.items() if not isinstance(v, dict)]
+    tables = [_toml(v, f"{prefix}{k}.") for k, v in data.items() if isinstance(v, dict)]
+    head = f"[{prefix[:-1]}]\n" if prefix and scalars else ""
+    return head + "".join(s + "\n" for s in scalars) + "".join(tables)
+
+
+def rules_of(config: Path) -> dict[str, Any]:
+    """The house rules and pay tables of a table config, as review takes them."""
+    data = tomllib.loads(config.read_text())
+    return {"house_rules": data.get("house_rules", {}), "pay_tables": data.get("pay_tables", {})}
+
+
+def write_config(tmp: Path, table: str, **changes: Any) -> tuple[Path, Path]:
+    """A shipped table config, signed with a fresh key, with *changes* merged in; (config, public key)."""
+    data = tomllib.loads((TABLES / table).read_text())
+    for key, value in changes.items():
+        if isinstance(value, dict):
+            data.setdefault(key, {}).update(value)
+        else:
+            data[key] = value
+    keys = save_keypair(tmp / "keys", generate_key())
+    data["log"] = {"dir": str(tmp / "unused"), "signing_key": str(keys.private)}
+    path = tmp / "table.toml"
+    path.write_text(_toml(data))
+    return path, keys.public
+
+
+def run_table(config: Path, log_dir: Path, rounds: int, *, seed: int, mistakes: float | None = None) -> None:
+    args = ["run", str(config), "--simulate", "--headless", "--autoplay", str(rounds), "--seed", str(seed),
+            "--log-dir", str(log_dir)]
+    if mistakes is not None:
+        args += ["--mistakes", str(mistakes), "--mistakes-log", str(log_dir.parent / "mistakes.jsonl")]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+
+
+@pytest.fixture(scope="module", params=sorted(GAME_TABLES))
+def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    tmp = tmp_path_factory.mktemp(request.param)
+    config, pub = write_config(tmp, GAME_TABLES[request.param])
+    run_table(config, tmp / "log", 40, seed=7, mistakes=0.1)
+    return tmp / "log", config
+
+
+def test_every_completed_round_is_settled_again_by_the_rules_engine_exactly_as_logged(played: tuple[Path, Path]) -> None:
+    log, config = played
+    report = review([log], rules=rules_of(config), rules_source="config")
+    assert report.ok and len(report.rounds) == 40
+    checks = Counter(r.settlement for r in report.rounds)
+    completed = [r for r in report.rounds if r.status == "complete"]
+    assert checks["match"] == len(completed) > 30
+    assert set(checks) <= {"match", "not_settled"}  # not settled: the voided rounds
+    assert all(r.recomputed == [{k: s[k] for k in r.recomputed[0]} for s in r.settled] for r in completed)
+
+
+def test_each_round_s_cards_are_placed_where_the_log_dealt_them(played: tuple[Path, Path]) -> None:
+    log, _ = played
+    report = review([log])
+    dealt: dict[int, Counter[tuple[str, str]]] = {}
+    for rec in iter_events([log]):
+        if rec["event"] == "dealt" and rec.get("round") is not None:
+            dealt.setdefault(rec["round"], Counter())[(rec["to"], rec["card"])] += 1
+        elif rec["event"] in ("corrected", "traded"):  # a card taken back from its position
+            dealt[rec["round"]][(rec["from"], rec["card"])] -= 1
+    for rnd in report.rounds:
+        rebuilt = Counter((pos, c) for pos, cards in rnd.positions.items() for c in cards)
+        assert rebuilt == +dealt.get(rnd.number, Counter()), rnd.id
+
+
+@pytest.fixture(scope="module")
+def one_for_the_money(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One for the Money with the default house rules (so the log can be reviewed without them)."""
+    tmp = tmp_path_factory.mktemp("oftm")
+    config, _ = write_config(tmp, "one-for-the-money-shoe.toml")
+    data = tomllib.loads(config.read_text())
+    data.pop("house_rules", None)
+    data.pop("pay_tables", None)
+    config.write_text(_toml(data))
+    run_table(config, tmp / "log", 40, seed=3)
+    return tmp / "log"
+
+
+def test_a_traded_card_leaves_the_seat_for_the_discards_and_its_replacement_takes_its_place(one_for_the_money: Path) -> None:
+    report = review([one_for_the_money])
+    traded = [r for r in report.rounds if any(e["event"] == "traded" for e in r.events)]
+    assert traded
+    for rnd in traded:
+        assert all(len(cards) == 1 for pos, cards in rnd.positions.items() if pos.startswith("seat:")), rnd.positions
+        gone = [e["card"] for e in rnd.events if e["event"] == "traded"]
+        assert set(gone) <= set(rnd.discards)
+        assert rnd.settlement == "match"
+
+
+def _rewrite(src: Path, dst: Path, change) -> Path:  # type: ignore[no-untyped-def]
+    """The same events written again by the real writer (a verifying log), one changed by *change*."""
+    key = generate_key()
+    pub = save_keypair(dst / "keys", key).public
+    with EventLog(dst / "log", "T1", signing_key=key, rotate="never") as log:
+        changed = False
+        for rec in iter_events([src]):
+            if rec["event"] in ("log_opened", "recovery", "checkpoint", "rotated"):
+                continue
+            fields = {k: v for k, v in rec.items() if k not in ("seq", "event", "ts", "table", "prev", "sig")}
+            if not changed:
+                changed = change(rec["event"], fields)
+            log.append(rec["event"], **fields)
+        log.commit()
+    assert changed
+    return pub
+
+
+def test_a_logged_settlement_the_rules_engine_does_not_give_is_a_settlement_mismatch(one_for_the_money: Path, tmp_path: Path) -> None:
+    def pay_one_more_dollar(event: str, fields: dict[str, Any]) -> bool:
+        if event == "settled" and fields["round"] == 5:
+            fields["net"] += 100
+            return True
+        return False
+
+    _rewrite(one_for_the_money, tmp_path, pay_one_more_dollar)
+    report = review([tmp_path / "log"])
+    assert report.ok
+    mismatches = [a for a in report.anomalies if a.kind == "settlement_mismatch"]
+    assert [a.round for a in mismatches] == ["5"]
+    assert "logged" in mismatches[0].detail and "recomputed" in mismatches[0].detail
+
+
+def test_a_card_logged_to_a_position_the_procedure_does_not_deal_it_to_is_a_procedure_mismatch(one_for_the_money: Path, tmp_path: Path) -> None:
+    def deal_the_dealer_card_to_a_seat(event: str, fields: dict[str, Any]) -> bool:
+        if event == "dealt" and fields["round"] == 7 and fields["to"] == "dealer":
+            fields["to"] = "seat:1"
+            return True
+        return False
+
+    _rewrite(one_for_the_money, tmp_path, deal_the_dealer_card_to_a_seat)
+    report = review([tmp_path / "log"])
+    found = [a for a in report.anomalies if a.kind == "procedure_mismatch"]
+    assert [a.round for a in found] == ["7"] and "procedure puts it to dealer" in found[0].detail
+
+
+@pytest.fixture(scope="module")
+def paid_five_to_one(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """One Card Poker with Any Tie paying 5:1 instead of the default 4:1."""
+    tmp = tmp_path_factory.mktemp("ocp-tie")
+    config, _ = write_config(tmp, "one-card-poker.toml", pay_tables={"tie_wager": {"any_tie": 5}})
+    run_table(config, tmp / "log", 150, seed=5)
+    return tmp / "log", config
+
+
+def test_house_rules_not_in_the_log_are_taken_as_the_defaults_and_said_so(paid_five_to_one: tuple[Path, Path]) -> None:
+    log, _ = paid_five_to_one
+    report = review([log])
+    assert "defaults" in report.rules[0].source
+    ties = [r for r in report.rounds if any(s["outcome"] == "any-tie" for s in r.settled)]
+    assert ties and all(r.settlement == "mismatch" for r in ties)
+
+
+def test_the_table_config_given_to_review_supplies_the_house_rules_in_force(paid_five_to_one: tuple[Path, Path]) -> None:
+    log, config = paid_five_to_one
+    result = CliRunner().invoke(main, ["review", str(log), "--config", str(config), "--json"])
+    report = orjson.loads(result.stdout)
+    assert report["rules"] == [{"game": "one-card-poker", "source": f"config {config}"}]
+    assert {r["settlement"] for r in report["rounds"]} == {"match"}
