@@ -135,7 +135,6 @@ class DeviceDriver:
         self.poll_interval = poll_interval
         address = getattr(transport, "address", "")
         self.label = name if not address or name == address else f"{name} ({address})"
-        self._resume_after = resume_after
         self._last = resume_after
         self._identity: ev.Identify | None = None
         self._state = _State.DOWN
@@ -335,12 +334,13 @@ class DeviceDriver:
                         self.transport.write(out)
                     except DeviceUnavailable as e:
                         self._drop(e)
-        except Exception as e:  # noqa: BLE001 - a bug must not leave start() waiting forever
+        except Exception as e:  # noqa: BLE001 - a bug must neither hang start() nor die unseen
             log.exception("%s: driver thread failed", self.label)
-            self._fail_start(DriverError(self.label, f"driver failed: {type(e).__name__}: {e}"))
-        finally:
-            if self._state is not _State.STOPPED and self._started.is_set() and not self._stopping.is_set():
-                log.error("%s: driver thread ended unexpectedly", self.label)
+            error = DriverError(self.label, f"driver failed: {type(e).__name__}: {e}")
+            if self._started.is_set() and not self._down_reported:
+                self._emit(ev.Fault(0, ev.FaultKind.DISCONNECTED, detail=error.reason))
+            self._fail_waiters(error)
+            self._fail_start(error)
 
     def _read_timeout(self, now: float) -> float:
         deadline = now + self.poll_interval

@@ -284,3 +284,21 @@ def test_a_command_while_not_connected_is_refused(sink) -> None:
     d = ShoeDriver("dev", SerialTransport("/dev/null"), sink)
     with pytest.raises(DeviceUnavailable, match="not connected"):
         d.send(ev.Reset())
+
+
+def test_a_gap_the_device_cannot_fill_is_reported_as_lost_then_skipped(device, server, sink) -> None:
+    d = make_driver(server.address, sink, answer_timeout=0.2)
+    try:
+        d.start()
+        device.add(card)
+        until_event(sink, 1)
+        with device.lock:
+            device.add(card, send=False)
+            device.store.pop()  # event 2 is gone from the device for good
+        device.add(card)
+        assert until_event(sink, 3) == [1, 3]
+        lost = [f for f in sink.of_type(ev.Fault) if f.kind is ev.FaultKind.SENSOR]
+        assert lost and lost[0].event_no == 0 and "events 2..2 lost" in lost[0].detail
+        assert d.stats.events_lost == 1
+    finally:
+        d.stop()

@@ -53,7 +53,6 @@ def test_a_bad_config_is_one_line_and_exit_2(tmp_path):
 @pytest.mark.parametrize(
     "args",
     [
-        ["--simulate", "--autoplay", "1"],  # no display in this command: --headless
         ["--headless", "--autoplay", "1"],  # the virtual dealer needs simulators
         ["--simulate", "--headless", "--autoplay", "1", "--mistakes", "0.1"],  # without --mistakes-log
     ],

@@ -358,3 +358,14 @@ def test_device_events_lost_for_good(table):
     t = ocp_ready(table)
     t.core.handle_event("dev", ev.Fault(0, ev.FaultKind.SENSOR, detail="events 7..9 lost: the device could not replay them"))
     assert "7..9" in held_with(t, EVENTS_LOST)["detail"]
+
+
+def test_a_misread_return_to_the_shuffler_is_identified_and_taken_back(table):
+    t = oftm_round(table)
+    t.returned("AS", "KS")
+    t.event(lambda n: ev.CardReturned(n, None))
+    held_with(t, va.MISREAD)
+    t.input(IdentifyCard(card("QS")))
+    resolve(t)
+    t.input(StartRound((1,), {1: {"ante": 500}}))
+    assert t.state == lc.IN_ROUND

@@ -31,6 +31,7 @@ from tablectl.cli import EXIT_DEVICE, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_USAG
 @click.option("--log-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Write the event log here instead of the config's log dir.")
 @click.option("--mistakes", "rate", type=click.FloatRange(0.0, 1.0), default=None, metavar="RATE", help="Virtual dealer commits a procedure error in this fraction of rounds.")
 @click.option("--mistakes-log", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE", help="Where the virtual dealer writes each mistake it committed (JSON lines).")
+@click.option("--pace", type=click.FloatRange(min=0.0), default=None, metavar="SECONDS", help="With the display: the virtual dealer's pause at each step (default 0.25; 0 = full speed).")
 def command(
     config_path: Path,
     simulate: bool,
@@ -40,12 +41,11 @@ def command(
     log_dir: Path | None,
     rate: float | None,
     mistakes_log: Path | None,
+    pace: float | None,
 ) -> None:
     """Run a table from its config (real or simulated devices)."""
     from tablectl.config import ConfigError, load_config
 
-    if not headless:
-        raise CommandError("the live display is not available in this command yet: use --headless", EXIT_USAGE)
     if rounds is not None and not simulate:
         raise CommandError("--autoplay needs --simulate (the virtual dealer works the simulators)", EXIT_USAGE)
     if (rate is None) != (mistakes_log is None):
@@ -56,16 +56,19 @@ def command(
         config = load_config(config_path)
     except ConfigError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
-    _run(config, simulate=simulate, rounds=rounds, seed=seed, log_dir=log_dir, rate=rate or 0.0, mistakes_log=mistakes_log)
+    _run(
+        config, simulate=simulate, rounds=rounds, seed=seed, log_dir=log_dir, rate=rate or 0.0, mistakes_log=mistakes_log,
+        headless=headless, pace=0.25 if pace is None else pace,
+    )
 
 
 def _run(
-    config, *, simulate: bool, rounds: int | None, seed: int | None, log_dir: Path | None, rate: float, mistakes_log: Path | None
+    config, *, simulate: bool, rounds: int | None, seed: int | None, log_dir: Path | None, rate: float,
+    mistakes_log: Path | None, headless: bool = True, pace: float = 0.0,
 ) -> None:  # type: ignore[no-untyped-def]
     from tablectl.drivers.errors import DriverError
     from tablectl.eventlog import EventLogError, KeyFileError
     from tablectl.table.runtime import TableRuntime
-    from tablectl.table.virtual_dealer import DealerError, VirtualDealer
 
     runtime = TableRuntime(config, simulate=simulate, log_dir=log_dir, seed=seed)
     try:
@@ -75,39 +78,78 @@ def _run(
     except (EventLogError, KeyFileError, OSError) as e:
         raise CommandError(f"{config.source}: log: {e}", EXIT_USAGE) from None
     where = log_dir or config.log.dir
+    out = open(mistakes_log, "w", encoding="utf-8") if mistakes_log is not None else None  # noqa: SIM115
     try:
-        if rounds is None:
-            click.echo(f"{config.table}: running ({config.game}); log in {where}; Ctrl-C stops", err=True)
-            _wait_for_interrupt()
-            raise SystemExit(EXIT_INTERRUPTED)
-        out = open(mistakes_log, "w", encoding="utf-8") if mistakes_log is not None else None  # noqa: SIM115
-        try:
-            dealer = VirtualDealer(
-                controller, runtime.sims[config.card_device], seed=seed, mistakes=rate, mistakes_log=out
-            )
-            report = dealer.play(rounds)
-        except DealerError as e:
-            raise CommandError(f"{config.table}: {e}", EXIT_FINDINGS) from None
-        finally:
-            if out is not None:
-                out.close()
-        click.echo(
-            f"{config.table}: {report.rounds} rounds, {report.cards} cards, {report.decisions} decisions, "
-            f"{len(report.mistakes)} mistakes, {report.resolutions} resolutions; log in {where}"
-        )
+        if headless:
+            _run_headless(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, where=where)
+        else:
+            _run_display(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, pace=pace, where=where)
     except KeyboardInterrupt:
         raise SystemExit(EXIT_INTERRUPTED) from None
     finally:
-        runtime.stop()
+        if out is not None:
+            out.close()
+        runtime.stop()  # a signed "shutdown" checkpoint closes the log, whatever ended the run
     if controller.error is not None:
         raise CommandError(f"{config.table}: {controller.error}", EXIT_FINDINGS)
 
 
-def _wait_for_interrupt() -> None:
-    stop = threading.Event()
-    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+def _virtual_dealer(controller, runtime, config, *, seed, rate, mistakes_out):  # type: ignore[no-untyped-def]
+    from tablectl.table.virtual_dealer import VirtualDealer
+
+    return VirtualDealer(controller, runtime.sims[config.card_device], seed=seed, mistakes=rate, mistakes_log=mistakes_out)
+
+
+def _report(config, report, where) -> str:  # type: ignore[no-untyped-def]
+    return (
+        f"{config.table}: {report.rounds} rounds, {report.cards} cards, {report.decisions} decisions, "
+        f"{len(report.mistakes)} mistakes, {report.resolutions} resolutions; log in {where}"
+    )
+
+
+def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_out, where) -> None:  # type: ignore[no-untyped-def]
+    """No display: serve until SIGTERM / Ctrl-C, or have the virtual dealer play ``rounds``."""
+    from tablectl.table.virtual_dealer import DealerError
+
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        while not stop.wait(0.5):
-            pass
+        if rounds is None:
+            click.echo(f"{config.table}: running ({config.game}); log in {where}; Ctrl-C stops", err=True)
+            threading.Event().wait()
+        dealer = _virtual_dealer(controller, runtime, config, seed=seed, rate=rate, mistakes_out=mistakes_out)
+        try:
+            report = dealer.play(rounds)
+        except DealerError as e:
+            raise CommandError(f"{config.table}: {e}", EXIT_FINDINGS) from None
+        click.echo(_report(config, report, where))
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_out, pace, where) -> None:  # type: ignore[no-untyped-def]
+    """The live display in this terminal, with the virtual dealer playing (``rounds``) or a
+    person at the keys; the report line is printed after the display gives the terminal back."""
+    from tablectl.display.live import QUIT, SIGNALLED, Paced, run_live
+    from tablectl.table.virtual_dealer import DealerError
+
+    autoplay = None
+    if rounds is not None:
+        dealer = _virtual_dealer(Paced(controller, pace), runtime, config, seed=seed, rate=rate, mistakes_out=mistakes_out)
+        autoplay = lambda: dealer.play(rounds)  # noqa: E731
+    # at the keys on simulated hardware, the display works the simulated card device too
+    sim = runtime.sims.get(config.card_device) if autoplay is None else None
+    result = run_live(controller, autoplay=autoplay, sim=sim)
+    if isinstance(result.autoplay_error, DealerError):
+        raise CommandError(f"{config.table}: {result.autoplay_error}", EXIT_FINDINGS)
+    if result.autoplay_error is not None:
+        raise result.autoplay_error
+    if result.autoplay_result is not None:
+        click.echo(_report(config, result.autoplay_result, where))
+    elif result.reason == SIGNALLED:
+        raise SystemExit(EXIT_INTERRUPTED)
+    elif result.reason != QUIT:
+        click.echo(f"{config.table}: display ended ({result.reason}); log in {where}", err=True)

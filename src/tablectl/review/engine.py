@@ -14,6 +14,7 @@ reconstruction here (each is about one parse of the file; together they take the
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import threading
@@ -148,35 +149,77 @@ def reconstruct(files: Sequence[Path]) -> tuple[Reconstruction, LogReader]:
     return builder.finish(reader.lines), reader
 
 
-def replay_all(recon: Reconstruction, rules_data: dict[str, Any] | None = None, rules_source: str = "") -> list[RulesInForce]:
-    """Replay every round with its session's game and house rules (see :func:`review`)."""
-    by_session: dict[int, GameRules | None] = {}
+#: replay in two processes from this many rounds on (below, a fork costs more than it saves)
+PARALLEL_ROUNDS = 4000
+_PLAN: list[tuple[RoundRecord, GameRules | None, bool, str | None]] = []  # for forked replay workers
+
+
+def _plan(recon: Reconstruction, rules_data: dict[str, Any] | None, rules_source: str
+          ) -> tuple[list[tuple[RoundRecord, GameRules | None, bool, str | None]], list[RulesInForce]]:
+    """Each round with the game rules, packet mode and card device of its session."""
+    by_session: dict[int, tuple[GameRules | None, bool, str | None]] = {}
     in_force: dict[str, str] = {}
-    sessions = {s.index: s for s in recon.sessions}
-    for rnd in recon.rounds:
-        session = sessions.get(rnd.session)
-        if rnd.session not in by_session:
-            rules: GameRules | None = None
-            if session is not None and session.game:
-                if session.rules is not None:
-                    data, source = session.rules, "log"
-                elif rules_data is not None:
-                    data, source = rules_data, rules_source
-                else:
-                    data, source = None, "defaults (the log does not record the house rules)"
+    for session in recon.sessions:
+        rules: GameRules | None = None
+        if session.game:
+            if session.rules is not None:
+                data, source = session.rules, "log"
+            elif rules_data is not None:
+                data, source = rules_data, rules_source
+            else:
+                data, source = None, "defaults (the log does not record the house rules)"
+            try:
+                rules = game_rules(session.game, data, source)
+            except ValueError as e:
                 try:
-                    rules = game_rules(session.game, data, source)
-                except ValueError as e:
                     rules = game_rules(session.game, None, f"defaults ({source} unusable: {e})")
+                except ValueError:
+                    rules = None
+            if rules is not None:
                 in_force.setdefault(session.game, rules.source)
-            by_session[rnd.session] = rules
-        rules = by_session[rnd.session]
-        replay_round(
-            rnd, rules,
-            packets=session is not None and session.source_kind == "shuffler",
-            source=session.source if session is not None else None,
-        )
-    return [RulesInForce(g, s) for g, s in in_force.items()]
+        by_session[session.index] = (rules, session.source_kind == "shuffler", session.source)
+    none: tuple[GameRules | None, bool, str | None] = (None, False, None)
+    plan = [(rnd, *by_session.get(rnd.session, none)) for rnd in recon.rounds]
+    return plan, [RulesInForce(g, s) for g, s in in_force.items()]
+
+
+def _check_slice(start: int, stop: int) -> list[tuple[str, list[str], list[tuple[Any, ...]] | None]]:
+    """In a forked worker: the procedure and settlement check of rounds ``start:stop`` of ``_PLAN``."""
+    out = []
+    for rnd, rules, packets, source in _PLAN[start:stop]:
+        replay_round(rnd, rules, packets=packets, source=source)
+        out.append((rnd.settlement, rnd.problems, None if rnd.settlement == MATCH else rnd.recomputed_rows))
+    return out
+
+
+def replay_all(recon: Reconstruction, rules_data: dict[str, Any] | None = None, rules_source: str = "",
+               *, parallel: bool = False) -> list[RulesInForce]:
+    """Replay every round with its session's game and house rules (see :func:`review`).
+
+    *parallel*: check about half the rounds in a forked worker process (which sees the rounds
+    through the fork, so nothing is sent to it; it sends back each round's verdict).
+    """
+    global _PLAN
+    plan, in_force = _plan(recon, rules_data, rules_source)
+    if not parallel or len(plan) < PARALLEL_ROUNDS:
+        for rnd, rules, packets, source in plan:
+            replay_round(rnd, rules, packets=packets, source=source)
+        return in_force
+    split = len(plan) * 9 // 20  # this process also lays out the worker's rounds
+    _PLAN = plan
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+            job = pool.submit(_check_slice, split, len(plan))
+            for rnd, rules, packets, source in plan[:split]:
+                replay_round(rnd, rules, packets=packets, source=source)
+            for rnd, rules, packets, source in plan[split:]:
+                replay_round(rnd, rules, packets=packets, source=source, check=False)
+            verdicts = job.result()
+    finally:
+        _PLAN = []
+    for (rnd, _, _, _), (settlement, problems, rows) in zip(plan[split:], verdicts):
+        rnd.settlement, rnd.problems, rnd.recomputed_rows = settlement, problems, rows
+    return in_force
 
 
 def review(
@@ -203,6 +246,17 @@ def review(
     size = sum(p.stat().st_size for p in files)
     if parallel is None:
         parallel = size >= PARALLEL_BYTES and _can_fork()
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # a million parsed lines, none in a cycle: the collector would only rescan them
+    try:
+        return _review(files, keys, partial, rules, rules_source, parallel, t0)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _review(files: list[Path], keys: Sequence[Ed25519PublicKey], partial: bool, rules: dict[str, Any] | None,
+            rules_source: str, parallel: bool, t0: float) -> ReviewReport:
     timings: dict[str, float] = {}
     if parallel:
         ctx = multiprocessing.get_context("fork")
@@ -220,7 +274,7 @@ def review(
         recon, reader = reconstruct(files)
         timings["reconstruct"] = time.perf_counter() - t1
     t1 = time.perf_counter()
-    in_force = replay_all(recon, rules, rules_source)
+    in_force = replay_all(recon, rules, rules_source, parallel=parallel)
     timings["replay"] = time.perf_counter() - t1
     found = an.collect(recon, locate=reader.locate)
     for u in reader.unreadable:

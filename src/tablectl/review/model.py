@@ -20,6 +20,9 @@ VOIDED = "voided"  # a supervisor voided it
 INTERRUPTED = "interrupted"  # the controller stopped or crashed during the round
 OPEN = "open"  # the log ends during the round
 
+#: the fields of a ``settled`` line that settlement decides, in order
+SETTLED_FIELDS = ("seat", "bet", "stake", "outcome", "pays", "net")
+
 # --- settlement check -------------------------------------------------------------------------------
 MATCH = "match"  # recomputed with the rules engine: identical to what was logged
 MISMATCH = "mismatch"  # recomputed and different from what was logged
@@ -86,10 +89,19 @@ class RoundRecord:
     decisions: list[dict[str, Any]] = field(default_factory=list)
     corrections: list[dict[str, Any]] = field(default_factory=list)
     settled: list[dict[str, Any]] = field(default_factory=list)
-    recomputed: list[dict[str, Any]] | None = None
+    recomputed_rows: list[tuple[Any, ...]] | None = None  # (seat, bet, stake, outcome, pays, net) per bet
     settlement: str = NOT_SETTLED
     problems: list[str] = field(default_factory=list)
     violations: list[int] = field(default_factory=list)
+
+    @property
+    def recomputed(self) -> list[dict[str, Any]] | None:
+        """The settlement the rules engine gives, as ``settled`` lines (None: not recomputed)."""
+        if self.recomputed_rows is None:
+            if self.settlement == MATCH:  # recomputed elsewhere and found identical to the log
+                return [{f: s.get(f) for f in SETTLED_FIELDS} for s in self.settled]
+            return None
+        return [dict(zip(SETTLED_FIELDS, row)) for row in self.recomputed_rows]
 
     @property
     def net(self) -> int:
@@ -107,7 +119,8 @@ class RoundRecord:
         if detail:
             out.update(
                 positions=self.positions, burns=self.burns, discards=self.discards, decisions=self.decisions,
-                corrections=self.corrections, settled=self.settled, recomputed=self.recomputed,
+                corrections=self.corrections, settled=[{f: s.get(f) for f in SETTLED_FIELDS} for s in self.settled],
+                recomputed=self.recomputed,
             )
         return out
 

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import attrgetter, itemgetter
 from typing import Any
 
-from tablectl.cards import CardError
+from tablectl.cards import RANKS, SUITS, CardError
 from tablectl.cards import card as parse_card
 from tablectl.games import GAMES, GameDef
 from tablectl.games.procedure import BURN_DEALER_CHANGE, BURN_SHUFFLE, RoundContext, Trade
@@ -35,6 +36,7 @@ from tablectl.review.model import (
     NO_WAGERS,
     NOT_SETTLED,
     REPLAY_FAILED,
+    SETTLED_FIELDS,
     VOIDED,
     RoundRecord,
 )
@@ -46,7 +48,9 @@ from tablectl.table.cursor import CursorError, RoundCursor
 
 #: burns that are not the procedure's own steps: due after a shuffle / dealer change, or extra
 _NOT_SCRIPT_BURNS = frozenset({BURN_SHUFFLE, BURN_DEALER_CHANGE, "extra"})
-_SETTLED_FIELDS = ("seat", "bet", "stake", "outcome", "pays", "net")
+_LOGGED = itemgetter(*SETTLED_FIELDS)
+_RESULT = attrgetter(*SETTLED_FIELDS)
+_CARDS = {r + s: int(parse_card(r + s)) for r in RANKS for s in SUITS}
 BURN_MISSING = "burn_missing"
 SETTLEMENT_FAILED = "settlement_failed"
 
@@ -83,6 +87,9 @@ def game_rules(game_id: str, data: Mapping[str, Any] | None, source: str) -> Gam
 def _card(text: Any) -> int | None:
     if text is None:
         return None
+    c = _CARDS.get(text)
+    if c is not None:
+        return c
     try:
         return int(parse_card(text))
     except (CardError, AttributeError):
@@ -97,12 +104,13 @@ def _remove_last(cards: list[str | None], card: Any) -> bool:
     return False
 
 
-def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, source: str | None) -> None:
+def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, source: str | None, check: bool = True) -> None:
     """Fill in *rnd*: positions, burns, decisions, corrections, the recomputed settlement and its
     comparison with the logged one (``rnd.settlement``), and any procedure problems.
 
     *rules* None: the game is unknown (no ``table_started`` in the log): positions only.
     *packets*: the cards came in packets from a hand-forming shuffler; *source*: the card device.
+    *check* False: the positions etc. only, not the procedure and settlement (done elsewhere).
     """
     positions: dict[str, list[str | None]] = {}
     burns: list[str | None] = []
@@ -118,7 +126,7 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
         except (TypeError, ValueError, AttributeError):
             problems.append("the round's wagers are not readable")
     replay_error: str | None = None
-    if rules is not None:
+    if rules is not None and check:
         try:
             ctx = RoundContext(tuple(rnd.seats), wagers, rnd.banker, packets, rules.procedure)
             cursor = RoundCursor(rules.game.script, ctx)
@@ -136,12 +144,17 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
             text = rec.get("card")
             to = rec.get("to")
             if ev == "dealt":
-                positions.setdefault(str(to), []).append(text)
+                pile = positions.get(to)
+                if pile is None:
+                    pile = positions[str(to)] = []
+                pile.append(text)
+                script_card = True
             elif ev == "burned":
                 burns.append(text)
+                script_card = rec.get("reason") not in _NOT_SCRIPT_BURNS
             else:
                 discards.append(text)
-            script_card = ev == "dealt" or (ev == "burned" and rec.get("reason") not in _NOT_SCRIPT_BURNS)
+                script_card = False
             last_placed = script_card
             if text is None and (script_card or rec.get("device") == source):
                 misreads.append(script_card)
@@ -149,9 +162,10 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
                 continue
             card = _card(text)
             try:
-                step = cursor.expected()
-                if step is not None and step.burn and ev == "dealt":
-                    cursor.skip_burns()  # the controller's "burn missing": the card takes the next step
+                if ev == "dealt":
+                    step = cursor.expected()
+                    if step is not None and step.burn:
+                        cursor.skip_burns()  # the controller's "burn missing": the card takes the next step
                 step = cursor.place(card)
             except CursorError as e:
                 replay_error = f"seq {rec['seq']}: {ev} {text} to {to}: {e}"
@@ -159,7 +173,7 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
             if step.to != to:
                 replay_error = f"seq {rec['seq']}: {text} was logged to {to}; the procedure puts it to {step.to}"
                 continue
-            if card is not None:
+            if cursor.effects:
                 expected_trades += [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
         elif ev == "decision":
             seat, choice, banker = rec.get("seat"), rec.get("decision"), bool(rec.get("banker"))
@@ -171,7 +185,8 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
                 except CursorError as e:
                     replay_error = f"seq {rec['seq']}: decision {choice!r} of seat {seat}: {e}"
                     continue
-                expected_trades += [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
+                if cursor.effects:
+                    expected_trades += [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
         elif ev == "identified":
             text = rec.get("card")
             to = str(rec.get("to"))
@@ -185,7 +200,8 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
                 except CursorError as e:
                     replay_error = f"seq {rec['seq']}: identified {text}: {e}"
                     continue
-                expected_trades += [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
+                if cursor.effects:
+                    expected_trades += [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
         elif ev == "corrected":
             text, frm = rec.get("card"), str(rec.get("from"))
             _remove_last(positions.get(frm, []), text)
@@ -219,6 +235,8 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
 
     rnd.positions, rnd.burns, rnd.discards = positions, burns, discards
     rnd.decisions, rnd.corrections = decisions, corrections
+    if not check:
+        return
     if replay_error is None and expected_trades != logged_trades and cursor is not None:
         replay_error = f"trades logged {logged_trades} differ from the procedure's {expected_trades}"
     if replay_error is not None:
@@ -243,6 +261,8 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
         return
     if wagers is None:
         rnd.settlement = NO_WAGERS if not rnd.settled else MISMATCH
+        if rnd.settled:
+            problems.append("settled although the round's wagers were not logged")
         return
     hands = cursor.hands
     assert hands is not None
@@ -259,13 +279,12 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
             rnd.settlement = MISMATCH
             problems.append(f"the rules engine refuses the round ({e}), but it was settled")
         return
-    recomputed = [
-        {"seat": r.seat, "bet": r.bet, "stake": r.stake, "outcome": r.outcome, "pays": r.pays, "net": r.net}
-        for r in results
-    ]
-    rnd.recomputed = recomputed
-    logged = [tuple(s.get(f) for f in _SETTLED_FIELDS) for s in rnd.settled]
-    again = [tuple(r[f] for f in _SETTLED_FIELDS) for r in recomputed]
+    again = list(map(_RESULT, results))
+    rnd.recomputed_rows = again
+    try:
+        logged = list(map(_LOGGED, rnd.settled))
+    except KeyError:  # a settled line without every field
+        logged = [tuple(s.get(f) for f in SETTLED_FIELDS) for s in rnd.settled]
     if logged == again:
         rnd.settlement = MATCH
         return

@@ -384,8 +384,10 @@ class TableCore(lc.LifecycleModel):
             return
         self._take_back(card, device, event.event_no, fields)
 
-    def _take_back(self, card: int, device: str, event_no: int, fields: dict[str, Any]) -> None:
-        self.log.append("returned", card=text(card), to=device, face="up", **fields)
+    def _take_back(self, card: int, device: str, event_no: int, fields: dict[str, Any] | None) -> None:
+        """A card back into the continuous shuffler (``fields`` None: already logged)."""
+        if fields is not None:
+            self.log.append("returned", card=text(card), to=device, face="up", **fields)
         if self.comp.seen(card) == 0:
             self._violation(va.FOREIGN_CARD, f"{text(card)} was returned but never dealt", card=text(card), device=device, event_no=event_no)
             return
@@ -711,7 +713,7 @@ class TableCore(lc.LifecycleModel):
             round=self.round_no if self.in_round else None, device=pending.device, event_no=pending.event_no,
         )
         if pending.where == "returned":
-            self._take_back(card, pending.device, pending.event_no, {"shoe": self.shoe, "device": pending.device, "event_no": pending.event_no})
+            self._take_back(card, pending.device, pending.event_no, None)
             return
         self.unread -= 1
         if not self.comp.see(card):

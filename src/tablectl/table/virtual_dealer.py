@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -63,7 +63,7 @@ class DealerReport:
 
 
 class VirtualDealer:
-    """Plays ``rounds`` rounds on ``controller`` with the simulated card device ``sim``."""
+    """A dealer at ``controller``'s table working the simulated card device ``sim``: ``play(rounds)``."""
 
     def __init__(
         self,
@@ -75,7 +75,6 @@ class VirtualDealer:
         mistakes_log: IO[str] | None = None,
         dealer_change_rate: float = 0.02,
         timeout: float = 10.0,
-        on_round: Callable[[int], None] | None = None,
     ) -> None:
         self.controller = controller
         self.config = controller.config
@@ -88,7 +87,6 @@ class VirtualDealer:
         self.mistakes_log = mistakes_log
         self.dealer_change_rate = dealer_change_rate
         self.timeout = timeout
-        self.on_round = on_round
         self.report = DealerReport()
         self._dealer_no = 0
         self._armed: str | None = None  # the mistake to commit in this round
@@ -107,8 +105,6 @@ class VirtualDealer:
         for i in range(rounds):
             self._play_round(last=i == rounds - 1)
             self.report.rounds += 1
-            if self.on_round is not None:
-                self.on_round(self.report.rounds)
         self._return_cards(final=True)
         return self.report
 
