@@ -16,6 +16,7 @@ import errno
 import os
 import select
 import socket
+import time
 
 import serial
 
@@ -51,6 +52,9 @@ def _reason(exc: BaseException, default: str) -> str:
     return f"{default} ({text})"
 
 
+_TICK = 0.01  # read timeout of ports without a file descriptor (rfc2217): wakeup() latency
+
+
 def _is_local(url: str) -> bool:
     return "://" not in url
 
@@ -81,7 +85,6 @@ class SerialTransport:
         self._fd: int | None = None
         self._wake_r: int | None = None
         self._wake_w: int | None = None
-        self._timeout: float | None = None
 
     def open(self) -> None:
         kwargs: dict = {"baudrate": self.baudrate, "timeout": 0, "write_timeout": self.write_timeout}
@@ -96,8 +99,10 @@ class SerialTransport:
         self._port = port
         try:
             self._fd = port.fileno()
-        except (AttributeError, NotImplementedError, serial.SerialException):
+        except (AttributeError, NotImplementedError, OSError, ValueError):  # io.UnsupportedOperation
             self._fd = None
+            # set once: on rfc2217 every timeout change is a port reconfiguration on the wire
+            port.timeout = _TICK
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
@@ -117,9 +122,10 @@ class SerialTransport:
                 if self._fd not in ready:
                     return b""
                 return port.read(max_bytes)
-            if self._timeout != timeout:
-                port.timeout = self._timeout = timeout
+            deadline = time.monotonic() + timeout
             data = port.read(1)
+            while not data and time.monotonic() < deadline and not self._woken():
+                data = port.read(1)
             if data and max_bytes > 1:
                 waiting = port.in_waiting
                 if waiting:
@@ -127,6 +133,12 @@ class SerialTransport:
             return data
         except (serial.SerialException, OSError, ValueError, TypeError) as e:
             raise DeviceUnavailable(self.address, _reason(e, "connection lost")) from None
+
+    def _woken(self) -> bool:
+        try:
+            return bool(os.read(self._wake_r, 512)) if self._wake_r is not None else False
+        except BlockingIOError:
+            return False
 
     def write(self, data: bytes) -> None:
         port = self._port
@@ -153,14 +165,15 @@ class SerialTransport:
                 port.close()
             except Exception:  # noqa: BLE001 - closing a dead port must not raise
                 pass
-        for fd in (self._wake_r, self._wake_w):
+        # forget the pipe before closing it: a wakeup() racing this must not write to a closed
+        # (and maybe already reused) descriptor
+        fds, self._wake_r, self._wake_w, self._fd = (self._wake_r, self._wake_w), None, None, None
+        for fd in fds:
             if fd is not None:
                 try:
                     os.close(fd)
                 except OSError:
                     pass
-        self._wake_r = self._wake_w = None
-        self._fd = None
 
     def __repr__(self) -> str:
         return f"SerialTransport({self.address!r})"

@@ -181,3 +181,26 @@ def test_the_address_picks_the_transport() -> None:
     assert isinstance(transport_for("usb:1209:7ab1"), UsbTransport)
     assert isinstance(transport_for("/dev/ttyUSB0"), SerialTransport)
     assert isinstance(transport_for("socket://localhost:7000"), SerialTransport)
+
+
+def test_a_port_without_a_file_descriptor_reads_through_pyserials_timed_read() -> None:
+    t = SerialTransport("loop://")  # like rfc2217://: no fileno, pyserial's own timeouts
+    t.open()
+    try:
+        assert t.read(4096, 0.05) == b""
+        t.write(b"\xa5\x5aecho")
+        assert read_until(t, 6) == b"\xa5\x5aecho"
+    finally:
+        t.close()
+
+
+def test_wakeup_releases_a_read_on_a_port_without_a_file_descriptor() -> None:
+    t = SerialTransport("loop://")
+    t.open()
+    try:
+        threading.Timer(0.05, t.wakeup).start()
+        t0 = time.monotonic()
+        assert t.read(4096, 5.0) == b""
+        assert time.monotonic() - t0 < 1.0
+    finally:
+        t.close()

@@ -196,3 +196,15 @@ def test_the_table_config_given_to_review_supplies_the_house_rules_in_force(paid
     report = orjson.loads(result.stdout)
     assert report["rules"] == [{"game": "one-card-poker", "source": f"config {config}"}]
     assert {r["settlement"] for r in report["rounds"]} == {"match"}
+
+
+def test_reviewing_in_worker_processes_gives_the_same_report_as_in_one(
+    one_for_the_money: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tablectl.review import engine
+
+    monkeypatch.setattr(engine, "PARALLEL_ROUNDS", 10)  # fork the replay even for 40 rounds
+    one = review([one_for_the_money], parallel=False).to_dict()
+    two = review([one_for_the_money], parallel=True).to_dict()
+    one.pop("timings"), two.pop("timings")
+    assert one == two and {r["settlement"] for r in two["rounds"]} == {"match"}

@@ -31,6 +31,8 @@ from tablectl.cli import EXIT_DEVICE, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_USAG
 @click.option("--log-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Write the event log here instead of the config's log dir.")
 @click.option("--mistakes", "rate", type=click.FloatRange(0.0, 1.0), default=None, metavar="RATE", help="Virtual dealer commits a procedure error in this fraction of rounds.")
 @click.option("--mistakes-log", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE", help="Where the virtual dealer writes each mistake it committed (JSON lines).")
+@click.option("--signing-key", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="PATH", help="Ed25519 private key for the log's checkpoints (overrides the config's log.signing_key).")
+@click.option("--fault", "faults", multiple=True, metavar="SPEC", help="With --simulate: a fault for every simulated device, e.g. drop=0.05, disconnect@200, jam=0.001 (repeatable).")
 @click.option("--pace", type=click.FloatRange(min=0.0), default=None, metavar="SECONDS", help="With the display: the virtual dealer's pause at each step (default 0.25; 0 = full speed).")
 def command(
     config_path: Path,
@@ -41,6 +43,8 @@ def command(
     log_dir: Path | None,
     rate: float | None,
     mistakes_log: Path | None,
+    signing_key: Path | None,
+    faults: tuple[str, ...],
     pace: float | None,
 ) -> None:
     """Run a table from its config (real or simulated devices)."""
@@ -52,25 +56,60 @@ def command(
         raise CommandError("--mistakes and --mistakes-log go together", EXIT_USAGE)
     if rate is not None and rounds is None:
         raise CommandError("--mistakes needs --autoplay", EXIT_USAGE)
+    if faults and not simulate:
+        raise CommandError("--fault needs --simulate (faults are injected by the simulators)", EXIT_USAGE)
+    for spec in faults:
+        _check_fault(spec)
     try:
         config = load_config(config_path)
     except ConfigError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
+    where = log_dir or config.log.dir
+    key = signing_key or config.log.signing_key
+    if key is None and simulate:
+        key = _session_key(where)
     _run(
         config, simulate=simulate, rounds=rounds, seed=seed, log_dir=log_dir, rate=rate or 0.0, mistakes_log=mistakes_log,
-        headless=headless, pace=0.25 if pace is None else pace,
+        headless=headless, pace=0.25 if pace is None else pace, signing_key=key, faults=faults,
     )
+
+
+def _check_fault(spec: str) -> None:
+    from tablectl.simulators.faults import FaultSpecError, parse_fault_spec
+
+    try:
+        parse_fault_spec(spec)
+    except FaultSpecError as e:
+        raise CommandError(f"--fault {spec}: {e}", EXIT_USAGE) from None
+
+
+def _session_key(log_dir: Path) -> Path:
+    """A new key pair for this simulated session, kept beside its log so review can verify it."""
+    from datetime import datetime, timezone
+
+    from tablectl.eventlog import save_keypair
+
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    try:
+        files = save_keypair(Path(log_dir), name=f"session-{stamp}")
+    except OSError as e:
+        raise CommandError(f"{log_dir}: cannot write a session signing key: {e.strerror or e}", EXIT_USAGE) from None
+    click.echo(f"tablectl: signing with a new session key; public key: {files.public}", err=True)
+    return files.private
 
 
 def _run(
     config, *, simulate: bool, rounds: int | None, seed: int | None, log_dir: Path | None, rate: float,
-    mistakes_log: Path | None, headless: bool = True, pace: float = 0.0,
+    mistakes_log: Path | None, headless: bool = True, pace: float = 0.0, signing_key: Path | None = None,
+    faults: tuple[str, ...] = (),
 ) -> None:  # type: ignore[no-untyped-def]
     from tablectl.drivers.errors import DriverError
     from tablectl.eventlog import EventLogError, KeyFileError
     from tablectl.table.runtime import TableRuntime
 
-    runtime = TableRuntime(config, simulate=simulate, log_dir=log_dir, seed=seed)
+    runtime = TableRuntime(
+        config, simulate=simulate, log_dir=log_dir, seed=seed, signing_key=signing_key, sim_options={"faults": list(faults)}
+    )
     try:
         controller = runtime.start()
     except DriverError as e:
