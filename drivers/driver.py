@@ -617,7 +617,7 @@ class DeviceDriver:
         self._stats.events_lost += first_held - lost_from
         detail = f"events {lost_from}..{first_held - 1} lost: the device could not replay them"
         log.error("%s: %s", self.label, detail)
-        self._emit(ev.Fault(0, ev.FaultKind.SENSOR, detail=detail))
+        self._emit(ev.Fault(0, ev.FaultKind.EVENTS_LOST, detail=detail))
         self._last = first_held - 1
         self._gap_tries = 0
         self._flush_held(now)

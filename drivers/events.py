@@ -29,6 +29,7 @@ class FaultKind(enum.IntEnum):
     SENSOR = 4
     POWER_UP = 5
     DISCONNECTED = 6  # raised by the driver, not the device: the link is down
+    EVENTS_LOST = 7  # raised by the driver: numbers the device could not replay (detail says which)
 
 
 class DeviceState(enum.IntEnum):

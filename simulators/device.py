@@ -16,8 +16,8 @@ The device end of the protocol (docs/simulators.md, "Protocol"):
 
 - Every new host session (a SYNC from the host) starts unnegotiated. HELLO(min, max): IDENTIFY if
   the device's protocol version is in range, else ERROR(ERR_VERSION, "device speaks protocol V").
-  REQ_IDENTIFY and REQ_STATUS are answered any time; every other command before a successful
-  HELLO gets ERROR(ERR_NOT_NOW, "HELLO first").
+  REQ_IDENTIFY, REQ_STATUS and PERSISTED are taken any time; every other command before a
+  successful HELLO gets ERROR(ERR_NOT_NOW, "HELLO first").
 - Numbered events are stored (``NvStore``) and sent only while *streaming*: REPLAY_FROM(n) sends
   every stored event numbered n or more, in order, then streams live. A new host session, a
   restart or a transport drop stops streaming until the next REPLAY_FROM. PERSISTED(n) forgets
@@ -340,11 +340,11 @@ class SimDevice:
         if msg_type == msg.REQ_STATUS:
             self._send(self.model.status(), now)
             return
+        if isinstance(command, ev.Persisted):  # idempotent and safe in any session state
+            self.model.store.persisted(command.event_no)
+            return
         if not self._hello_ok:
             self._error(msg.ERR_NOT_NOW, f"{name}: HELLO first", now)
-            return
-        if isinstance(command, ev.Persisted):
-            self.model.store.persisted(command.event_no)
             return
         if isinstance(command, ev.ReplayFrom):
             for event in self.model.store.replay_from(command.event_no):

@@ -297,7 +297,7 @@ def test_a_gap_the_device_cannot_fill_is_reported_as_lost_then_skipped(device, s
             device.store.pop()  # event 2 is gone from the device for good
         device.add(card)
         assert until_event(sink, 3) == [1, 3]
-        lost = [f for f in sink.of_type(ev.Fault) if f.kind is ev.FaultKind.SENSOR]
+        lost = [f for f in sink.of_type(ev.Fault) if f.kind is ev.FaultKind.EVENTS_LOST]
         assert lost and lost[0].event_no == 0 and "events 2..2 lost" in lost[0].detail
         assert d.stats.events_lost == 1
     finally:

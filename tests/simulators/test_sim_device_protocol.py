@@ -46,6 +46,17 @@ def test_identify_and_status_any_time_but_commands_need_hello(connect: Connect) 
     assert host.wait_type(msg.DeviceError) == msg.DeviceError(msg.ERR_NOT_NOW, "SHUFFLE: HELLO first")
 
 
+def test_persisted_is_taken_before_hello_and_frees_the_store(connect: Connect) -> None:
+    device = build_device("shoe", seed=1)  # event 1: ShoeLoaded
+    device.draw()  # event 2
+    host = connect(device)
+    host.send(ev.Persisted(2))
+    host.send(ev.RequestStatus())  # answered after PERSISTED was handled: same in-order link
+    host.wait_type(ev.Status)
+    assert not [m for m in host.inbox if isinstance(m, msg.DeviceError)]
+    assert device.store.unpersisted == []
+
+
 def test_events_wait_in_the_store_until_replay_then_stream_live(connect: Connect, shake: Callable) -> None:
     device = build_device("shoe", seed=2)  # event 1: ShoeLoaded
     drawn = device.draw()  # event 2, no host yet

@@ -356,7 +356,7 @@ def test_device_events_lost_for_good(table):
     from tablectl.table.core import EVENTS_LOST
 
     t = ocp_ready(table)
-    t.core.handle_event("dev", ev.Fault(0, ev.FaultKind.SENSOR, detail="events 7..9 lost: the device could not replay them"))
+    t.core.handle_event("dev", ev.Fault(0, ev.FaultKind.EVENTS_LOST, detail="events 7..9 lost: the device could not replay them"))
     assert "7..9" in held_with(t, EVENTS_LOST)["detail"]
 
 

@@ -563,7 +563,7 @@ class TableCore(lc.LifecycleModel):
             "fault", fault=kind.name.lower(), cleared=event.cleared, detail=event.detail,
             device=device, event_no=event.event_no,
         )
-        if kind == ev.FaultKind.SENSOR and event.event_no == 0:
+        if kind == ev.FaultKind.EVENTS_LOST:
             self._violation(EVENTS_LOST, f"{device}: {event.detail}", device=device)
             return
         if kind not in STOPPING_FAULTS:
