@@ -234,3 +234,9 @@ def play(
 def play_table() -> Callable[..., Played]:
     """``play_table(config_name, tmp_path, rounds, **options)`` -> ``Played`` (see ``play``)."""
     return lambda name, tmp, rounds, **kw: play(CONFIGS / f"{name}.toml", tmp, rounds, **kw)
+
+
+@pytest.fixture(scope="session")
+def recording_sim() -> type[RecordingSim]:
+    """The ``RecordingSim`` class, for tests that wire a runtime themselves."""
+    return RecordingSim
