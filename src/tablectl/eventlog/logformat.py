@@ -4,7 +4,7 @@ A log is a sequence of files ``tablectl-<table>-<NNNNNN>.jsonl``; every line is 
 whose first two members are always ``"seq"`` and ``"event"`` and whose last member is always
 ``"prev"``::
 
-    {"seq":17,"event":"card_dealt","ts":"...","table":"T1", ... ,"prev":"<64 hex>"}
+    {"seq":17,"event":"dealt","ts":"...","table":"T1", ... ,"prev":"<64 hex>"}
 
 ``prev`` is the BLAKE2b-256 digest (hex) of the previous line's raw bytes (the whole line
 without its newline), across files; the first line of a log has ``prev`` = :data:`GENESIS`.
