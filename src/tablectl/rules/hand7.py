@@ -96,52 +96,6 @@ def _rank_value(counts: Sequence[int]) -> int:
     return pack5(HIGH_CARD, singles[:5])
 
 
-_FLUSH = pack5(STRAIGHT_FLUSH, [_ACE])
-
-
-def _straight_top(mask: int) -> int:
-    """The top rank of the best straight in a rank bit-mask, or -1."""
-    for top in range(_ACE, 3, -1):
-        window = 0b11111 << (top - 4)
-        if mask & window == window:
-            return top
-    return 3 if mask & _WHEEL == _WHEEL else -1
-
-
-def _flush_value(mask: int) -> int:
-    top = _straight_top(mask)
-    if top >= 0:
-        return pack5(STRAIGHT_FLUSH, [top])
-    return pack5(FLUSH, [r for r in range(_ACE, -1, -1) if mask & _BIT[r]][:5])
-
-
-def _rank_value(counts: Sequence[int]) -> int:
-    """The best five-card value of a rank multiset, flushes aside."""
-    by_count: list[list[int]] = [[], [], [], [], []]
-    mask = 0
-    for r in range(_ACE, -1, -1):
-        n = counts[r]
-        if n:
-            by_count[n].append(r)
-            mask |= _BIT[r]
-    _, singles, pairs, trips, quads = by_count
-    if quads:
-        kicker = max(singles + pairs + trips + quads[1:])
-        return pack5(FOUR_OF_A_KIND, [quads[0], kicker])
-    if trips and (len(trips) > 1 or pairs):
-        return pack5(FULL_HOUSE, [trips[0], max(trips[1:] + pairs)])
-    top = _straight_top(mask)
-    if top >= 0:
-        return pack5(STRAIGHT, [top])
-    if trips:
-        return pack5(THREE_OF_A_KIND, [trips[0], *singles[:2]])
-    if len(pairs) >= 2:
-        return pack5(TWO_PAIR, [pairs[0], pairs[1], max(singles + pairs[2:])])
-    if pairs:
-        return pack5(PAIR, [pairs[0], *singles[:3]])
-    return pack5(HIGH_CARD, singles[:5])
-
-
 def _multisets(size: int, rank: int = 0) -> Iterable[list[int]]:
     if rank == 12:
         if size <= 4:
