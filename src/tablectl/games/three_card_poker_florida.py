@@ -14,23 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tablectl.games.procedure import (
-    DEALER,
-    Deal,
-    Decide,
-    Discard,
-    GameDef,
-    Reveal,
-    RoundContext,
-    Script,
-    no_burns,
-    seat_to,
-)
-from tablectl.rounds import RoundHands, SeatHand
+from tablectl.games.procedure import GameDef, no_burns
+from tablectl.games.three_card import three_card_budget, three_card_script
 from tablectl.rules.three_card_poker_florida import ANTE, FOLD_DECISION, GAME, PAIRPLUS, RAISE, WAGERS
 
 OPTIONS = (RAISE, FOLD_DECISION)
-HAND = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,25 +26,7 @@ class FloridaProcedure:
     """Procedure house rules: none beyond the sheet's (kept for a uniform config)."""
 
 
-def script(ctx: RoundContext) -> Script:
-    """The deal of one Florida Three Card Poker round."""
-    players = ctx.seats
-    steps = tuple(Deal(seat_to(s), face_up=False) for s in players for _ in range(HAND))
-    dealt = yield steps + tuple(Deal(DEALER, face_up=False) for _ in range(HAND))
-    hands = {s: SeatHand(s, list(dealt[i * HAND : (i + 1) * HAND])) for i, s in enumerate(players)}
-    dealer = list(dealt[-HAND:])
-    if ctx.packets:
-        yield Discard()
-
-    for seat in players:
-        if ctx.has_bet(seat, ANTE):
-            hands[seat].decisions.append((yield Decide(seat, OPTIONS)))
-
-    yield Reveal(DEALER)
-    for seat in players:
-        if hands[seat].decisions != [FOLD_DECISION]:
-            yield Reveal(seat_to(seat))
-    return RoundHands(GAME, [hands[s] for s in players], dealer=dealer)
+script = three_card_script(GAME, ANTE, OPTIONS)
 
 
 GAME_DEF = GameDef(
@@ -74,5 +44,5 @@ GAME_DEF = GameDef(
     script=script,
     shuffle_burns=no_burns,
     dealer_change_burns=no_burns,
-    round_budget=lambda seats, rules: HAND * (seats + 1),
+    round_budget=three_card_budget,
 )
