@@ -1,273 +1,712 @@
 """Benchmarks of the table controller (not run as tests).
 
-1. ``cost``: the controller's CPU cost per card, fsync excluded — ``TableCore`` fed plain device
-   events and dealer inputs for One for the Money from an 8-deck shoe, logging to a real
-   ``EventLog`` with ``fsync=False`` and committing every ``--batch`` events. Reports
-   microseconds per card for the card path alone (``handle_event`` of a ``CardDrawn``, incl. its
-   ``log.append``) and for everything (inputs, shoe changes and commits included).
+Issue 3's targets: full-stack throughput with simulated devices >= 20,000 cards/s; the
+controller's CPU cost per card <= 50 us (fsync excluded).
 
-2. ``stack``: full-stack throughput with simulated devices in-process — a simulated shoe served
-   on a pty, the real serial transport, link and driver, the controller's thread and a signed
-   ``EventLog`` (fsync on, and off). A pipelined dealer draws a round's cards without waiting for
-   the table; it waits only until the last card has reached the controller's inbox before it
-   submits the decisions (so inputs stay in order with the cards). Reports cards per second.
+Three games, each from the device its rules prefer:
 
-    python bench/bench_controller.py [cost|stack|all] [--rounds N] [--batch N]
+- ``ocp``  One Card Poker from a card-reading shoe (6 decks, 6 players + the Designated Player,
+  burns marked with the shoe's button, ties, wars, shoe changes at the penetration cap);
+- ``oftm`` One for the Money from a continuous shuffler (6 decks, 7 players, trades; every card
+  goes back into the shuffler after the round: ``CardReturned`` events);
+- ``tcp``  player-banked Three Card Poker from a hand-forming shuffler (1 deck, 7 players + the
+  player-dealer; a shuffle with deck check every round, one ``PacketDelivered`` event per
+  3-card packet, the rest of the deck discarded).
 
-Targets: >= 20,000 cards/s full stack; <= 50 us of controller CPU per card.
+The dealer is pipelined: it plays the game's own deal script (``RoundCursor``: the same script
+the table checks against), draws each phase's cards as fast as the device gives them, and waits
+only until the device events it caused have reached the controller's inbox before it gives the
+table an input (so the inbox holds cards and inputs in the order a real table would). It never
+waits for the log. Decisions are random legal options.
+
+Modes (``python bench/bench_controller.py MODE [--cards N] [--games ocp,oftm,tcp]``):
+
+``cost``   the controller alone, fed plain values: ``TableCore`` with a real signed ``EventLog``
+           (fsync off), device events made by the simulators' device models (no link, no
+           threads), a commit every ``--batch`` events. Controller CPU (``time.thread_time``)
+           per card on the card path (``handle_event`` of the card events, incl. their
+           ``log.append``) and all in (every event and input of the rounds, commits). Also the
+           log's append cost per line and settlement's cost per round.
+``stack``  the full stack in ONE process: the simulator served on a pty by its thread, the real
+           serial transport, framer, link and driver (its I/O thread), the controller's thread,
+           a signed ``EventLog`` (fsync on, and off). Cards/s and device events/s, wall clock;
+           the CPU seconds of every thread (``pthread_getcpuclockid``: the same clock as
+           ``time.thread_time()`` inside each thread); the controller thread's CPU per card.
+``proc``   the same, but the simulator is a separate process (``tablectl sim KIND --pty
+           --control``): still simulated devices on a pty, not in-process; the dealer acts
+           through the simulator's control channel (one socket write per phase).
+``device`` the device layer alone: simulated shoe -> pty -> link -> driver -> a counting sink.
+``all``    everything above.
+
+Every run deals at least ``--cards`` cards (default 60,000).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tablectl.cards import DECK_SIZE
+from tablectl.cards import DECK_SIZE, text
+from tablectl.cards import card as parse_card
 from tablectl.config import TableConfig, parse_config
 from tablectl.drivers import events as ev
 from tablectl.eventlog import EventLog, generate_key
+from tablectl.games.procedure import Decide, Discard, RoundContext
 from tablectl.table import penetration as pen
 from tablectl.table.core import TableCore
-from tablectl.table.inputs import Decision, EndRound, ShoeChange, StartRound
+from tablectl.table.cursor import RoundCursor
+from tablectl.table.inputs import Decision, EndRound, OfferBank, ShoeChange, StartRound
 
-SEATS = 7
-DECKS = 8
+# --- the three tables ---------------------------------------------------------------------------
 
 
-def config(log_dir: Path) -> TableConfig:
+@dataclass(frozen=True)
+class Game:
+    key: str
+    title: str
+    game: str
+    driver: str
+    decks: int
+    seats: int  # config seats (the banker's included)
+    banker: int | None  # the one seat that wants the bank
+    wagers: Callable[[int], dict[str, int]]
+    banker_stake: int | None
+    rotate: str
+
+
+GAMES: dict[str, Game] = {
+    g.key: g
+    for g in (
+        Game("ocp", "One Card Poker, shoe", "one-card-poker", "shoe", 6, 7, 7,
+             lambda s: {"primary": 500, "tie": 100} if s % 2 else {"primary": 500}, 1_000_000, "shoe"),
+        Game("oftm", "One for the Money, CSM", "one-for-the-money", "csm", 6, 7, None,
+             lambda s: {"ante": 500, "bonus": 100} if s % 3 == 0 else {"ante": 500}, None, "day"),
+        Game("tcp", "Three Card Poker, shuffler", "three-card-poker", "shuffler", 1, 8, 8,
+             lambda s: {"ante": 500, "pairplus": 100} if s % 2 else {"ante": 500}, 1_000_000, "day"),
+    )
+}
+
+
+def make_config(g: Game, log_dir: Path) -> TableConfig:
     return parse_config(
         {
-            "table": "bench-1",
-            "game": "one-for-the-money",
-            "decks": DECKS,
+            "table": f"bench-{g.key}",
+            "game": g.game,
+            "decks": g.decks,
             "penetration_cap": 90,
-            "seats": SEATS,
+            "seats": g.seats,
             "min_bet": 5,
             "max_bet": 500,
-            "devices": {"shoe": {"driver": "shoe", "address": "/dev/null"}},
-            "log": {"dir": str(log_dir)},
+            "devices": {g.driver: {"driver": g.driver, "address": "/dev/null"}},
+            "log": {"dir": str(log_dir), "rotate": g.rotate},
         },
         "bench",
     )
 
 
-def rounds_per_shoe(cfg: TableConfig) -> int:
-    """Rounds of ``SEATS`` + 2 cards a shoe takes without reaching the last-round announcement."""
-    cap = pen.cap_cards(cfg.decks * DECK_SIZE, cfg.penetration_cap)
-    budget = cfg.game_def.round_budget(cfg.seats, cfg.procedure_rules)
-    per_round = SEATS + 2
-    return (cap - 2 * budget) // per_round
+# --- what the dealer does to the device ---------------------------------------------------------
 
 
-# --- 1. CPU cost per card -------------------------------------------------------------------------
+class DeviceOps:
+    """The dealer's hands on the card device. Each call returns the cards it showed and the
+    highest device event number it caused (0: none)."""
+
+    def deal(self, burns: list[bool]) -> tuple[list[int | None], int]:
+        """One card per entry; a True entry is a burn: the burn button, then the card."""
+        raise NotImplementedError
+
+    def packet(self, count: int) -> tuple[list[int | None], int]:
+        raise NotImplementedError
+
+    def simple(self, action: str) -> int:
+        """``load``, ``shuffle``, ``discard`` (the last event number)."""
+        raise NotImplementedError
+
+    def return_cards(self, cards: list[int]) -> int:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
 
 
-def bench_cost(rounds: int, batch: int) -> dict[str, float]:
-    rng = random.Random(1)
-    with tempfile.TemporaryDirectory() as tmp:
-        cfg = config(Path(tmp))
-        log = EventLog(Path(tmp), cfg.table, signing_key=generate_key(), fsync=False, rotate="never")
-        core = TableCore(cfg, log)
-        core.go_online()
-        per_shoe = rounds_per_shoe(cfg)
-        number = 0
-        shoe: list[int] = []
-        card_time = 0.0
-        cards = 0
-        since_commit = 0
-        seats = tuple(range(1, SEATS + 1))
-        wagers = {s: {"ante": 500} for s in seats}
-        start = time.perf_counter()
-        for r in range(rounds):
-            if r % per_shoe == 0:
-                if r:
-                    core.handle_input(ShoeChange())
-                shoe = [c for c in range(DECK_SIZE) for _ in range(DECKS)]
-                rng.shuffle(shoe)
-                number += 1
-                core.handle_event("shoe", ev.ShoeLoaded(number, r // per_shoe + 1, DECKS, len(shoe)))
-            core.handle_input(StartRound(seats, wagers))
-            for _ in range(SEATS + 2):
-                number += 1
-                event = ev.CardDrawn(number, shoe.pop())
-                t0 = time.perf_counter()
-                core.handle_event("shoe", event)
-                card_time += time.perf_counter() - t0
-                cards += 1
-                since_commit += 1
-                if since_commit >= batch:
-                    log.commit()
-                    since_commit = 0
-            for seat in seats:
-                core.handle_input(Decision(seat, rng.choice(("check", "raise"))))
-            core.handle_input(EndRound())
-        log.commit()
-        total = time.perf_counter() - start
-        violations = core.violations
-        log.close()
-    assert not violations, violations
-    return {"cards": cards, "us_per_card_path": card_time / cards * 1e6, "us_per_card_all": total / cards * 1e6}
+class SimOps(DeviceOps):
+    """A ``SimDevice`` in this process (its control API; the device sends on its own link)."""
+
+    def __init__(self, sim: Any, feed: Callable[[ev.DeviceEvent], None] | None = None) -> None:
+        self.sim = sim
+        self.feed = feed  # cost mode: the events go straight to the table core
+
+    def _take(self, events: list[ev.DeviceEvent]) -> int:
+        if self.feed is not None:
+            for e in events:
+                self.feed(e)
+        return max((e.event_no for e in events), default=0)
+
+    def deal(self, burns: list[bool]) -> tuple[list[int | None], int]:
+        cards: list[int | None] = []
+        last = 0
+        for burn in burns:
+            if burn:
+                last = max(last, self._take(self.sim.press_button(0)))
+            events = self.sim.draw()
+            cards += [e.card for e in events if isinstance(e, ev.CardDrawn)]
+            last = max(last, self._take(events))
+        return cards, last
+
+    def packet(self, count: int) -> tuple[list[int | None], int]:
+        events = self.sim.deliver_packet(count)
+        cards = [c for e in events if isinstance(e, ev.PacketDelivered) for c in e.cards]
+        return cards, self._take(events)
+
+    def simple(self, action: str) -> int:
+        fn = {"load": self.sim.load, "shuffle": self.sim.start_shuffle, "discard": self.sim.discard_rest}[action]
+        return self._take(fn())
+
+    def return_cards(self, cards: list[int]) -> int:
+        return self._take(self.sim.return_cards(cards))
 
 
-# --- 2. full stack --------------------------------------------------------------------------------
+class ControlOps(DeviceOps):
+    """A simulator in another process, through its control channel (``tablectl sim --control``):
+    the commands of one phase go out in one write, the answers come back one line each."""
+
+    def __init__(self, address: str) -> None:
+        host, _, port = address.rpartition(":")
+        self.sock = socket.create_connection((host, int(port)))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.rfile = self.sock.makefile("rb")
+
+    def _run(self, lines: list[str]) -> list[list[tuple[str, int, str]]]:
+        self.sock.sendall(("\n".join(lines) + "\n").encode())
+        answers = []
+        for line in lines:
+            answer = self.rfile.readline().decode().split()
+            if not answer or answer[0] != "ok":
+                raise RuntimeError(f"simulator: {line!r} -> {' '.join(answer)!r}")
+            tokens = []
+            for token in answer[1:]:
+                head, _, value = token.partition("=")
+                name, _, number = head.partition("#")
+                tokens.append((name, int(number), value))
+            answers.append(tokens)
+        return answers
+
+    @staticmethod
+    def _last(answers: Iterable[list[tuple[str, int, str]]]) -> int:
+        return max((n for a in answers for _, n, _ in a), default=0)
+
+    @staticmethod
+    def _card(value: str) -> int | None:
+        return None if value == "?" else int(parse_card(value))
+
+    def deal(self, burns: list[bool]) -> tuple[list[int | None], int]:
+        lines: list[str] = []
+        for burn in burns:
+            lines += ["button", "draw"] if burn else ["draw"]
+        answers = self._run(lines)
+        cards = [self._card(v) for a in answers for name, _, v in a if name == "CardDrawn"]
+        return cards, self._last(answers)
+
+    def packet(self, count: int) -> tuple[list[int | None], int]:
+        answers = self._run([f"deliver {count}"])
+        cards: list[int | None] = []
+        for name, _, v in answers[0]:
+            if name == "PacketDelivered":
+                cards += [self._card(c) for c in v.partition(":")[2].split(",")]
+        return cards, self._last(answers)
+
+    def simple(self, action: str) -> int:
+        return self._last(self._run([action]))
+
+    def return_cards(self, cards: list[int]) -> int:
+        return self._last(self._run(["return " + " ".join(text(c) for c in cards)]))
+
+    def close(self) -> None:
+        try:
+            self.sock.sendall(b"quit\n")
+        except OSError:
+            pass
+        self.rfile.close()
+        self.sock.close()
+
+
+# --- what the dealer does at the table ------------------------------------------------------------
+
+
+class Table:
+    """The dealer's way to the table: inputs, and "wait until my device events are in"."""
+
+    def submit(self, inp: Any) -> None:
+        raise NotImplementedError
+
+    def sync(self, event_no: int) -> None:
+        """Return once the device's events up to ``event_no`` have reached the controller."""
+
+    def finish(self, event_no: int) -> None:
+        """Return once everything is applied and committed."""
+
+
+class RecordTable(Table):
+    """``cost`` mode: records the rounds as one stream of device events, inputs and commits (in
+    the order a controller's inbox would hold them), to be replayed into a ``TableCore``."""
+
+    def __init__(self, batch: int) -> None:
+        self.batch = batch
+        self.stream: list[tuple[int, Any]] = []  # (0, event) | (1, input) | (2, None): commit
+        self.since_commit = 0
+
+    def feed(self, event: ev.DeviceEvent) -> None:
+        self.stream.append((0, event))
+        self._tick()
+
+    def submit(self, inp: Any) -> None:
+        self.stream.append((1, inp))
+        self._tick()
+
+    def _tick(self) -> None:
+        self.since_commit += 1
+        if self.since_commit >= self.batch:
+            self.finish(0)
+
+    def finish(self, event_no: int) -> None:
+        self.stream.append((2, None))
+        self.since_commit = 0
 
 
 class Receipts:
-    """Wraps the controller's sink: counts what reached the inbox, per device."""
+    """Wraps the controller's sink on the driver's thread: counts what reached the inbox. Wakes
+    the dealer only when the event it waits for has arrived (one wake per wait, not per event)."""
 
-    def __init__(self, sink: Any) -> None:
+    def __init__(self, sink: Callable[[str, ev.DeviceEvent], None]) -> None:
         self._sink = sink
-        self._cond = threading.Condition()
-        self.last: dict[str, int] = {}
+        self.last = 0
+        self.events = 0
+        self._want = 1 << 62
+        self._arrived = threading.Event()
 
     def __call__(self, device: str, event: ev.DeviceEvent) -> None:
         self._sink(device, event)
-        with self._cond:
-            self.last[device] = event.event_no
-            self._cond.notify_all()
+        n = event.event_no
+        if n:
+            self.last = n
+            self.events += 1
+            if n >= self._want:
+                self._want = 1 << 62
+                self._arrived.set()
 
-    def wait(self, device: str, number: int, timeout: float = 10.0) -> None:
-        with self._cond:
-            if not self._cond.wait_for(lambda: self.last.get(device, 0) >= number, timeout):
-                raise TimeoutError(f"event {number} of {device} never reached the inbox")
+    def wait(self, number: int, timeout: float = 20.0) -> None:
+        if self.last >= number:
+            return
+        self._arrived.clear()
+        self._want = number
+        if self.last >= number:  # arrived meanwhile
+            self._want = 1 << 62
+            return
+        if not self._arrived.wait(timeout):
+            raise TimeoutError(f"device event {number} never reached the inbox (last {self.last})")
 
 
-def bench_stack(rounds: int, fsync: bool) -> dict[str, float]:
-    from tablectl.drivers.registry import open_device
+class ControllerTable(Table):
+    """``stack`` / ``proc`` modes: the controller's input API and the receipts."""
+
+    def __init__(self, controller: Any, receipts: Receipts, device: str) -> None:
+        self.controller, self.receipts, self.device = controller, receipts, device
+        self.futures: list[Any] = []
+
+    def submit(self, inp: Any) -> None:
+        self.futures.append(self.controller.submit(inp))
+        if len(self.futures) > 256:
+            done = [f for f in self.futures if f.done()]
+            for f in done:
+                f.result()
+            self.futures = [f for f in self.futures if not f.done()]
+
+    def sync(self, event_no: int) -> None:
+        self.receipts.wait(event_no)
+
+    def finish(self, event_no: int) -> None:
+        if event_no and not self.controller.wait_processed(self.device, event_no, 60):
+            raise TimeoutError("the controller did not catch up")
+        for f in self.futures:
+            f.result(30)
+        self.futures = []
+
+
+# --- the dealer -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Counts:
+    rounds: int = 0
+    cards: int = 0  # cards out of the device (dealt, burned)
+    events: int = 0  # device events caused (cards, packets, returns, shuffles, buttons, ...)
+
+
+class Dealer:
+    """Plays rounds of ``g`` through ``ops`` (the device) and ``table`` (the inputs), pipelined."""
+
+    def __init__(self, g: Game, cfg: TableConfig, ops: DeviceOps, table: Table, seed: int) -> None:
+        self.g, self.cfg, self.ops, self.table = g, cfg, ops, table
+        self.rng = random.Random(seed)
+        self.game = cfg.game_def
+        self.rules = cfg.procedure_rules
+        self.players = tuple(s for s in range(1, g.seats + 1) if s != g.banker)
+        self.wagers = {s: g.wagers(s) for s in self.players}
+        self.last = 0  # highest device event number caused
+        self.synced = 0
+        self.counts = Counts()
+        self.out: list[int] = []  # cards out of a continuous shuffler
+        self.capped = g.driver == "shoe"
+        size = g.decks * DECK_SIZE
+        self.cap_cards = pen.cap_cards(size, cfg.penetration_cap)
+        seats = g.seats - (1 if self.game.banker else 0)
+        self.budget = self.game.round_budget(seats, self.rules) + self.game.dealer_change_burns(self.rules)
+        self.drawn = 0
+        self.loaded = False
+
+    def _caused(self, n: int) -> None:
+        if n > self.last:
+            self.counts.events += n - self.last
+            self.last = n
+
+    def _input(self, inp: Any) -> None:
+        if self.synced < self.last:
+            self.table.sync(self.last)
+            self.synced = self.last
+        self.table.submit(inp)
+
+    def _deal(self, burns: list[bool]) -> list[int | None]:
+        cards, n = self.ops.deal(burns)
+        self._caused(n)
+        self.counts.cards += len(cards)
+        self.drawn += len(cards)
+        return cards
+
+    def start(self, loaded: bool) -> None:
+        if self.game.banker:
+            self._input(OfferBank(self.g.banker))
+        self.loaded = loaded
+        if loaded:  # a shoe loaded at the simulator's start: its ShoeLoaded is the first event
+            self._caused(1)
+            self._after_load()
+
+    def _after_load(self) -> None:
+        self.drawn = 0
+        burns = self.game.shuffle_burns(self.rules)
+        if burns:
+            self._deal([True] * burns)
+
+    def _before_round(self) -> None:
+        g = self.g
+        if g.driver == "shoe":
+            if not self.loaded or self.cap_cards - self.drawn < 2 * self.budget:
+                if self.loaded:
+                    self._input(ShoeChange())
+                self._caused(self.ops.simple("load"))
+                self.loaded = True
+                self._after_load()
+        elif g.driver == "csm":
+            if not self.loaded:
+                self._caused(self.ops.simple("load"))
+                self.loaded = True
+            if self.out:
+                self._caused(self.ops.return_cards(self.out))
+                self.out = []
+        else:  # a hand-forming shuffler shuffles a fresh deck every round
+            self._caused(self.ops.simple("shuffle"))
+
+    def play_round(self) -> None:
+        self._before_round()
+        g = self.g
+        banker = g.banker if self.game.banker else None
+        self._input(StartRound(self.players, self.wagers, g.banker_stake))
+        cursor = RoundCursor(self.game.script, RoundContext(self.players, self.wagers, banker, g.driver == "shuffler", self.rules))
+        while not cursor.done:
+            if cursor.decision is not None:
+                d = cursor.decision
+                choice = self.rng.choice(d.options)
+                self._input(Decision(d.seat, choice))
+                cursor.decide(d.seat, choice)
+            elif cursor.discard:
+                self._caused(self.ops.simple("discard"))
+                cursor.discarded(DECK_SIZE * g.decks - self.drawn)
+            elif g.driver == "shuffler":
+                group = cursor.packet()
+                assert group is not None
+                cards, n = self.ops.packet(group[1])
+                self._caused(n)
+                self.counts.cards += len(cards)
+                self.drawn += len(cards)
+                for c in cards:
+                    cursor.place(c)
+            else:
+                steps = cursor.remaining()
+                cards = self._deal([s.burn for s in steps])
+                for c in cards:
+                    cursor.place(c)
+                if g.driver == "csm":
+                    self.out += [c for c in cards if c is not None]
+            cursor.take_effects()
+        self._input(EndRound())
+        if g.driver == "shuffler":
+            self.drawn = 0
+        self.counts.rounds += 1
+
+    def play(self, cards: int) -> Counts:
+        while self.counts.cards < cards:
+            self.play_round()
+        if self.out and self.g.driver == "csm":
+            self._caused(self.ops.return_cards(self.out))
+            self.out = []
+        if self.synced < self.last:
+            self.table.sync(self.last)
+        self.table.finish(self.last)
+        return self.counts
+
+
+# --- 1. cost: the controller alone ----------------------------------------------------------------
+
+
+def bench_cost(g: Game, cards: int, batch: int) -> dict[str, float]:
+    """The rounds are recorded first (the dealer and the device models, no table), then replayed
+    into a fresh ``TableCore`` twice: once under one ``time.thread_time`` pair (all in: every
+    event, input and commit; no timer inside), once with ``time.perf_counter`` around each card
+    event only (the card path)."""
     from tablectl.simulators.factory import build_device
-    from tablectl.simulators.pty_server import PtyServer
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = make_config(g, Path(tmp))
+        recorder = RecordTable(batch)
+        sim = build_device(g.driver, decks=g.decks, seed=11, load=False)
+        dealer = Dealer(g, cfg, SimOps(sim, recorder.feed), recorder, seed=12)
+        dealer.start(loaded=False)
+        counts = dealer.play(cards)
+        stream = recorder.stream
+        n_cards = sum(len(x.cards) if isinstance(x, ev.PacketDelivered) else 1
+                      for k, x in stream if k == 0 and isinstance(x, (ev.CardDrawn, ev.PacketDelivered)))
+        card_events = sum(1 for k, x in stream if k == 0 and isinstance(x, (ev.CardDrawn, ev.PacketDelivered)))
+        results = {}
+        for timed in (False, True):
+            directory = Path(tmp) / f"log-{timed}"
+            log = EventLog(directory, cfg.table, signing_key=generate_key(), fsync=False, rotate=g.rotate)
+            core = TableCore(cfg, log)
+            core.go_online()
+            lines0 = log.seq
+            device = g.driver
+            handle_event, handle_input, commit = core.handle_event, core.handle_input, log.commit
+            if not timed:
+                t0 = time.thread_time()
+                for kind, x in stream:
+                    if kind == 0:
+                        handle_event(device, x)
+                    elif kind == 1:
+                        handle_input(x)
+                    else:
+                        commit()
+                results["all"] = time.thread_time() - t0
+            else:
+                clock = time.perf_counter
+                card_time = 0.0
+                card_types = (ev.CardDrawn, ev.PacketDelivered)
+                for kind, x in stream:
+                    if kind == 0:
+                        if isinstance(x, card_types):
+                            t0 = clock()
+                            handle_event(device, x)
+                            card_time += clock() - t0
+                        else:
+                            handle_event(device, x)
+                    elif kind == 1:
+                        handle_input(x)
+                    else:
+                        commit()
+                results["card"] = card_time
+            results["lines"] = log.seq - lines0
+            violations = list(core.violations)
+            log.close()
+            assert not violations, violations
+    return {
+        "cards": n_cards,
+        "card_events": card_events,
+        "rounds": counts.rounds,
+        "us_card_path": results["card"] / n_cards * 1e6,
+        "us_card_event": results["card"] / card_events * 1e6,
+        "us_all_in": results["all"] / n_cards * 1e6,
+        "us_round": results["all"] / counts.rounds * 1e6,
+        "lines_per_round": results["lines"] / counts.rounds,
+    }
+
+
+def bench_append(lines: int = 200_000) -> float:
+    """CPU us per ``EventLog.append`` of a typical card line (fsync off, commit every 64)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = EventLog(Path(tmp), "bench", signing_key=generate_key(), fsync=False, rotate="never")
+        append, commit = log.append, log.commit
+        t0 = time.thread_time()
+        for i in range(lines):
+            append("dealt", card="QH", to="seat:3", face="up", shoe=7, round=i // 9, device="shoe", event_no=i + 1, penetration=0.4215)
+            if i % 64 == 63:
+                commit()
+        commit()
+        dt = time.thread_time() - t0
+        log.close()
+    return dt / lines * 1e6
+
+
+def bench_settle(rounds: int = 20_000) -> dict[str, float]:
+    """CPU us per round of ``settle`` for 7 seats of each game's hands (random cards)."""
+    from tablectl.rounds import RoundHands, SeatHand
+    from tablectl.rules.houserules import RULES_BY_GAME
+    from tablectl.rules.settle import settle
+
+    rng = random.Random(5)
+    out = {}
+    for game in ("one-card-poker", "one-for-the-money", "three-card-poker"):
+        rules = RULES_BY_GAME[game]()
+        hands = []
+        for _ in range(500):
+            deck = [c for c in range(DECK_SIZE) for _ in range(6)]
+            rng.shuffle(deck)
+            if game == "one-card-poker":
+                dp = deck.pop()
+                seats = []
+                for s in range(1, 7):
+                    c = deck.pop()
+                    while c >> 2 == dp >> 2:
+                        c = deck.pop()
+                    seats.append(SeatHand(s, [c], {"primary": 500, "tie": 100}))
+                hands.append(RoundHands(game, seats, dealer=[dp], banker_seat=7, banker_stake=1_000_000))
+            elif game == "one-for-the-money":
+                seats = [SeatHand(s, [deck.pop()], {"ante": 500, "bonus": 100}, [rng.choice(("check", "raise"))]) for s in range(1, 8)]
+                hands.append(RoundHands(game, seats, dealer=[deck.pop(), deck.pop()]))
+            else:
+                seats = [SeatHand(s, [deck.pop() for _ in range(3)], {"ante": 500, "pairplus": 100}, [rng.choice(("play", "fold"))]) for s in range(1, 8)]
+                hands.append(RoundHands(game, seats, dealer=[deck.pop() for _ in range(3)], banker_seat=8, banker_stake=1_000_000))
+        n = 0
+        t0 = time.thread_time()
+        while n < rounds:
+            for h in hands:
+                settle(h, rules)
+            n += len(hands)
+        out[game] = (time.thread_time() - t0) / n * 1e6
+    return out
+
+
+# --- 2. the full stack ----------------------------------------------------------------------------
+
+
+def _cpu(thread: threading.Thread | None) -> float:
+    if thread is None or thread.ident is None:
+        return 0.0
+    try:
+        return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+    except OSError:
+        return 0.0
+
+
+def bench_stack(g: Game, cards: int, fsync: bool, separate: bool) -> dict[str, Any]:
+    """Full stack: simulator on a pty (this process, or a separate one), driver, controller, log."""
+    from tablectl.drivers.registry import open_device
     from tablectl.table.controller import TableController
 
-    rng = random.Random(2)
+    proc: subprocess.Popen[str] | None = None
+    server = None
+    ops: DeviceOps
     with tempfile.TemporaryDirectory() as tmp:
-        cfg = config(Path(tmp))
-        log = EventLog(Path(tmp), cfg.table, signing_key=generate_key(), fsync=fsync, rotate="shoe")
+        cfg = make_config(g, Path(tmp))
+        log = EventLog(Path(tmp), cfg.table, signing_key=generate_key(), fsync=fsync, rotate=g.rotate)
         controller = TableController(cfg, log)
         receipts = Receipts(controller.sink)
-        sim = build_device("shoe", decks=DECKS, seed=3, load=False)
-        server = PtyServer(sim)
-        driver = open_device("shoe", server.start(), "shoe", receipts, resume_after=0)
-        controller.attach("shoe", driver)
+        if separate:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "tablectl", "sim", g.driver, "--pty", "--control", "127.0.0.1:0",
+                 "--decks", str(g.decks), "--seed", "3"],
+                stdout=subprocess.PIPE, text=True,
+            )
+            assert proc.stdout is not None
+            address = proc.stdout.readline().strip()
+            ops = ControlOps(proc.stdout.readline().strip())
+            loaded = g.driver == "shoe"  # the CLI loads a shoe at start
+        else:
+            from tablectl.simulators.factory import build_device
+            from tablectl.simulators.pty_server import PtyServer
+
+            sim = build_device(g.driver, decks=g.decks, seed=3, load=False)
+            server = PtyServer(sim)
+            address = server.start()
+            ops = SimOps(sim)
+            loaded = False
+        driver = open_device(g.driver, address, g.driver, receipts, resume_after=0)
+        controller.attach(g.driver, driver)
         controller.start()
-        per_shoe = rounds_per_shoe(cfg)
-        seats = tuple(range(1, SEATS + 1))
-        wagers = {s: {"ante": 500} for s in seats}
-        futures = []
-        cards = 0
-        last = 0
+        table = ControllerTable(controller, receipts, g.driver)
+        dealer = Dealer(g, cfg, ops, table, seed=4)
+        threads = {
+            "controller": controller._thread,
+            "driver": driver._thread,
+            "sim server": server._thread if server is not None else None,
+            "dealer (main)": threading.current_thread(),
+        }
         try:
+            dealer.start(loaded)
+            table.finish(dealer.last)
+            batches0, lines0, events0 = controller.batches, log.seq, receipts.events
+            cpu0 = {k: _cpu(t) for k, t in threads.items()}
+            proc_cpu0 = time.process_time()
             start = time.perf_counter()
-            for r in range(rounds):
-                if r % per_shoe == 0:
-                    if r:
-                        futures.append(controller.shoe_change())
-                    last = max(e.event_no for e in sim.load())
-                    receipts.wait("shoe", last)
-                futures.append(controller.start_round(seats, wagers))
-                for _ in range(SEATS + 2):
-                    for e in sim.draw():
-                        last = max(last, e.event_no)
-                        cards += isinstance(e, ev.CardDrawn)
-                receipts.wait("shoe", last)
-                for seat in seats:
-                    futures.append(controller.decide(seat, rng.choice(("check", "raise"))))
-                futures.append(controller.end_round())
-            if not controller.wait_processed("shoe", last, 60):
-                raise TimeoutError("the controller did not catch up")
-            for f in futures:
-                f.result(10)
+            counts = dealer.play(cards)
             elapsed = time.perf_counter() - start
-            batches = controller.batches
+            proc_cpu = time.process_time() - proc_cpu0
+            cpu = {k: _cpu(t) - cpu0[k] for k, t in threads.items()}
+            batches = controller.batches - batches0
+            lines = log.seq - lines0
+            events = receipts.events - events0
             violations = list(controller.core.violations)
         finally:
             controller.stop()
             driver.stop()
-            server.stop()
+            ops.close()
+            if server is not None:
+                server.stop()
+            if proc is not None:
+                proc.terminate()
+                proc.wait(10)
             log.close()
     assert not violations, violations
-    return {"cards": cards, "seconds": elapsed, "cards_per_s": cards / elapsed, "cards_per_batch": cards / max(batches, 1)}
-
-
-def bench_stack_packets(rounds: int, fsync: bool) -> dict[str, float]:
-    """The same with player-banked Three Card Poker from a hand-forming shuffler: a 3-card packet
-    per seat and the dealer's (one device event per packet), a shuffle with deck check a round."""
-    from tablectl.drivers.registry import open_device
-    from tablectl.simulators.factory import build_device
-    from tablectl.simulators.pty_server import PtyServer
-    from tablectl.table.controller import TableController
-
-    rng = random.Random(4)
-    seats = 7
-    with tempfile.TemporaryDirectory() as tmp:
-        cfg = parse_config(
-            {
-                "table": "bench-2",
-                "game": "three-card-poker",
-                "decks": 1,
-                "seats": 8,
-                "min_bet": 5,
-                "max_bet": 500,
-                "devices": {"shuffler": {"driver": "shuffler", "address": "/dev/null"}},
-                "log": {"dir": tmp, "rotate": "day"},
-            },
-            "bench",
-        )
-        log = EventLog(Path(tmp), cfg.table, signing_key=generate_key(), fsync=fsync, rotate="day")
-        controller = TableController(cfg, log)
-        receipts = Receipts(controller.sink)
-        sim = build_device("shuffler", decks=1, seed=5)
-        server = PtyServer(sim)
-        driver = open_device("shuffler", server.start(), "shuffler", receipts, resume_after=0)
-        controller.attach("shuffler", driver)
-        controller.start()
-        players = tuple(range(1, seats + 1))
-        wagers = {s: {"ante": 500} for s in players}
-        futures = [controller.offer_bank(8)]
-        cards = 0
-        last = 0
-        try:
-            start = time.perf_counter()
-            for _ in range(rounds):
-                last = max(e.event_no for e in sim.start_shuffle())
-                receipts.wait("shuffler", last)
-                futures.append(controller.start_round(players, wagers, banker_stake=100_000))
-                for _ in range(seats + 1):
-                    for e in sim.deliver_packet(3):
-                        last = max(last, e.event_no)
-                        cards += len(e.cards) if isinstance(e, ev.PacketDelivered) else 0
-                last = max(last, max(e.event_no for e in sim.discard_rest()))
-                receipts.wait("shuffler", last)
-                for seat in players:
-                    futures.append(controller.decide(seat, rng.choice(("play", "fold"))))
-                futures.append(controller.end_round())
-            if not controller.wait_processed("shuffler", last, 60):
-                raise TimeoutError("the controller did not catch up")
-            for f in futures:
-                f.result(10)
-            elapsed = time.perf_counter() - start
-            violations = list(controller.core.violations)
-        finally:
-            controller.stop()
-            driver.stop()
-            server.stop()
-            log.close()
-    assert not violations, violations
-    return {"cards": cards, "seconds": elapsed, "cards_per_s": cards / elapsed}
+    return {
+        "cards": counts.cards,
+        "rounds": counts.rounds,
+        "events": events,
+        "seconds": elapsed,
+        "cards_per_s": counts.cards / elapsed,
+        "events_per_s": events / elapsed,
+        "cards_per_commit": counts.cards / max(batches, 1),
+        "lines_per_s": lines / elapsed,
+        "controller_us_per_card": cpu["controller"] / counts.cards * 1e6,
+        "cpu": cpu,
+        "process_cpu": proc_cpu,
+    }
 
 
 def bench_device_path(cards: int) -> float:
     """Cards per second from a simulated shoe through the pty, link and driver to a sink that only
-    counts (no controller, no log): what the device layer alone carries."""
+    counts (no controller, no log): what the device layer alone carries in one process."""
     from tablectl.drivers.registry import open_device
     from tablectl.simulators.factory import build_device
     from tablectl.simulators.pty_server import PtyServer
 
-    sim = build_device("shoe", decks=DECKS, seed=3, load=False)
+    sim = build_device("shoe", decks=8, seed=3, load=False)
     server = PtyServer(sim)
     receipts = Receipts(lambda device, event: None)
     driver = open_device("shoe", server.start(), "shoe", receipts, resume_after=0)
@@ -277,45 +716,67 @@ def bench_device_path(cards: int) -> float:
         drawn = 0
         while drawn < cards:
             last = max(e.event_no for e in sim.load())
-            for _ in range(DECKS * DECK_SIZE - 16):
+            for _ in range(8 * DECK_SIZE - 16):
                 last = max(last, max(e.event_no for e in sim.draw()))
                 drawn += 1
             driver.persisted(last)
-        receipts.wait("shoe", last, 60)
+        receipts.wait(last, 60)
         return drawn / (time.perf_counter() - start)
     finally:
         driver.stop()
         server.stop()
 
 
+# --- output ---------------------------------------------------------------------------------------
+
+
+def _print_stack(g: Game, r: dict[str, Any], fsync: bool, separate: bool) -> None:
+    where = "simulator in a separate process (pty)" if separate else "simulator in-process (pty)"
+    events = f", {r['events_per_s']:,.0f} device events/s" if g.driver != "shoe" else ""
+    print(
+        f"  {g.title:28s} fsync {'on ' if fsync else 'off'}: {r['cards_per_s']:7,.0f} cards/s{events}"
+        f" | controller thread {r['controller_us_per_card']:5.1f} us CPU/card"
+        f" | {r['cards']:,} cards, {r['rounds']:,} rounds in {r['seconds']:.2f} s, {r['cards_per_commit']:.1f} cards/commit"
+    )
+    per = ", ".join(f"{k} {v / r['cards'] * 1e6:.1f}" for k, v in r["cpu"].items() if v)
+    print(f"      CPU us/card by thread: {per}; whole process {r['process_cpu'] / r['cards'] * 1e6:.1f} ({where})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("which", nargs="?", default="all", choices=("cost", "stack", "all"))
-    parser.add_argument("--rounds", type=int, default=4000)
-    parser.add_argument("--batch", type=int, default=256, help="events per commit in the cost bench")
+    parser.add_argument("mode", nargs="?", default="all", choices=("cost", "stack", "proc", "device", "all"))
+    parser.add_argument("--cards", type=int, default=60_000, help="cards per run (at least)")
+    parser.add_argument("--games", default="ocp,oftm,tcp")
+    parser.add_argument("--batch", type=int, default=64, help="events per commit in the cost mode")
+    parser.add_argument("--fsync", choices=("on", "off", "both"), default="both")
     args = parser.parse_args()
-    if args.which in ("cost", "all"):
-        r = bench_cost(args.rounds, args.batch)
-        print(
-            f"controller CPU per card (fsync excluded): {r['us_per_card_path']:.1f} us on the card path "
-            f"(composition, cap, procedure, log.append); {r['us_per_card_all']:.1f} us all in "
-            f"(inputs, shoe changes, commits); {r['cards']:.0f} cards"
-        )
-    if args.which in ("stack", "all"):
-        for fsync in (True, False):
-            r = bench_stack(args.rounds, fsync)
+    games = [GAMES[k] for k in args.games.split(",")]
+    fsyncs = {"on": (True,), "off": (False,), "both": (True, False)}[args.fsync]
+    print(f"CPython {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
+    if args.mode in ("cost", "all"):
+        print("controller alone, fed plain values (TableCore + signed EventLog, fsync off; CPU time):")
+        for g in games:
+            r = bench_cost(g, args.cards, args.batch)
+            per_event = f" ({r['us_card_event']:.1f} us per packet event)" if g.driver == "shuffler" else ""
             print(
-                f"full stack, One for the Money, simulated shoe on a pty, fsync {'on ' if fsync else 'off'}: "
-                f"{r['cards_per_s']:,.0f} cards/s ({r['cards']:.0f} cards in {r['seconds']:.2f} s, "
-                f"{r['cards_per_batch']:.1f} cards per commit)"
+                f"  {g.title:28s} card path {r['us_card_path']:5.1f} us/card{per_event}; all in {r['us_all_in']:5.1f} us/card"
+                f" = {r['us_round']:6.0f} us/round ({r['lines_per_round']:.1f} log lines/round, {r['cards']:,} cards)"
             )
-        for fsync in (True, False):
-            r = bench_stack_packets(args.rounds // 4, fsync)
-            print(
-                f"full stack, Three Card Poker, simulated shuffler on a pty, fsync {'on ' if fsync else 'off'}: "
-                f"{r['cards_per_s']:,.0f} cards/s ({r['cards']:.0f} cards in {r['seconds']:.2f} s)"
-            )
-        print(f"device layer alone (simulated shoe -> pty -> driver, no controller): {bench_device_path(40_000):,.0f} cards/s")
+        print(f"  EventLog.append: {bench_append():.2f} us/line (CPU)")
+        s = bench_settle()
+        print("  settle, 7 seats: " + ", ".join(f"{k} {v:.1f} us/round" for k, v in s.items()))
+    if args.mode in ("stack", "all"):
+        print("full stack, simulator in this process on a pty (transport, framer, link, driver thread, controller thread, signed log):")
+        for g in games:
+            for fsync in fsyncs:
+                _print_stack(g, bench_stack(g, args.cards, fsync, separate=False), fsync, False)
+    if args.mode in ("proc", "all"):
+        print("full stack, simulator in a separate process on a pty (tablectl sim --pty --control), the rest as above:")
+        for g in games:
+            for fsync in fsyncs:
+                _print_stack(g, bench_stack(g, args.cards, fsync, separate=True), fsync, True)
+    if args.mode in ("device", "all"):
+        print(f"device layer alone (simulated shoe -> pty -> driver, no controller, one process): {bench_device_path(max(args.cards, 40_000)):,.0f} cards/s")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ BLACK_SUITS = frozenset((0, 3))
 
 _RANK_OF_TEXT = {r: i for i, r in enumerate(RANKS)} | {"10": 8}
 _TEXT = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE))
+CARD_TEXT = _TEXT
+"""Every card's text by card number: ``CARD_TEXT[c] == text(c)`` (for hot loops)."""
 _OF_TEXT = {t: Card(c) for c, t in enumerate(_TEXT)} | {
     "10" + SUITS[c & 3]: Card(c) for c in range(DECK_SIZE) if c >> 2 == 8
 }

@@ -134,6 +134,7 @@ def test_a_round_cut_short_by_a_crash_is_interrupted_and_not_settled(tmp_path: P
     report = review([tmp_path])
     (rnd,) = report.rounds
     assert (rnd.status, rnd.settlement) == ("interrupted", "not_settled")
+    assert rnd.end_seq == report.recon.recoveries[0]["last_seq"] == report.recon.sessions[0].end_seq
     assert rnd.positions == {"seat:2": ["9S"]}
     assert [a.detail for a in report.anomalies if a.kind == "round_interrupted"] == ["the controller crashed during the round"]
 
@@ -219,3 +220,20 @@ def test_penetration_per_shoe_is_the_share_of_the_shoe_drawn(with_mistakes: tupl
     assert shoes and all(s.size == 312 for s in shoes)
     for s in shoes:
         assert s.max_penetration == pytest.approx(s.cards_drawn / s.size, abs=1e-4)
+
+
+def test_a_shoe_loaded_while_the_table_is_held_is_listed_as_not_taken(tmp_path: Path) -> None:
+    t = TableLog(tmp_path)
+    t.shoe()
+    t.card("drawn", "5H", "discard")
+    t.log.append("violation", kind="wrong_state", round=None, detail="a card was drawn while the table is ready",
+                 card="5H", device="shoe", event_no=t.next_no - 1)
+    loaded = t.device("shoe_loaded", shoe=2, decks=6, cards=312, deck_ok=True)
+    t.log.append("violation", kind="wrong_state", round=None, detail="a shoe was loaded while the table is held",
+                 device="shoe", event_no=t.next_no - 1)
+    t.card("drawn", "7C", "discard")  # still from shoe 1, as far as the controller knows
+    t.close()
+    first, second = review([tmp_path]).recon.shoes
+    assert (first.shoe, first.ended_by, first.cards_drawn) == (1, "log end", 3)
+    assert (second.shoe, second.start_seq, second.cards_drawn) == (2, loaded, 0)
+    assert second.ended_by.startswith("not taken")

@@ -150,3 +150,15 @@ def test_bad_input_is_a_one_line_error_with_exit_2(eventful: tuple[Path, Path, P
     result = review(*args)
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("tablectl: ") and message in result.stderr
+
+
+def test_a_slice_of_a_log_is_reviewed_with_the_game_and_rules_its_table_config_gives(tmp_path: Path) -> None:
+    config, pub = write_config(tmp_path, "one-card-poker.toml")
+    run_table(config, tmp_path / "log", 150, seed=8)
+    files = sorted((tmp_path / "log").glob("*.jsonl"))
+    assert len(files) >= 3  # a file per shoe
+    report = orjson.loads(review(files[1], "--key", pub, "--partial", "--config", config, "--json").stdout)
+    assert report["first_seq"] > 1 and report["anomalies"][0]["kind"] == "partial_log"
+    assert report["sessions"][0]["game"] == "one-card-poker" and report["rules"][0]["source"] == f"config {config}"
+    complete = [r for r in report["rounds"] if r["status"] == "complete"]
+    assert complete and {r["settlement"] for r in complete} == {"match"}

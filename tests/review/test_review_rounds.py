@@ -18,8 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 from tablectl.cli import main
+from tablectl.config import load_config
 from tablectl.eventlog import EventLog, generate_key, iter_events, save_keypair
-from tablectl.review.engine import review
+from tablectl.review.engine import TableSetup, review
 
 TABLES = Path(__file__).resolve().parents[2] / "config" / "tables"
 GAME_TABLES = {
@@ -38,12 +39,6 @@ def _toml(data: dict[str, Any], prefix: str = "") -> str:
     tables = [_toml(v, f"{prefix}{k}.") for k, v in data.items() if isinstance(v, dict)]
     head = f"[{prefix[:-1]}]\n" if prefix and scalars else ""
     return head + "".join(s + "\n" for s in scalars) + "".join(tables)
-
-
-def rules_of(config: Path) -> dict[str, Any]:
-    """The house rules and pay tables of a table config, as review takes them."""
-    data = tomllib.loads(config.read_text())
-    return {"house_rules": data.get("house_rules", {}), "pay_tables": data.get("pay_tables", {})}
 
 
 def write_config(tmp: Path, table: str, **changes: Any) -> tuple[Path, Path]:
@@ -80,7 +75,7 @@ def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 def test_every_completed_round_is_settled_again_by_the_rules_engine_exactly_as_logged(played: tuple[Path, Path]) -> None:
     log, config = played
-    report = review([log], rules=rules_of(config), rules_source="config")
+    report = review([log], setup=TableSetup.from_config(load_config(config), "config"))
     assert report.ok and len(report.rounds) == 40
     checks = Counter(r.settlement for r in report.rounds)
     completed = [r for r in report.rounds if r.status == "complete"]

@@ -41,25 +41,24 @@ def command(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
     from tablectl.eventlog.errors import LogInputError
     from tablectl.eventlog.keys import KeyFileError, load_public_key
     from tablectl.review.engine import review
+    from tablectl.review.model import TableSetup
 
-    rules, rules_source, config_game = None, "", None
+    setup = None
     if config_path is not None:
         from tablectl.config import ConfigError, load_config
 
         try:
-            config = load_config(config_path)
+            setup = TableSetup.from_config(load_config(config_path), f"config {config_path}")
         except ConfigError as e:
             raise CommandError(str(e), EXIT_USAGE) from None
-        rules = {"house_rules": dict(config.house_rules), "pay_tables": dict(config.pay_tables)}
-        rules_source, config_game = f"config {config_path}", config.game
     try:
         public_keys = [load_public_key(k) for k in keys]
-        report = review(paths, public_keys, partial=partial, rules=rules, rules_source=rules_source)
+        report = review(paths, public_keys, partial=partial, setup=setup)
     except (KeyFileError, LogInputError) as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
     games = {s.game for s in report.recon.sessions if s.game}
-    if config_game is not None and games and config_game not in games:
-        raise CommandError(f"{config_path}: a {config_game} table; the log is of {', '.join(sorted(games))}", EXIT_USAGE)
+    if setup is not None and games and setup.game not in games:
+        raise CommandError(f"{config_path}: a {setup.game} table; the log is of {', '.join(sorted(games))}", EXIT_USAGE)
     chosen = []
     if round_id is not None:
         chosen = report.find_rounds(round_id)

@@ -167,6 +167,12 @@ class EventLog:
         self._bound_signed: _LineLogger = structlog.wrap_logger(
             sink, processors=[self._stamp, render, self._sign_checkpoint], wrapper_class=_LineLogger
         ).bind(**envelope)
+        # The hot path (``append``) runs the bound logger's processor chain itself: the same
+        # bound context, the same processors, in the same order, the same bytes to the sink —
+        # without the wrapper's generic dispatch (see ``_run_chain``).
+        self._chain_context: dict[str, Any] = self._bound._context
+        self._chain = tuple(self._bound._processors)
+        self._chain_logger = sink
 
         self._dir.mkdir(parents=True, exist_ok=True)
         self._lock_fd = self._lock()
@@ -204,7 +210,16 @@ class EventLog:
         if now >= self._day_end:
             self.rotate("day")
         self._now = now
-        self._bound.line(event, fields)
+        # == self._bound.line(event, fields), with structlog's per-call machinery unrolled
+        # (BoundLoggerBase._process_event: context copy, update, "event", each processor; the
+        # last returns the line's bytes, which go to the sink)
+        event_dict = self._chain_context.copy()
+        event_dict.update(fields)
+        event_dict["event"] = event
+        logger = self._chain_logger
+        for proc in self._chain:
+            event_dict = proc(logger, "line", event_dict)
+        logger.msg(event_dict)
         if number is not None and device is not None and number > self._event_nos.get(device, -1):
             self._event_nos[device] = number
             self._event_nos_dirty = True

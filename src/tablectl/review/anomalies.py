@@ -25,7 +25,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tablectl.review.model import INTERRUPTED, MISMATCH, OPEN, REPLAY_FAILED, VOIDED, Anomaly
+from tablectl.review.model import (
+    INTERRUPTED,
+    MISMATCH,
+    OPEN,
+    REPLAY_FAILED,
+    VOIDED,
+    Anomaly,
+)
 from tablectl.review.reconstruct import Reconstruction
 
 Locate = Callable[[int | None], "tuple[str, int] | None"]
@@ -151,14 +158,15 @@ def collect(recon: Reconstruction, *, locate: Locate | None = None) -> list[Anom
         elif rnd.status == VOIDED:
             void = next((e for e in rnd.events if e["event"] == "round_voided"), None)
             reason = f": {void.get('reason')}" if void is not None and void.get("reason") else ""
-            seq = void["seq"] if void is not None else rnd.start_seq
-            out.append(Anomaly(ROUND_VOIDED, seq, void.get("ts") if void else rnd.start_ts, f"round voided{reason}", rnd.id,
-                               None, None, _where(locate, seq)))
-    for a in recon.alarms:
-        detail = str(a.get("kind"))
-        if a.get("penetration") is not None:
-            detail += f" at penetration {a['penetration']:.1%}"
-        out.append(Anomaly(ALARM, a["seq"], a.get("ts"), detail, _round_of(recon, a), None, None, _where(locate, a["seq"])))
+            at: int = void["seq"] if void is not None else rnd.start_seq
+            out.append(Anomaly(ROUND_VOIDED, at, void.get("ts") if void else rnd.start_ts, f"round voided{reason}", rnd.id,
+                               None, None, _where(locate, at)))
+    for alarm in recon.alarms:
+        detail = str(alarm.get("kind"))
+        if alarm.get("penetration") is not None:
+            detail += f" at penetration {alarm['penetration']:.1%}"
+        out.append(Anomaly(ALARM, alarm["seq"], alarm.get("ts"), detail, _round_of(recon, alarm), None, None,
+                           _where(locate, alarm["seq"])))
     for e in recon.internal_errors:
         out.append(Anomaly(INTERNAL_ERROR, e["seq"], e.get("ts"), f"{e.get('error')} (on {e.get('what')})", None, None,
                            None, _where(locate, e["seq"])))

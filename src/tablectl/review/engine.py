@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from tablectl.eventlog.verify import VerifyReport, resolve_paths, verify
 from tablectl.review import anomalies as an
 from tablectl.review.logread import LogReader, Unreadable
-from tablectl.review.model import MATCH, MISMATCH, Anomaly, RoundRecord
+from tablectl.review.model import MATCH, MISMATCH, Anomaly, RoundRecord, TableSetup
 from tablectl.review.quality import QualitySection, analyse
 from tablectl.review.reconstruct import Reconstruction, Reconstructor
 from tablectl.review.replay import GameRules, game_rules, replay_round
@@ -139,10 +139,10 @@ def _can_fork() -> bool:
     )
 
 
-def reconstruct(files: Sequence[Path]) -> tuple[Reconstruction, LogReader]:
+def reconstruct(files: Sequence[Path], setup: TableSetup | None = None) -> tuple[Reconstruction, LogReader]:
     """Read the log's records once and reconstruct (no verification, no replay)."""
     reader = LogReader(list(files))
-    builder = Reconstructor()
+    builder = Reconstructor(setup)
     feed = builder.feed
     for batch in reader.batches():
         feed(batch)
@@ -154,7 +154,7 @@ PARALLEL_ROUNDS = 4000
 _PLAN: list[tuple[RoundRecord, GameRules | None, bool, str | None]] = []  # for forked replay workers
 
 
-def _plan(recon: Reconstruction, rules_data: dict[str, Any] | None, rules_source: str
+def _plan(recon: Reconstruction, setup: TableSetup | None
           ) -> tuple[list[tuple[RoundRecord, GameRules | None, bool, str | None]], list[RulesInForce]]:
     """Each round with the game rules, packet mode and card device of its session."""
     by_session: dict[int, tuple[GameRules | None, bool, str | None]] = {}
@@ -164,8 +164,8 @@ def _plan(recon: Reconstruction, rules_data: dict[str, Any] | None, rules_source
         if session.game:
             if session.rules is not None:
                 data, source = session.rules, "log"
-            elif rules_data is not None:
-                data, source = rules_data, rules_source
+            elif setup is not None and setup.game == session.game:
+                data, source = setup.rules, setup.origin
             else:
                 data, source = None, "defaults (the log does not record the house rules)"
             try:
@@ -192,18 +192,19 @@ def _check_slice(start: int, stop: int) -> list[tuple[str, list[str], list[tuple
     return out
 
 
-def replay_all(recon: Reconstruction, rules_data: dict[str, Any] | None = None, rules_source: str = "",
-               *, parallel: bool = False) -> list[RulesInForce]:
+def replay_all(recon: Reconstruction, setup: TableSetup | None = None, *, parallel: bool = False,
+               check: bool = True) -> list[RulesInForce]:
     """Replay every round with its session's game and house rules (see :func:`review`).
 
     *parallel*: check about half the rounds in a forked worker process (which sees the rounds
-    through the fork, so nothing is sent to it; it sends back each round's verdict).
+    through the fork, so nothing is sent to it; it sends back each round's verdict). *check*
+    False: lay out the rounds' cards only, without the procedure and settlement check.
     """
     global _PLAN
-    plan, in_force = _plan(recon, rules_data, rules_source)
-    if not parallel or len(plan) < PARALLEL_ROUNDS:
+    plan, in_force = _plan(recon, setup)
+    if not check or not parallel or len(plan) < PARALLEL_ROUNDS:
         for rnd, rules, packets, source in plan:
-            replay_round(rnd, rules, packets=packets, source=source)
+            replay_round(rnd, rules, packets=packets, source=source, check=check)
         return in_force
     split = len(plan) * 9 // 20  # this process also lays out the worker's rounds
     _PLAN = plan
@@ -217,7 +218,7 @@ def replay_all(recon: Reconstruction, rules_data: dict[str, Any] | None = None, 
             verdicts = job.result()
     finally:
         _PLAN = []
-    for (rnd, _, _, _), (settlement, problems, rows) in zip(plan[split:], verdicts):
+    for (rnd, _, _, _), (settlement, problems, rows) in zip(plan[split:], verdicts, strict=True):
         rnd.settlement, rnd.problems, rnd.recomputed_rows = settlement, problems, rows
     return in_force
 
@@ -227,17 +228,20 @@ def review(
     keys: Sequence[Ed25519PublicKey] = (),
     *,
     partial: bool = False,
-    rules: dict[str, Any] | None = None,
-    rules_source: str = "",
+    setup: TableSetup | None = None,
     parallel: bool | None = None,
+    replay: bool = True,
 ) -> ReviewReport:
     """Verify and review the log in *paths* (files in order, or a directory).
 
     *keys*: the table's public key(s); none checks the chain only. *partial*: a slice of a log.
-    *rules*: house rules and pay tables (``{"house_rules": {...}, "pay_tables": {...}}``, as in a
-    table config) for logs that do not record them; *rules_source* names where they came from.
+    *setup*: what the table's config says (``TableSetup.from_config``): the house rules and pay
+    tables for a log that does not record them, and the game and card device of a slice that does
+    not start with ``table_started``.
     *parallel*: verify in a worker process while reconstructing (default: for large logs when the
-    machine has more than one core).
+    machine has more than one core). *replay* False skips walking the rounds through their deal
+    scripts and the rules engine (the settlement check of every round stays ``not_settled``):
+    a quicker triage, and the benchmark's "verify + reconstruct".
 
     Raises ``LogInputError`` for bad input (a missing path, a file that is not a log, no logs).
     """
@@ -249,21 +253,21 @@ def review(
     gc_was_enabled = gc.isenabled()
     gc.disable()  # a million parsed lines, none in a cycle: the collector would only rescan them
     try:
-        return _review(files, keys, partial, rules, rules_source, parallel, t0)
+        return _review(files, keys, partial, setup, parallel, replay, t0)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
-def _review(files: list[Path], keys: Sequence[Ed25519PublicKey], partial: bool, rules: dict[str, Any] | None,
-            rules_source: str, parallel: bool, t0: float) -> ReviewReport:
+def _review(files: list[Path], keys: Sequence[Ed25519PublicKey], partial: bool, setup: TableSetup | None,
+            parallel: bool, replay: bool, t0: float) -> ReviewReport:
     timings: dict[str, float] = {}
     if parallel:
         ctx = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
             job = pool.submit(_verify_job, files, [_pem(k) for k in keys], partial)
             t1 = time.perf_counter()
-            recon, reader = reconstruct(files)
+            recon, reader = reconstruct(files, setup)
             timings["reconstruct"] = time.perf_counter() - t1
             verification, timings["verify"] = job.result()
     else:
@@ -271,10 +275,11 @@ def _review(files: list[Path], keys: Sequence[Ed25519PublicKey], partial: bool, 
         verification = verify(files, list(keys) or None, allow_partial=partial)
         timings["verify"] = time.perf_counter() - t1
         t1 = time.perf_counter()
-        recon, reader = reconstruct(files)
+        recon, reader = reconstruct(files, setup)
         timings["reconstruct"] = time.perf_counter() - t1
+    timings["verified_and_reconstructed"] = time.perf_counter() - t0
     t1 = time.perf_counter()
-    in_force = replay_all(recon, rules, rules_source, parallel=parallel)
+    in_force = replay_all(recon, setup, parallel=parallel, check=replay)
     timings["replay"] = time.perf_counter() - t1
     found = an.collect(recon, locate=reader.locate)
     for u in reader.unreadable:
@@ -289,4 +294,4 @@ def _review(files: list[Path], keys: Sequence[Ed25519PublicKey], partial: bool, 
     return ReviewReport([str(p) for p in files], verification, recon, found, quality, in_force, reader.unreadable, timings)
 
 
-__all__ = ["MATCH", "MISMATCH", "ReviewReport", "reconstruct", "replay_all", "review"]
+__all__ = ["MATCH", "MISMATCH", "ReviewReport", "TableSetup", "reconstruct", "replay_all", "review"]

@@ -30,6 +30,33 @@ NO_WAGERS = "no_wagers"  # the round's wagers were not logged: nothing to settle
 NOT_SETTLED = "not_settled"  # the procedure did not complete (voided, interrupted, open)
 BOTH_FAILED = "both_failed"  # the rules engine refuses the round, and the controller logged that
 REPLAY_FAILED = "replay_failed"  # the logged cards and decisions do not follow the game's procedure
+NOT_RECOMPUTED = "not_recomputed"  # the game is not known (a log slice without table_started, no --config)
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """What a table config tells review that the log may not: the game, the card device, the house
+    rules and pay tables in force (as a config writes them). ``origin`` names where it came from."""
+
+    game: str
+    source: str
+    source_kind: str
+    decks: int
+    cap: float
+    seats: int
+    house_rules: dict[str, Any]
+    pay_tables: dict[str, Any]
+    origin: str
+
+    @classmethod
+    def from_config(cls, config: Any, origin: str) -> TableSetup:
+        """From a ``tablectl.config.TableConfig``."""
+        return cls(config.game, config.card_device, config.card_driver, config.decks, config.penetration_cap,
+                   config.seats, dict(config.house_rules), dict(config.pay_tables), origin)
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        return {"house_rules": self.house_rules, "pay_tables": self.pay_tables}
 
 
 @dataclass(slots=True)
@@ -101,7 +128,7 @@ class RoundRecord:
             if self.settlement == MATCH:  # recomputed elsewhere and found identical to the log
                 return [{f: s.get(f) for f in SETTLED_FIELDS} for s in self.settled]
             return None
-        return [dict(zip(SETTLED_FIELDS, row)) for row in self.recomputed_rows]
+        return [dict(zip(SETTLED_FIELDS, row, strict=True)) for row in self.recomputed_rows]
 
     @property
     def net(self) -> int:

@@ -25,7 +25,12 @@ from typing import Any
 
 from tablectl.cards import DECK_SIZE
 from tablectl.cards import card as parse_card
-from tablectl.review.quality_common import CsmEvent, ObservedShuffle, QualityResult, not_applicable
+from tablectl.review.quality_common import (
+    CsmEvent,
+    ObservedShuffle,
+    QualityResult,
+    not_applicable,
+)
 from tablectl.review.reconstruct import Reconstruction
 from tablectl.review.shuffle_quality import analyse_csm, analyse_shuffles
 

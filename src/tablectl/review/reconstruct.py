@@ -25,6 +25,7 @@ from tablectl.review.model import (
     RoundRecord,
     Session,
     ShoeRecord,
+    TableSetup,
 )
 
 #: lines that record one device event (and carry its ``device`` + ``event_no``); other lines may
@@ -109,9 +110,13 @@ class Reconstruction:
 
 
 class Reconstructor:
-    """Feed it the log's records in order (:meth:`feed`), then :meth:`finish`."""
+    """Feed it the log's records in order (:meth:`feed`), then :meth:`finish`.
 
-    def __init__(self) -> None:
+    *setup*: what to assume for a session whose ``table_started`` is not in the log (a slice).
+    """
+
+    def __init__(self, setup: TableSetup | None = None) -> None:
+        self.setup = setup
         self.out = Reconstruction()
         self.session: Session | None = None
         self.round: RoundRecord | None = None
@@ -122,6 +127,8 @@ class Reconstructor:
         self.open_violations: dict[int, ViolationRecord] = {}
         self.open_faults: dict[tuple[Any, str], FaultRecord] = {}
         self.misread_at: dict[tuple[Any, Any], tuple[list[Any], int, int]] = {}
+        self._shoe_before: tuple[ShoeRecord | None, ShoeRecord | None] = (None, None)
+        self._shoe_event: tuple[Any, Any] = (None, None)
         self.source: str | None = None
         self.csm = False
         # device numbering: the fast path keeps only the last number per device
@@ -130,7 +137,8 @@ class Reconstructor:
         self._gno: int = 0
         self._base: dict[str, int] = {}  # the first line's event_nos snapshot
         self._numbers: dict[Any, DeviceNumbers] = {}
-        self._last_rec: dict[str, Any] | None = None
+        self._last_rec: dict[str, Any] | None = None  # the last record of the batches fed so far
+        self._prev: dict[str, Any] | None = None  # the record before the one being handled
         h: dict[str, Callable[[dict[str, Any]], None]] = {
             "dealt": self._card, "burned": self._card, "drawn": self._card,
             "decision": self._in_round, "corrected": self._in_round, "traded": self._in_round,
@@ -157,10 +165,13 @@ class Reconstructor:
             self.out.first_seq = records[0]["seq"]
             self.out.first_ts = records[0].get("ts")
         handlers = self._handlers
+        prev = self._last_rec
         for rec in records:
             h = handlers.get(rec["event"])
             if h is not None:
+                self._prev = prev
                 h(rec)
+            prev = rec
         self._last_rec = records[-1]
 
     def _number(self, rec: dict[str, Any]) -> None:
@@ -199,9 +210,10 @@ class Reconstructor:
         for i, (a, b) in enumerate(nums.gaps):
             if a <= n <= b:
                 nums.out_of_order.append({"event_no": n, "seq": seq})
-                pieces = ([a, n - 1],) if n > a else ()
-                pieces += ([n + 1, b],) if n < b else ()
-                nums.gaps[i : i + 1] = list(pieces)
+                pieces: list[list[int]] = [[a, n - 1]] if n > a else []
+                if n < b:
+                    pieces.append([n + 1, b])
+                nums.gaps[i : i + 1] = pieces
                 return
         if n < nums.first:
             nums.out_of_order.append({"event_no": n, "seq": seq})
@@ -216,6 +228,8 @@ class Reconstructor:
     def _card(self, rec: dict[str, Any]) -> None:
         n = rec.get("event_no")
         dev = rec.get("device")
+        if self.session is None:
+            self._session(rec)
         if n:
             # the cards of one packet are lines of one device event: the same number, in a row
             if n != self._gno or dev != self._gdev or "packet" not in rec:
@@ -325,8 +339,9 @@ class Reconstructor:
         if status == INTERRUPTED and rnd.status == VOIDED:
             status = VOIDED
         rnd.status = status
-        rnd.end_seq = rec["seq"] if status != INTERRUPTED else (self._last_rec or rec)["seq"]
-        rnd.end_ts = rec.get("ts") if status != INTERRUPTED else (self._last_rec or rec).get("ts")
+        last = rec if status != INTERRUPTED else (self._prev or rec)
+        rnd.end_seq = last["seq"]
+        rnd.end_ts = last.get("ts")
         if why:
             rnd.problems.append(why)
         self.round = None
@@ -348,9 +363,26 @@ class Reconstructor:
             start_seq=rec["seq"], start_ts=rec.get("ts", ""), decks=decks, size=size if isinstance(size, int) else None,
             deck_ok=rec.get("deck_ok"), cap=session.cap if session.source_kind != "csm" else None,
         )
+        self._shoe_before = (self.shoe, self.shoe_by_id.get(shoe.shoe))
+        self._shoe_event = (rec.get("device"), rec.get("event_no"))
         self.shoe = shoe
         self.shoe_by_id[shoe.shoe] = shoe
         self.out.shoes.append(shoe)
+
+    def _shoe_refused(self, v: ViolationRecord) -> None:
+        """The controller did not take the shoe just loaded (the table was not between rounds)."""
+        shoe = self.shoe
+        assert shoe is not None
+        shoe.end_seq = v.seq
+        shoe.ended_by = "not taken: the table was not between rounds"
+        previous, same_id = self._shoe_before
+        self.shoe = previous
+        if same_id is not None:
+            self.shoe_by_id[shoe.shoe] = same_id
+        else:
+            self.shoe_by_id.pop(shoe.shoe, None)
+        if previous is not None and previous.end_seq == shoe.start_seq:
+            previous.end_seq, previous.ended_by = None, "log end"
 
     def _shoe_change(self, rec: dict[str, Any]) -> None:
         shoe = self.shoe_by_id.get(rec.get("shoe"))
@@ -406,6 +438,8 @@ class Reconstructor:
         )
         self.out.violations.append(v)
         self.open_violations[v.seq] = v
+        if v.kind == "wrong_state" and self.shoe is not None and (v.device, v.event_no) == self._shoe_event:
+            self._shoe_refused(v)
         if self.hold is not None:
             self.hold.violations.append(v.seq)
 
@@ -448,6 +482,12 @@ class Reconstructor:
         session = self.session
         if session is None:  # a log slice that starts inside a session
             session = self._new_session(rec, "unknown")
+            setup = self.setup
+            if setup is not None:
+                session.game, session.decks, session.cap, session.seats = setup.game, setup.decks, setup.cap, setup.seats
+                session.source, session.source_kind = setup.source, setup.source_kind
+                self.source = setup.source
+                self.csm = setup.source_kind == "csm"
         return session
 
     def _new_session(self, rec: dict[str, Any], opened_by: str) -> Session:
@@ -461,7 +501,7 @@ class Reconstructor:
         session = self.session
         if session is None:
             return
-        last = self._last_rec or rec
+        last = self._prev or rec
         if self.round is not None:
             why = "the controller crashed during the round" if ended_by == "crash" else "the controller stopped during the round"
             self._close_round(last, INTERRUPTED, why)

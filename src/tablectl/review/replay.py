@@ -26,14 +26,21 @@ from typing import Any
 
 from tablectl.cards import RANKS, SUITS, CardError
 from tablectl.cards import card as parse_card
+from tablectl.cards import text as card_text
 from tablectl.games import GAMES, GameDef
-from tablectl.games.procedure import BURN_DEALER_CHANGE, BURN_SHUFFLE, RoundContext, Trade
+from tablectl.games.procedure import (
+    BURN_DEALER_CHANGE,
+    BURN_SHUFFLE,
+    RoundContext,
+    Trade,
+)
 from tablectl.review.model import (
     BOTH_FAILED,
     COMPLETE,
     MATCH,
     MISMATCH,
     NO_WAGERS,
+    NOT_RECOMPUTED,
     NOT_SETTLED,
     REPLAY_FAILED,
     SETTLED_FIELDS,
@@ -144,7 +151,7 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
             text = rec.get("card")
             to = rec.get("to")
             if ev == "dealt":
-                pile = positions.get(to)
+                pile = positions.get(to)  # type: ignore[arg-type]
                 if pile is None:
                     pile = positions[str(to)] = []
                 pile.append(text)
@@ -238,15 +245,15 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
     if not check:
         return
     if replay_error is None and expected_trades != logged_trades and cursor is not None:
-        replay_error = f"trades logged {logged_trades} differ from the procedure's {expected_trades}"
+        replay_error = (f"trades logged ({_trades(logged_trades)}) differ from the procedure's "
+                        f"({_trades(expected_trades)})")
     if replay_error is not None:
         problems.append(replay_error)
         rnd.settlement = REPLAY_FAILED
         return
     if rules is None or cursor is None:
-        rnd.settlement = NOT_SETTLED if not rnd.settled else MISMATCH
-        if rules is None:
-            problems.append("the game is not known (no table_started line): settlement not recomputed")
+        rnd.settlement = NOT_RECOMPUTED
+        problems.append("the game is not known (no table_started line; give --config): not recomputed")
         return
     if rnd.status == VOIDED:
         rnd.settlement = NOT_SETTLED
@@ -292,12 +299,16 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
     problems.append(_first_difference(logged, again))
 
 
+def _trades(trades: list[tuple[int, int]] | list[tuple[int, int | None]]) -> str:
+    return ", ".join(f"seat {seat} {card_text(c) if c is not None else '??'}" for seat, c in trades) or "none"
+
+
 def _first_difference(logged: list[tuple[Any, ...]], again: list[tuple[Any, ...]]) -> str:
     def show(t: tuple[Any, ...]) -> str:
         seat, bet, stake, outcome, pays, net = t
         return f"seat {seat} {bet} {stake / 100:.2f}: {outcome}{' ' + pays if pays else ''} net {net / 100:+.2f}"
 
-    for i, (a, b) in enumerate(zip(logged, again)):
+    for i, (a, b) in enumerate(zip(logged, again, strict=False)):
         if a != b:
             return f"settlement line {i + 1}: logged {show(a)}; recomputed {show(b)}"
     if len(logged) > len(again):

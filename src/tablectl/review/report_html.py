@@ -144,8 +144,8 @@ def render(report: ReviewReport, *, rounds: Sequence[RoundRecord] = ()) -> str:
         for note in q.notes:
             parts.append(f'<p class="small">Note: {escape(note)}</p>')
         parts.append('<div class="charts">')
-        for r in q.results:
-            parts.append(svg.dial(r.figure, r.expected, r.verdict, title=r.name.replace("_", " "), p_value=r.p_value))
+        for qr in q.results:
+            parts.append(svg.dial(qr.figure, qr.expected, qr.verdict, title=qr.name.replace("_", " "), p_value=qr.p_value))
         if q.heatmap is not None:
             h = q.heatmap
             parts.append(svg.heatmap(h["rows"], h["columns"], h["residuals"],
@@ -156,8 +156,8 @@ def render(report: ReviewReport, *, rounds: Sequence[RoundRecord] = ()) -> str:
                                          title=f"Re-entry lag / expected lag ({lag['lags']} returns)"))
         parts.append("</div>")
         parts.append(_table(["analysis", "verdict", "figure", "perfect", "p-value", "samples", "detail"],
-                            [(r.name, r.verdict, _fmt(r.figure), _fmt(r.expected), _fmt(r.p_value), r.samples, r.detail)
-                             for r in q.results]))
+                            [(x.name, x.verdict, _fmt(x.figure), _fmt(x.expected), _fmt(x.p_value), x.samples, x.detail)
+                             for x in q.results]))
 
     # --- rounds
     parts.append("<h2>Rounds</h2>")

@@ -16,6 +16,7 @@ from tablectl.review.engine import ReviewReport
 from tablectl.review.model import RoundRecord
 
 MAX_ANOMALY_LINES = 500
+MAX_SHOE_LINES = 100
 Echo = Callable[[str], None]
 
 
@@ -79,9 +80,11 @@ def summary_lines(report: ReviewReport) -> list[str]:
     if recon.shoes:
         out.append(f"shoes: {len(recon.shoes)}")
         out.append("  shoe        kind      session rounds cards  penetration cut card  ended")
-        for s in recon.shoes:
-            out.append(f"  {str(s.shoe):<11} {str(s.kind):<9} {s.session:>7} {s.rounds:>6} {s.cards_drawn:>5}  "
-                       f"{_pct(s.max_penetration):>11} {_pct(s.cut_card):>8}  {s.ended_by}")
+        for shoe in recon.shoes[:MAX_SHOE_LINES]:
+            out.append(f"  {str(shoe.shoe):<11} {str(shoe.kind):<9} {shoe.session:>7} {shoe.rounds:>6} {shoe.cards_drawn:>5}  "
+                       f"{_pct(shoe.max_penetration):>11} {_pct(shoe.cut_card):>8}  {shoe.ended_by}")
+        if len(recon.shoes) > MAX_SHOE_LINES:
+            out.append(f"  ... and {len(recon.shoes) - MAX_SHOE_LINES} more (see --json or --html)")
     return out
 
 

@@ -57,10 +57,10 @@ def bars(
         return top + plot_h - (v / top_value) * plot_h if top_value else top + plot_h
 
     for k in range(5):
-        v = top_value * k / 4
-        y = y_of(v)
+        tick = top_value * k / 4
+        y = y_of(tick)
         body.append(f'<line x1="{left}" y1="{_num(y)}" x2="{width - right}" y2="{_num(y)}" stroke="#e0e0e0"/>')
-        body.append(_text(left - 4, y + 4, f"{v:.0%}" if percent else _num(v), anchor="end", size=10, colour="#555"))
+        body.append(_text(left - 4, y + 4, f"{tick:.0%}" if percent else _num(tick), anchor="end", size=10, colour="#555"))
     for i, v in enumerate(values):
         if v is None:
             continue
@@ -115,9 +115,9 @@ def timeline(
 
     body = [_text(4, 15, title, size=12, extra=' font-weight="bold"')]
     for i, name in enumerate(rows):
-        y = top + i * row_h
+        y: float = top + i * row_h
         if i % 2 == 0:
-            body.append(f'<rect x="{left}" y="{y}" width="{plot_w}" height="{row_h}" fill="#f5f5f5"/>')
+            body.append(f'<rect x="{left}" y="{_num(y)}" width="{plot_w}" height="{row_h}" fill="#f5f5f5"/>')
         body.append(_text(left - 6, y + 13, name, anchor="end", size=10))
     for x, label in boundaries:
         xx = x_of(x)

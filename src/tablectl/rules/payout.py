@@ -2,13 +2,18 @@
 
 Every game's outcome functions return ``Payout`` values; settlement multiplies them by the stakes
 and the exact math by combination counts, so both read the same rule.
+
+``odds`` is an exact ``Fraction`` (the math sums it over combinations). A live settlement needs
+only ``floor(stake * odds)`` in cents: each ``Payout`` keeps its odds also as an integer
+numerator and a positive denominator, so ``net`` is one integer multiplication and one floor
+division — exactly ``math.floor(stake * odds)``, without building a ``Fraction`` per bet.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 from tablectl.rounds import BetResult
 
@@ -21,22 +26,37 @@ class Payout:
 
     outcome: str
     odds: Fraction
+    # derived once from ``odds`` (exact integers; not part of the value)
+    _num: int = field(init=False, repr=False, compare=False, hash=False)
+    _den: int = field(init=False, repr=False, compare=False, hash=False)
+    _pays: str = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        odds = Fraction(self.odds)
+        object.__setattr__(self, "_num", odds.numerator)
+        object.__setattr__(self, "_den", odds.denominator)  # always > 0
+        object.__setattr__(self, "_pays", f"{odds}:1" if odds > 0 else "")
 
     @property
     def pays(self) -> str:
         """The odds as "N:1" text when the bet wins, else ""."""
-        return f"{self.odds}:1" if self.odds > 0 else ""
+        return self._pays
 
     def net(self, stake: int) -> int:
-        """The player's net in cents on ``stake`` cents; a fraction of a cent goes to the banker."""
-        return math.floor(stake * self.odds)
+        """The player's net in cents on ``stake`` cents; a fraction of a cent goes to the banker.
+
+        ``floor(stake * odds)`` in integers: ``odds = num / den`` with ``den > 0``, and Python's
+        ``//`` floors towards minus infinity like ``math.floor``."""
+        return stake * self._num // self._den
 
     def result(self, seat: int, bet: str, stake: int) -> BetResult:
-        return BetResult(seat, bet, stake, self.outcome, self.pays, self.net(stake))
+        return BetResult(seat, bet, stake, self.outcome, self._pays, stake * self._num // self._den)
 
 
+@lru_cache(maxsize=1024)
 def pays(outcome: str, odds: int | Fraction) -> Payout:
-    """A payout of ``odds`` to one under the name ``outcome``."""
+    """A payout of ``odds`` to one under the name ``outcome``. Payouts are immutable values: the
+    same outcome and odds give the same (cached) object; ``odds`` is kept as a ``Fraction``."""
     return Payout(outcome, Fraction(odds))
 
 

@@ -31,7 +31,13 @@ def wagers(seat: SeatHand, allowed: Collection[str]) -> dict[str, int]:
 
 def exactly(cards: Sequence[int], n: int, whose: str) -> list[int]:
     """``cards`` checked to be ``n`` card ints."""
-    if len(cards) != n or any(not isinstance(c, int) or not 0 <= c < 52 for c in cards):
+    ok = len(cards) == n
+    if ok:
+        for c in cards:
+            if not isinstance(c, int) or not 0 <= c < 52:
+                ok = False
+                break
+    if not ok:
         shown = " ".join(text(c) if isinstance(c, int) and 0 <= c < 52 else repr(c) for c in cards)
         raise SettlementError(f"{whose}: expected {n} cards, got [{shown}]")
     return list(cards)

@@ -16,7 +16,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from tablectl.cards import DECK_SIZE, Composition, text
+from tablectl.cards import CARD_TEXT, DECK_SIZE, Composition, text
 from tablectl.config import TableConfig
 from tablectl.drivers import events as ev
 from tablectl.games.procedure import (
@@ -100,6 +100,9 @@ class TableCore(lc.LifecycleModel):
         self.packets = self.kind == "shuffler"
         self.capped = self.kind != "csm"
         self.machine = lc.build_machine(self)
+        # the machine's events by trigger name: ``_fire`` calls ``Event.trigger`` directly (what
+        # ``model.trigger(name)`` does after looking the name up in this dict)
+        self._events = self.machine.events
         self.base = lc.IDLE
         budget_seats = config.seats - (1 if self.game.banker else 0)
         self.budget = self.game.round_budget(max(budget_seats, 1), self.rules) + self.game.dealer_change_burns(self.rules)
@@ -179,7 +182,7 @@ class TableCore(lc.LifecycleModel):
 
     def _fire(self, trigger: str) -> None:
         before = self.state
-        self.trigger(trigger)  # type: ignore[attr-defined]
+        self._events[trigger].trigger(self)
         if self.state != before:
             self.log.append("state", **{"from": before, "to": self.state, "trigger": trigger, "round": self.round_no or None})
 
@@ -275,6 +278,9 @@ class TableCore(lc.LifecycleModel):
                 return
         cursor = self.cursor
         step = cursor.expected() if cursor is not None and self.in_round else None
+        if step is not None and not marked and not step.burn and not self.burns_due and self.state == lc.IN_ROUND:
+            self._place(card, device, event.event_no, fields)  # what judge_card says: TO_STEP
+            return
         verdict = va.judge_card(
             self.state, marked=marked, burn_due=self.burns_due[0] if self.burns_due else None, step=step
         )
@@ -333,9 +339,14 @@ class TableCore(lc.LifecycleModel):
             if card is None:
                 self._misread(device, event_no, "cursor", BURN, "down")
         else:
-            face = "up" if step.face_up else "down"
-            self.log.append("dealt", card=_txt(card), to=step.to, face=face, **fields)
-            self.layout.setdefault(step.to, []).append([card, step.face_up])
+            face_up = step.face_up
+            face = "up" if face_up else "down"
+            to = step.to
+            self.log.append("dealt", card=None if card is None else CARD_TEXT[card], to=to, face=face, **fields)
+            held = self.layout.get(to)
+            if held is None:
+                self.layout[to] = held = []
+            held.append([card, face_up])
             if card is None:
                 self._misread(device, event_no, "cursor", step.to, face)
         if card is not None and advance:
@@ -346,7 +357,7 @@ class TableCore(lc.LifecycleModel):
         cursor = self.cursor
         if cursor is None:
             return
-        for effect in cursor.take_effects():
+        for effect in cursor.take_effects() if cursor.effects else ():
             if isinstance(effect, Reveal):
                 cards = self.layout.get(effect.to, [])
                 for entry in cards:
@@ -626,7 +637,7 @@ class TableCore(lc.LifecycleModel):
                     raise InputRejected(f"seat {seat}: {problem}")
         if inp.banker_stake is not None and (not isinstance(inp.banker_stake, int) or inp.banker_stake < 0):
             raise InputRejected("the banker's stake must be whole cents")
-        if self.kind == "csm":
+        if self.kind == "csm" and self.comp.drawn > sum(self.written_off.values()):
             out = Counter({c: self.comp.seen(c) for c in range(DECK_SIZE) if self.comp.seen(c)}) - self.written_off
             if out:
                 cards = sorted(out.elements())
