@@ -13,6 +13,7 @@ from tablectl.simulators.device import SimDevice
 from tablectl.simulators.faults import DEVICE_FAULTS, LINE_FAULTS, FaultPlan, FaultSpec, parse_fault_spec
 from tablectl.simulators.linefaults import LineFaults
 from tablectl.simulators.model import DeviceModel
+from tablectl.simulators.nvstore import NvStore
 from tablectl.simulators.shoe import DEFAULT_PENETRATION, ShoeModel
 from tablectl.simulators.shuffler import ShufflerModel
 from tablectl.simulators.shuffling import ShuffleQuality, read_order_file
@@ -38,12 +39,15 @@ def build_device(
     both_ways: bool = True,
     retransmit_after: float = 0.05,
     load: bool | None = None,
+    first_event_no: int = 1,
 ) -> SimDevice:
     """A simulated ``kind`` device (``"shoe"``, ``"csm"``, ``"shuffler"`` or a ``DeviceKind``).
 
     ``seed`` None picks a random seed (read it back from ``device.model.seed``). ``order`` is an
     explicit card order (cards, or the path of an order file). ``faults`` are specs such as
-    ``"jam=0.01"``, ``"drop@40"``. ``load`` (default: True for a shoe) loads the shoe at once.
+    ``"jam=0.01"``, ``"drop@40"``. ``load`` (default: True for a shoe) loads the shoe at once. ``first_event_no``: where the
+    device's non-volatile event counter stands (a simulator standing in for a device the table
+    has already logged events of carries on from there, as the real device's NV memory would).
     """
     name = KIND_NAMES[kind] if isinstance(kind, DeviceKind) else kind
     if name not in MODELS:
@@ -63,6 +67,7 @@ def build_device(
         order=cards,
         faults=FaultPlan.from_specs(specs, DEVICE_FAULTS, seed),
         quality=q,
+        store=NvStore(first_no=first_event_no),
     )
     if name == "shoe":
         kw["penetration"] = penetration

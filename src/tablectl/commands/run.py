@@ -84,18 +84,20 @@ def _check_fault(spec: str) -> None:
 
 
 def _session_key(log_dir: Path) -> Path:
-    """A new key pair for this simulated session, kept beside its log so review can verify it."""
-    from datetime import datetime, timezone
-
+    """The simulated table's signing key, kept beside its log (``session.key`` / ``session.pub``) so
+    review can verify it: made on the first simulated run into ``log_dir``, reused after that."""
     from tablectl.eventlog import save_keypair
 
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    private, public = Path(log_dir) / "session.key", Path(log_dir) / "session.pub"
+    if private.exists():
+        click.echo(f"tablectl: signing with the session key; public key: {public}", err=True)
+        return private
     try:
-        files = save_keypair(Path(log_dir), name=f"session-{stamp}")
+        save_keypair(Path(log_dir), name="session")
     except OSError as e:
         raise CommandError(f"{log_dir}: cannot write a session signing key: {e.strerror or e}", EXIT_USAGE) from None
-    click.echo(f"tablectl: signing with a new session key; public key: {files.public}", err=True)
-    return files.private
+    click.echo(f"tablectl: signing with a new session key; public key: {public}", err=True)
+    return private
 
 
 def _run(

@@ -199,6 +199,8 @@ class TableCore(lc.LifecycleModel):
             seats=self.config.seats,
             source=self.source,
             source_kind=self.kind,
+            house_rules=dict(self.config.house_rules),
+            pay_tables=dict(self.config.pay_tables),
             devices={n: d.driver for n, d in self.config.devices.items()},
         )
         self._fire("connect")

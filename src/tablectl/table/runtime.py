@@ -69,7 +69,7 @@ class TableRuntime:
         for i, (name, device) in enumerate(cfg.devices.items()):
             address = device.address
             if self.simulate:
-                address = self._serve_simulator(name, device.driver, i)
+                address = self._serve_simulator(name, device.driver, i, controller.resume_after(name))
             self.drivers[name] = driver = open_device(
                 device.driver, address, name, controller.sink, resume_after=controller.resume_after(name)
             )
@@ -77,14 +77,16 @@ class TableRuntime:
         controller.start()
         return controller
 
-    def _serve_simulator(self, name: str, driver: str, index: int) -> str:
+    def _serve_simulator(self, name: str, driver: str, index: int, logged: int) -> str:
         from tablectl.simulators.factory import build_device
         from tablectl.simulators.pty_server import PtyServer
 
         sim = self.sims.get(name)
         if sim is None:  # a simulator given to the runtime (kept across restarts) is served again
             seed = None if self.seed is None else self.seed * 1000 + index
-            sim = build_device(driver, decks=self.config.decks, seed=seed, load=False, **self.sim_options)
+            sim = build_device(
+                driver, decks=self.config.decks, seed=seed, load=False, first_event_no=logged + 1, **self.sim_options
+            )
         server = PtyServer(sim)
         address = server.start()
         self.sims[name] = sim
