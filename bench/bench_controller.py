@@ -17,16 +17,23 @@ The dealer is pipelined: it plays the game's own deal script (``RoundCursor``: t
 the table checks against), draws each phase's cards as fast as the device gives them, and waits
 only until the device events it caused have reached the controller's inbox before it gives the
 table an input (so the inbox holds cards and inputs in the order a real table would). It never
-waits for the log. Decisions are random legal options.
+waits for the log. Decisions are random legal options. For the full-stack modes the dealer's
+session is recorded first against a simulator built exactly like the run's (same seed, same
+actions, so the same cards) and then replayed: the dealer's own bookkeeping is not charged to
+the process under test, while the table still gets a live dealer's stream (device actions on
+the simulator, inputs through ``TableController.submit``).
 
 Modes (``python bench/bench_controller.py MODE [--cards N] [--games ocp,oftm,tcp]``):
 
 ``cost``   the controller alone, fed plain values: ``TableCore`` with a real signed ``EventLog``
            (fsync off), device events made by the simulators' device models (no link, no
-           threads), a commit every ``--batch`` events. Controller CPU (``time.thread_time``)
-           per card on the card path (``handle_event`` of the card events, incl. their
-           ``log.append``) and all in (every event and input of the rounds, commits). Also the
-           log's append cost per line and settlement's cost per round.
+           threads), a commit every ``--batch`` events. The rounds are recorded first, then
+           replayed into a fresh ``TableCore``: all in = one ``time.thread_time`` pair around
+           the whole replay (every device event, input and commit; nothing else runs, no timer
+           inside), per card and per device event; card path = ``time.perf_counter`` around
+           each card event's ``handle_event`` (incl. its ``log.append``; a card that completes
+           a round also settles it). Also the log's append cost per line and settlement's
+           cost per round.
 ``stack``  the full stack in ONE process: the simulator served on a pty by its thread, the real
            serial transport, framer, link and driver (its I/O thread), the controller's thread,
            a signed ``EventLog`` (fsync on, and off). Cards/s and device events/s, wall clock;
@@ -34,7 +41,8 @@ Modes (``python bench/bench_controller.py MODE [--cards N] [--games ocp,oftm,tcp
            ``time.thread_time()`` inside each thread); the controller thread's CPU per card.
 ``proc``   the same, but the simulator is a separate process (``tablectl sim KIND --pty
            --control``): still simulated devices on a pty, not in-process; the dealer acts
-           through the simulator's control channel (one socket write per phase).
+           through the simulator's control channel (one command line per action, a run of
+           draws one ``draw N``).
 ``device`` the device layer alone: simulated shoe -> pty -> link -> driver -> a counting sink.
 ``all``    everything above.
 
@@ -52,13 +60,12 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tablectl.cards import DECK_SIZE, text
-from tablectl.cards import card as parse_card
 from tablectl.config import TableConfig, parse_config
 from tablectl.drivers import events as ev
 from tablectl.eventlog import EventLog, generate_key
@@ -177,68 +184,41 @@ class SimOps(DeviceOps):
         return self._take(self.sim.return_cards(cards))
 
 
-class ControlOps(DeviceOps):
-    """A simulator in another process, through its control channel (``tablectl sim --control``):
-    the commands of one phase go out in one write, the answers come back one line each."""
+class RecordOps(SimOps):
+    """Records every device action (name, arguments, the last event number it caused) while the
+    dealer plays against a simulator built exactly like the one of the run: the run then replays
+    the same actions and gets the same cards."""
 
-    def __init__(self, address: str) -> None:
-        host, _, port = address.rpartition(":")
-        self.sock = socket.create_connection((host, int(port)))
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.rfile = self.sock.makefile("rb")
+    def __init__(self, sim: Any) -> None:
+        super().__init__(sim)
+        self.steps: list[tuple[str, Any, Any, int]] = []  # ("dev", action, args, last event_no)
 
-    def _run(self, lines: list[str]) -> list[list[tuple[str, int, str]]]:
-        self.sock.sendall(("\n".join(lines) + "\n").encode())
-        answers = []
-        for line in lines:
-            answer = self.rfile.readline().decode().split()
-            if not answer or answer[0] != "ok":
-                raise RuntimeError(f"simulator: {line!r} -> {' '.join(answer)!r}")
-            tokens = []
-            for token in answer[1:]:
-                head, _, value = token.partition("=")
-                name, _, number = head.partition("#")
-                tokens.append((name, int(number), value))
-            answers.append(tokens)
-        return answers
-
-    @staticmethod
-    def _last(answers: Iterable[list[tuple[str, int, str]]]) -> int:
-        return max((n for a in answers for _, n, _ in a), default=0)
-
-    @staticmethod
-    def _card(value: str) -> int | None:
-        return None if value == "?" else int(parse_card(value))
+    def _act(self, name: str, args: tuple[Any, ...]) -> list[ev.DeviceEvent]:
+        events: list[ev.DeviceEvent] = getattr(self.sim, name)(*args)
+        self.steps.append(("dev", name, args, max((e.event_no for e in events), default=0)))
+        return events
 
     def deal(self, burns: list[bool]) -> tuple[list[int | None], int]:
-        lines: list[str] = []
+        cards: list[int | None] = []
+        last = 0
         for burn in burns:
-            lines += ["button", "draw"] if burn else ["draw"]
-        answers = self._run(lines)
-        cards = [self._card(v) for a in answers for name, _, v in a if name == "CardDrawn"]
-        return cards, self._last(answers)
+            if burn:
+                last = max(last, self._take(self._act("press_button", (0,))))
+            events = self._act("draw", ())
+            cards += [e.card for e in events if isinstance(e, ev.CardDrawn)]
+            last = max(last, self._take(events))
+        return cards, last
 
     def packet(self, count: int) -> tuple[list[int | None], int]:
-        answers = self._run([f"deliver {count}"])
-        cards: list[int | None] = []
-        for name, _, v in answers[0]:
-            if name == "PacketDelivered":
-                cards += [self._card(c) for c in v.partition(":")[2].split(",")]
-        return cards, self._last(answers)
+        events = self._act("deliver_packet", (count,))
+        return [c for e in events if isinstance(e, ev.PacketDelivered) for c in e.cards], self._take(events)
 
     def simple(self, action: str) -> int:
-        return self._last(self._run([action]))
+        name = {"load": "load", "shuffle": "start_shuffle", "discard": "discard_rest"}[action]
+        return self._take(self._act(name, ()))
 
     def return_cards(self, cards: list[int]) -> int:
-        return self._last(self._run(["return " + " ".join(text(c) for c in cards)]))
-
-    def close(self) -> None:
-        try:
-            self.sock.sendall(b"quit\n")
-        except OSError:
-            pass
-        self.rfile.close()
-        self.sock.close()
+        return self._take(self._act("return_cards", (list(cards),)))
 
 
 # --- what the dealer does at the table ------------------------------------------------------------
@@ -317,30 +297,19 @@ class Receipts:
             raise TimeoutError(f"device event {number} never reached the inbox (last {self.last})")
 
 
-class ControllerTable(Table):
-    """``stack`` / ``proc`` modes: the controller's input API and the receipts."""
+class RecordInputs(Table):
+    """Records the inputs in the recorded session, each with the device event number that must
+    have reached the inbox before it (what the dealer waits for)."""
 
-    def __init__(self, controller: Any, receipts: Receipts, device: str) -> None:
-        self.controller, self.receipts, self.device = controller, receipts, device
-        self.futures: list[Any] = []
-
-    def submit(self, inp: Any) -> None:
-        self.futures.append(self.controller.submit(inp))
-        if len(self.futures) > 256:
-            done = [f for f in self.futures if f.done()]
-            for f in done:
-                f.result()
-            self.futures = [f for f in self.futures if not f.done()]
+    def __init__(self, steps: list[tuple[str, Any, Any, int]]) -> None:
+        self.steps = steps
+        self.synced = 0
 
     def sync(self, event_no: int) -> None:
-        self.receipts.wait(event_no)
+        self.synced = max(self.synced, event_no)
 
-    def finish(self, event_no: int) -> None:
-        if event_no and not self.controller.wait_processed(self.device, event_no, 60):
-            raise TimeoutError("the controller did not catch up")
-        for f in self.futures:
-            f.result(30)
-        self.futures = []
+    def submit(self, inp: Any) -> None:
+        self.steps.append(("in", inp, None, self.synced))
 
 
 # --- the dealer -----------------------------------------------------------------------------------
@@ -496,6 +465,8 @@ def bench_cost(g: Game, cards: int, batch: int) -> dict[str, float]:
         n_cards = sum(len(x.cards) if isinstance(x, ev.PacketDelivered) else 1
                       for k, x in stream if k == 0 and isinstance(x, (ev.CardDrawn, ev.PacketDelivered)))
         card_events = sum(1 for k, x in stream if k == 0 and isinstance(x, (ev.CardDrawn, ev.PacketDelivered)))
+        device_events = sum(1 for k, _ in stream if k == 0)
+        inputs = sum(1 for k, _ in stream if k == 1)
         results = {}
         for timed in (False, True):
             directory = Path(tmp) / f"log-{timed}"
@@ -543,6 +514,9 @@ def bench_cost(g: Game, cards: int, batch: int) -> dict[str, float]:
         "us_card_path": results["card"] / n_cards * 1e6,
         "us_card_event": results["card"] / card_events * 1e6,
         "us_all_in": results["all"] / n_cards * 1e6,
+        "us_per_event": results["all"] / (device_events + inputs) * 1e6,
+        "device_events": device_events,
+        "inputs": inputs,
         "us_round": results["all"] / counts.rounds * 1e6,
         "lines_per_round": results["lines"] / counts.rounds,
     }
@@ -615,6 +589,48 @@ def _cpu(thread: threading.Thread | None) -> float:
         return 0.0
 
 
+_CONTROL = {"draw": "draw", "press_button": "button", "load": "load", "start_shuffle": "shuffle",
+            "deliver_packet": "deliver", "discard_rest": "discard", "return_cards": "return"}
+
+
+def record_session(g: Game, cfg: TableConfig, cards: int) -> tuple[list[tuple[str, Any, Any, int]], Counts]:
+    """The dealer's whole session, played once against a simulator built as the run's will be
+    (``tablectl sim``'s defaults, seed 3: a shoe is loaded at start): device actions, and inputs
+    with the device event each must wait for. The run replays it: the table sees a live dealer's
+    stream, and the dealer's own bookkeeping (its copy of the deal script, its choices) is not
+    charged to the process under test."""
+    from tablectl.simulators.factory import build_device
+
+    sim = build_device(g.driver, decks=g.decks, seed=3)
+    ops = RecordOps(sim)
+    dealer = Dealer(g, cfg, ops, RecordInputs(ops.steps), seed=4)
+    dealer.start(loaded=g.driver == "shoe")
+    counts = dealer.play(cards)
+    return ops.steps, counts
+
+
+def _control_lines(steps: list[tuple[str, Any, Any, int]]) -> list[tuple[str, Any, int]]:
+    """The session for the control channel: each device action a command line (a run of draws
+    one ``draw N``), each input as it is."""
+    out: list[tuple[str, Any, int]] = []
+    draws = 0
+    for kind, a, b, n in steps:
+        if kind == "dev" and a == "draw":
+            draws += 1
+            continue
+        if draws:
+            out.append(("dev", f"draw {draws}", 0))
+            draws = 0
+        if kind == "dev":
+            args = " ".join(text(c) for c in b[0]) if a == "return_cards" else " ".join(str(x) for x in b)
+            out.append(("dev", f"{_CONTROL[a]} {args}".strip(), 0))
+        else:
+            out.append(("in", a, n))
+    if draws:
+        out.append(("dev", f"draw {draws}", 0))
+    return out
+
+
 def bench_stack(g: Game, cards: int, fsync: bool, separate: bool) -> dict[str, Any]:
     """Full stack: simulator on a pty (this process, or a separate one), driver, controller, log."""
     from tablectl.drivers.registry import open_device
@@ -622,9 +638,11 @@ def bench_stack(g: Game, cards: int, fsync: bool, separate: bool) -> dict[str, A
 
     proc: subprocess.Popen[str] | None = None
     server = None
-    ops: DeviceOps
+    sock = None
     with tempfile.TemporaryDirectory() as tmp:
         cfg = make_config(g, Path(tmp))
+        steps, counts = record_session(g, cfg, cards)
+        last = max(n for kind, _, _, n in steps if kind == "dev")
         log = EventLog(Path(tmp), cfg.table, signing_key=generate_key(), fsync=fsync, rotate=g.rotate)
         controller = TableController(cfg, log)
         receipts = Receipts(controller.sink)
@@ -636,47 +654,78 @@ def bench_stack(g: Game, cards: int, fsync: bool, separate: bool) -> dict[str, A
             )
             assert proc.stdout is not None
             address = proc.stdout.readline().strip()
-            ops = ControlOps(proc.stdout.readline().strip())
-            loaded = g.driver == "shoe"  # the CLI loads a shoe at start
+            host, _, port = proc.stdout.readline().strip().rpartition(":")
+            sock = socket.create_connection((host, int(port)))
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            rfile = sock.makefile("rb")
+            lines = _control_lines(steps)
         else:
             from tablectl.simulators.factory import build_device
             from tablectl.simulators.pty_server import PtyServer
 
-            sim = build_device(g.driver, decks=g.decks, seed=3, load=False)
+            sim = build_device(g.driver, decks=g.decks, seed=3)
             server = PtyServer(sim)
             address = server.start()
-            ops = SimOps(sim)
-            loaded = False
         driver = open_device(g.driver, address, g.driver, receipts, resume_after=0)
         controller.attach(g.driver, driver)
         controller.start()
-        table = ControllerTable(controller, receipts, g.driver)
-        dealer = Dealer(g, cfg, ops, table, seed=4)
         threads = {
             "controller": controller._thread,
             "driver": driver._thread,
             "sim server": server._thread if server is not None else None,
             "dealer (main)": threading.current_thread(),
         }
+        futures: list[Any] = []
+        submit = controller.submit
+        wait = receipts.wait
+        synced = 0
         try:
-            dealer.start(loaded)
-            table.finish(dealer.last)
-            batches0, lines0, events0 = controller.batches, log.seq, receipts.events
             cpu0 = {k: _cpu(t) for k, t in threads.items()}
             proc_cpu0 = time.process_time()
+            batches0, lines0 = controller.batches, log.seq
             start = time.perf_counter()
-            counts = dealer.play(cards)
+            if separate:
+                assert sock is not None
+                for kind, x, n in lines:
+                    if kind == "dev":
+                        sock.sendall(x.encode() + b"\n")
+                        answer = rfile.readline()
+                        if not answer.startswith(b"ok"):
+                            raise RuntimeError(f"simulator: {x!r} -> {answer!r}")
+                    else:
+                        if n > synced:
+                            wait(n)
+                            synced = n
+                        futures.append(submit(x))
+            else:
+                for kind, x, args, n in steps:
+                    if kind == "dev":
+                        getattr(sim, x)(*args)
+                    else:
+                        if n > synced:
+                            wait(n)
+                            synced = n
+                        futures.append(submit(x))
+                        if len(futures) >= 4096:
+                            for f in futures[:2048]:
+                                f.result(30)
+                            del futures[:2048]
+            wait(last, 60)
+            if not controller.wait_processed(g.driver, last, 60):
+                raise TimeoutError("the controller did not catch up")
+            for f in futures:
+                f.result(30)
             elapsed = time.perf_counter() - start
             proc_cpu = time.process_time() - proc_cpu0
             cpu = {k: _cpu(t) - cpu0[k] for k, t in threads.items()}
             batches = controller.batches - batches0
-            lines = log.seq - lines0
-            events = receipts.events - events0
+            log_lines = log.seq - lines0
             violations = list(controller.core.violations)
         finally:
             controller.stop()
             driver.stop()
-            ops.close()
+            if sock is not None:
+                sock.close()
             if server is not None:
                 server.stop()
             if proc is not None:
@@ -687,12 +736,12 @@ def bench_stack(g: Game, cards: int, fsync: bool, separate: bool) -> dict[str, A
     return {
         "cards": counts.cards,
         "rounds": counts.rounds,
-        "events": events,
+        "events": counts.events,
         "seconds": elapsed,
         "cards_per_s": counts.cards / elapsed,
-        "events_per_s": events / elapsed,
+        "events_per_s": counts.events / elapsed,
         "cards_per_commit": counts.cards / max(batches, 1),
-        "lines_per_s": lines / elapsed,
+        "lines_per_s": log_lines / elapsed,
         "controller_us_per_card": cpu["controller"] / counts.cards * 1e6,
         "cpu": cpu,
         "process_cpu": proc_cpu,
@@ -760,7 +809,9 @@ def main() -> None:
             per_event = f" ({r['us_card_event']:.1f} us per packet event)" if g.driver == "shuffler" else ""
             print(
                 f"  {g.title:28s} card path {r['us_card_path']:5.1f} us/card{per_event}; all in {r['us_all_in']:5.1f} us/card"
-                f" = {r['us_round']:6.0f} us/round ({r['lines_per_round']:.1f} log lines/round, {r['cards']:,} cards)"
+                f" = {r['us_round']:6.0f} us/round = {r['us_per_event']:4.1f} us per device event or input"
+                f" ({r['lines_per_round']:.1f} log lines/round; {r['cards']:,} cards, {r['device_events']:,} device events,"
+                f" {r['inputs']:,} inputs)"
             )
         print(f"  EventLog.append: {bench_append():.2f} us/line (CPU)")
         s = bench_settle()

@@ -177,19 +177,19 @@ def paid_five_to_one(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Pa
     return tmp / "log", config
 
 
-def test_house_rules_not_in_the_log_are_taken_as_the_defaults_and_said_so(paid_five_to_one: tuple[Path, Path]) -> None:
+def test_house_rules_logged_at_table_start_are_the_ones_review_settles_with(paid_five_to_one: tuple[Path, Path]) -> None:
     log, _ = paid_five_to_one
     report = review([log])
-    assert "defaults" in report.rules[0].source
+    assert report.rules[0].source == "log"
     ties = [r for r in report.rounds if any(s["outcome"] == "any-tie" for s in r.settled)]
-    assert ties and all(r.settlement == "mismatch" for r in ties)
+    assert ties and all(r.settlement == "match" for r in ties)  # Any Tie paid 5:1, not the default 4:1
 
 
-def test_the_table_config_given_to_review_supplies_the_house_rules_in_force(paid_five_to_one: tuple[Path, Path]) -> None:
+def test_the_rules_in_the_log_win_over_a_config_given_to_review(paid_five_to_one: tuple[Path, Path]) -> None:
     log, config = paid_five_to_one
     result = CliRunner().invoke(main, ["review", str(log), "--config", str(config), "--json"])
     report = orjson.loads(result.stdout)
-    assert report["rules"] == [{"game": "one-card-poker", "source": f"config {config}"}]
+    assert report["rules"] == [{"game": "one-card-poker", "source": "log"}]
     assert {r["settlement"] for r in report["rounds"]} == {"match"}
 
 

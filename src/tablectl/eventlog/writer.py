@@ -296,14 +296,16 @@ class EventLog:
         return self._path
 
     def end_shoe(self, shoe: int | str | None = None) -> int:
-        """The shoe is finished: signed checkpoint (reason ``shoe_end``), committed; with
-        ``rotate="shoe"`` the log continues in a new file. Returns the durable seq."""
+        """The shoe is finished: signed checkpoint (reason ``shoe_end``). With ``rotate="shoe"``
+        the file is committed and the log continues in a new file (``rotate``); otherwise the
+        checkpoint joins the group commit in progress: it is durable with the caller's next
+        :meth:`commit`, like every other line (a table ends a shoe in the middle of an inbox
+        batch and commits once at the batch's end). Returns the seq of the last line written."""
         fields = {} if shoe is None else {"shoe": shoe}
         if self._rotate == "shoe":
             self.rotate("shoe_end", **fields)
-        else:
-            self.checkpoint("shoe_end", **fields)
-        return self.commit()
+            return self._seq
+        return self.checkpoint("shoe_end", **fields)
 
     def close(self, clean: bool = True) -> None:
         """Close the log. *clean*: a signed checkpoint with reason ``shutdown``, then commit.

@@ -21,12 +21,13 @@ from typing import Literal
 from tablectl.games.procedure import (
     BURN_WAR,
     DP,
-    Burn,
-    Deal,
     Decide,
     GameDef,
     RoundContext,
     Script,
+    burn_steps,
+    deal_steps,
+    seat_positions,
     seat_to,
 )
 from tablectl.rounds import RoundHands, SeatHand
@@ -56,16 +57,15 @@ def script(ctx: RoundContext) -> Script:
     """The deal of one One Card Poker round."""
     rules: OneCardPokerProcedure = ctx.rules
     players = ctx.seats
-    to_players = tuple(Deal(seat_to(s)) for s in players)
     if rules.dp_card == "last":
-        dealt = yield to_players + (Deal(DP),)
+        dealt = yield deal_steps((*seat_positions(players), DP))
         cards, dp = dealt[:-1], dealt[-1]
     else:
-        dealt = yield (Deal(DP),) + to_players
+        dealt = yield deal_steps((DP, *seat_positions(players)))
         dp, cards = dealt[0], dealt[1:]
     hands = {s: SeatHand(s, [c]) for s, c in zip(players, cards)}
 
-    burns = tuple(Burn(BURN_WAR) for _ in range(rules.war_burns))
+    burns = burn_steps(BURN_WAR, rules.war_burns)
     for seat in reversed(players):  # ties one at a time, from the dealer's right to left
         hand = hands[seat]
         if compare1(hand.cards[0], dp) != 0:
@@ -80,7 +80,7 @@ def script(ctx: RoundContext) -> Script:
             hand.decisions.append(DP_DECLINES)
             continue
         while True:
-            war = yield burns + (Deal(seat_to(seat)),) + burns + (Deal(DP),)
+            war = yield burns + deal_steps((seat_to(seat),)) + burns + deal_steps((DP,))
             pair = (war[len(burns)], war[-1])
             hand.war.append(pair)
             if compare1(*pair) != 0:

@@ -16,14 +16,15 @@ from dataclasses import dataclass
 
 from tablectl.games.procedure import (
     DEALER,
-    Deal,
     Decide,
     GameDef,
     Reveal,
     RoundContext,
     Script,
     Trade,
+    deal_steps,
     no_burns,
+    seat_positions,
     seat_to,
 )
 from tablectl.rounds import RoundHands, SeatHand
@@ -41,7 +42,7 @@ class OneForTheMoneyProcedure:
 def script(ctx: RoundContext) -> Script:
     """The deal of one One for the Money round."""
     players = ctx.seats
-    dealt = yield tuple(Deal(seat_to(s)) for s in players) + (Deal(DEALER, face_up=False),) * 2
+    dealt = yield deal_steps(seat_positions(players)) + deal_steps((DEALER,), False, 2)
     hands = {s: SeatHand(s, [c]) for s, c in zip(players, dealt)}
     dealer = list(dealt[-2:])
 
@@ -53,7 +54,7 @@ def script(ctx: RoundContext) -> Script:
             continue
         yield Trade(seat, hand.cards[0])
         hand.traded.append(hand.cards[0])
-        (hand.cards[0],) = yield (Deal(seat_to(seat)),)
+        (hand.cards[0],) = yield deal_steps((seat_to(seat),))
         hand.decisions.append((yield Decide(seat, AFTER_TRADE)))
 
     yield Reveal(DEALER)

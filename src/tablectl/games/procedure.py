@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Union
 
 from tablectl.rounds import RoundHands
@@ -114,6 +115,26 @@ class Trade:
 
     seat: int
     card: int
+
+
+@lru_cache(maxsize=4096)
+def deal_steps(positions: tuple[str, ...], face_up: bool = True, each: int = 1) -> Phase:
+    """``each`` ``Deal`` steps to every position in turn (position by position). Steps are
+    immutable values, so a phase is built once per distinct table layout and shared (a round
+    start does not build a fresh dataclass per card)."""
+    return tuple(Deal(p, face_up) for p in positions for _ in range(each))
+
+
+@lru_cache(maxsize=4096)
+def seat_positions(seats: tuple[int, ...]) -> tuple[str, ...]:
+    """The ``seat:N`` positions of ``seats``, in order."""
+    return tuple(seat_to(s) for s in seats)
+
+
+@lru_cache(maxsize=256)
+def burn_steps(reason: str, count: int) -> Phase:
+    """``count`` burns for ``reason``."""
+    return tuple(Burn(reason) for _ in range(count))
 
 
 Instruction = Union[Phase, Decide, Discard, Reveal, Trade]
@@ -217,7 +238,10 @@ __all__ = [
     "RulesConfigError",
     "Script",
     "Trade",
+    "burn_steps",
+    "deal_steps",
     "no_burns",
     "seat_of",
+    "seat_positions",
     "seat_to",
 ]

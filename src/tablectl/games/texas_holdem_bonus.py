@@ -22,8 +22,6 @@ from tablectl.games.procedure import (
     BOARD,
     BURN_HOUSE_RULE,
     DEALER,
-    Burn,
-    Deal,
     Decide,
     Discard,
     GameDef,
@@ -31,7 +29,10 @@ from tablectl.games.procedure import (
     Reveal,
     RoundContext,
     Script,
+    burn_steps,
+    deal_steps,
     no_burns,
+    seat_positions,
     seat_to,
 )
 from tablectl.rounds import RoundHands, SeatHand
@@ -49,20 +50,19 @@ class TexasHoldemBonusProcedure:
 
 
 def _community(ctx: RoundContext, count: int) -> Phase:
-    burn: Phase = (Burn(BURN_HOUSE_RULE),) if ctx.rules.burn_before_community else ()
-    return burn + (Deal(BOARD),) * count
+    burn: Phase = burn_steps(BURN_HOUSE_RULE, 1) if ctx.rules.burn_before_community else ()
+    return burn + deal_steps((BOARD,), True, count)
 
 
 def script(ctx: RoundContext) -> Script:
     """The deal of one Texas Hold'em Bonus round."""
     players = ctx.seats
-    positions = [seat_to(s) for s in players] + [DEALER]
+    positions = (*seat_positions(players), DEALER)
     if ctx.packets:
-        steps = tuple(Deal(p, face_up=False) for p in positions for _ in range(HOLE))
-        dealt = yield steps
+        dealt = yield deal_steps(positions, False, HOLE)
         held = {p: list(dealt[i * HOLE : (i + 1) * HOLE]) for i, p in enumerate(positions)}
     else:
-        dealt = yield tuple(Deal(p, face_up=False) for _ in range(HOLE) for p in positions)
+        dealt = yield deal_steps(positions * HOLE, False)
         n = len(positions)
         held = {p: [dealt[i], dealt[n + i]] for i, p in enumerate(positions)}
     hands = {s: SeatHand(s, held[seat_to(s)]) for s in players}

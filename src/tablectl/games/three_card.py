@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tablectl.games.procedure import DEALER, Deal, Decide, Discard, Reveal, RoundContext, Script, seat_to
+from tablectl.games.procedure import (
+    DEALER,
+    Decide,
+    Discard,
+    Reveal,
+    RoundContext,
+    Script,
+    deal_steps,
+    seat_positions,
+    seat_to,
+)
 from tablectl.rounds import RoundHands, SeatHand
 
 HAND = 3
@@ -24,8 +34,7 @@ def three_card_script(game: str, ante: str, options: tuple[str, str]) -> Callabl
 
     def script(ctx: RoundContext) -> Script:
         players = ctx.seats
-        steps = tuple(Deal(seat_to(s), face_up=False) for s in players for _ in range(HAND))
-        dealt = yield steps + tuple(Deal(DEALER, face_up=False) for _ in range(HAND))
+        dealt = yield deal_steps((*seat_positions(players), DEALER), False, HAND)
         hands = {s: SeatHand(s, list(dealt[i * HAND : (i + 1) * HAND])) for i, s in enumerate(players)}
         dealer = list(dealt[-HAND:])
         if ctx.packets:

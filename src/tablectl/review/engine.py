@@ -7,9 +7,10 @@
    the recomputed settlement is compared with the logged one.
 4. **Anomalies** (:mod:`.anomalies`) and **shuffle quality** (:mod:`.quality`).
 
-Verification and reconstruction read the same files independently. For a large log on a machine
-with more than one core they run at the same time: verification in a forked worker process,
-reconstruction here (each is about one parse of the file; together they take the time of one).
+Verification and reconstruction are one pass over the files (``tablectl.eventlog.verify.scan``
+with a :class:`~tablectl.review.logread.LogReader` as its sink): each block of lines is hashed and
+checked, then parsed and fed to the reconstruction, while its bytes are in the CPU cache. The
+replay of a large log checks about half the rounds in a forked worker process.
 """
 
 from __future__ import annotations
@@ -25,10 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from tablectl.eventlog.verify import VerifyReport, resolve_paths, verify
+from tablectl.eventlog.verify import VerifyReport, resolve_paths, scan
 from tablectl.review import anomalies as an
 from tablectl.review.logread import LogReader, Unreadable
 from tablectl.review.model import MATCH, MISMATCH, Anomaly, RoundRecord, TableSetup
@@ -36,7 +36,7 @@ from tablectl.review.quality import QualitySection, analyse
 from tablectl.review.reconstruct import Reconstruction, Reconstructor
 from tablectl.review.replay import GameRules, game_rules, replay_round
 
-#: logs at least this big are verified in a worker process while they are reconstructed here
+#: logs at least this big are replayed in two processes (when the machine has more than one core)
 PARALLEL_BYTES = 8 << 20
 
 
@@ -119,18 +119,6 @@ class ReviewReport:
         }
 
 
-def _pem(key: Ed25519PublicKey) -> bytes:
-    return key.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-
-
-def _verify_job(files: list[Path], pems: list[bytes], partial: bool) -> tuple[VerifyReport, float]:
-    """Verification in a worker process (keys travel as PEM: key objects do not pickle)."""
-    t0 = time.perf_counter()
-    keys = [serialization.load_pem_public_key(p) for p in pems]
-    report = verify(files, keys or None, allow_partial=partial)  # type: ignore[arg-type]
-    return report, time.perf_counter() - t0
-
-
 def _can_fork() -> bool:
     return (
         (os.cpu_count() or 1) > 1
@@ -141,11 +129,9 @@ def _can_fork() -> bool:
 
 def reconstruct(files: Sequence[Path], setup: TableSetup | None = None) -> tuple[Reconstruction, LogReader]:
     """Read the log's records once and reconstruct (no verification, no replay)."""
-    reader = LogReader(list(files))
     builder = Reconstructor(setup)
-    feed = builder.feed
-    for batch in reader.batches():
-        feed(batch)
+    reader = LogReader(list(files), builder.feed)
+    reader.read()
     return builder.finish(reader.lines), reader
 
 
@@ -198,23 +184,23 @@ def replay_all(recon: Reconstruction, setup: TableSetup | None = None, *, parall
 
     *parallel*: check about half the rounds in a forked worker process (which sees the rounds
     through the fork, so nothing is sent to it; it sends back each round's verdict). *check*
-    False: lay out the rounds' cards only, without the procedure and settlement check.
+    False: only say which rules would apply (the rounds' layout is the reconstruction's).
     """
     global _PLAN
     plan, in_force = _plan(recon, setup)
-    if not check or not parallel or len(plan) < PARALLEL_ROUNDS:
-        for rnd, rules, packets, source in plan:
-            replay_round(rnd, rules, packets=packets, source=source, check=check)
+    if not check:
         return in_force
-    split = len(plan) * 9 // 20  # this process also lays out the worker's rounds
+    if not parallel or len(plan) < PARALLEL_ROUNDS:
+        for rnd, rules, packets, source in plan:
+            replay_round(rnd, rules, packets=packets, source=source)
+        return in_force
+    split = len(plan) // 2
     _PLAN = plan
     try:
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
             job = pool.submit(_check_slice, split, len(plan))
             for rnd, rules, packets, source in plan[:split]:
                 replay_round(rnd, rules, packets=packets, source=source)
-            for rnd, rules, packets, source in plan[split:]:
-                replay_round(rnd, rules, packets=packets, source=source, check=False)
             verdicts = job.result()
     finally:
         _PLAN = []
@@ -238,10 +224,11 @@ def review(
     *setup*: what the table's config says (``TableSetup.from_config``): the house rules and pay
     tables for a log that does not record them, and the game and card device of a slice that does
     not start with ``table_started``.
-    *parallel*: verify in a worker process while reconstructing (default: for large logs when the
-    machine has more than one core). *replay* False skips walking the rounds through their deal
-    scripts and the rules engine (the settlement check of every round stays ``not_settled``):
-    a quicker triage, and the benchmark's "verify + reconstruct".
+    *parallel*: check about half the rounds' procedure and settlement in a forked worker process
+    (default: for large logs when the machine has more than one core). *replay* False skips
+    walking the rounds through their deal scripts and the rules engine (the settlement check of
+    every round stays ``not_settled``): a quicker triage, and the benchmark's
+    "verify + reconstruct".
 
     Raises ``LogInputError`` for bad input (a missing path, a file that is not a log, no logs).
     """
@@ -262,21 +249,10 @@ def review(
 def _review(files: list[Path], keys: Sequence[Ed25519PublicKey], partial: bool, setup: TableSetup | None,
             parallel: bool, replay: bool, t0: float) -> ReviewReport:
     timings: dict[str, float] = {}
-    if parallel:
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
-            job = pool.submit(_verify_job, files, [_pem(k) for k in keys], partial)
-            t1 = time.perf_counter()
-            recon, reader = reconstruct(files, setup)
-            timings["reconstruct"] = time.perf_counter() - t1
-            verification, timings["verify"] = job.result()
-    else:
-        t1 = time.perf_counter()
-        verification = verify(files, list(keys) or None, allow_partial=partial)
-        timings["verify"] = time.perf_counter() - t1
-        t1 = time.perf_counter()
-        recon, reader = reconstruct(files, setup)
-        timings["reconstruct"] = time.perf_counter() - t1
+    builder = Reconstructor(setup)
+    reader = LogReader(files, builder.feed)
+    verification = scan(files, list(keys) or None, reader, allow_partial=partial)
+    recon = builder.finish(reader.lines)
     timings["verified_and_reconstructed"] = time.perf_counter() - t0
     t1 = time.perf_counter()
     in_force = replay_all(recon, setup, parallel=parallel, check=replay)

@@ -1,11 +1,15 @@
-"""Read a card event log's lines as dicts, fast, in batches — for replay, not for verification.
+"""Read a card event log's lines as dicts, fast, a block at a time — for the reconstruction.
 
-Verification (``tablectl.eventlog.verify``) hashes raw bytes and parses almost nothing; replay
-needs every line's fields. Parsing line by line costs one ``orjson.loads`` call per line; parsing
-a whole chunk as one JSON array (``[line,line,...]``) moves that loop into C and is about twice
-as fast. A chunk that does not parse as an array (a line that is not JSON, or fragments that
-happen to join) is parsed again line by line, and unreadable lines are reported, not fatal: a
-log that failed verification can still be read as far as it goes.
+:class:`LogReader` is a :class:`tablectl.eventlog.verify.LineSink`: ``verify.scan`` hands it every
+block of lines (about 64 KiB) right after verifying it, so the file is read once and each line's
+bytes are hashed, checked and parsed while they are still in the CPU cache. (:meth:`LogReader.read`
+reads the files without verifying.)
+
+Parsing line by line costs one ``orjson.loads`` call per line; a block is parsed as one JSON array
+(``[line,line,...]``), which moves that loop into C. A block that does not parse as an array (a
+line that is not JSON, or fragments that happen to join) is parsed again line by line, and
+unreadable lines are reported, not fatal: a log that failed verification can still be read as far
+as it goes.
 
 :class:`LogReader` also remembers, per file, the first seq and line count, so that a seq can be
 turned back into ``file:line`` for the report without tracking every line's position.
@@ -14,14 +18,18 @@ turned back into ``file:line`` for the report without tracking every line's posi
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-_CHUNK = 1 << 20
+from tablectl.eventlog.verify import read_blocks
+
+Records = list[dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,53 +52,57 @@ class _FileSpan:
 
 @dataclass
 class LogReader:
-    """Iterate the records of *files* (in log order) in batches; then locate seqs in them."""
+    """Parse the lines of *files* (in log order) a block at a time and hand the records to *feed*;
+    then locate seqs in the files."""
 
     files: list[Path]
+    feed: Callable[[Records], None]
     unreadable: list[Unreadable] = field(default_factory=list)
     torn: list[tuple[str, int]] = field(default_factory=list)  # (file, bytes) of a trailing partial line
     lines: int = 0
     _spans: list[_FileSpan] = field(default_factory=list)
     _starts: list[int] = field(default_factory=list)
 
-    def batches(self) -> Iterator[list[dict[str, Any]]]:
-        """Lists of records, in log order; every record is a dict with at least ``seq`` and ``event``."""
-        loads = orjson.loads
-        for path in self.files:
-            span = _FileSpan(str(path))
-            self._spans.append(span)
-            lineno = 0
-            with open(path, "rb") as f:
-                rest = b""
-                while chunk := f.read(_CHUNK):
-                    parts = (rest + chunk if rest else chunk).split(b"\n")
-                    rest = parts.pop()
-                    if not parts:
-                        continue
-                    try:
-                        records = loads(b"[" + b",".join(parts) + b"]")
-                    except orjson.JSONDecodeError:
-                        records = None
-                    if records is None or len(records) != len(parts) or not _all_records(records):
-                        records = self._slow(span, parts, lineno)
-                    elif span.first_seq is None:
-                        span.first_seq = records[0]["seq"]
-                        span.first_line = lineno + 1
-                    lineno += len(parts)
-                    if records:
-                        if span.regular and span.first_seq is not None:
-                            expect = span.first_seq + lineno - span.first_line
-                            if records[-1]["seq"] != expect:
-                                span.regular = False
-                        yield records
-            if rest:
-                self.torn.append((str(path), len(rest)))
-            span.lines = lineno
-            self.lines += lineno
-        self._starts = [s.first_seq if s.first_seq is not None else -1 for s in self._spans]
+    def read(self) -> None:
+        """Read the files without verifying them (:func:`tablectl.eventlog.verify.scan` does both)."""
+        read_blocks(self.files, self)
 
-    def _slow(self, span: _FileSpan, parts: list[bytes], lineno: int) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
+    # ------------------------------------------------------------------ LineSink
+
+    def block(self, file_index: int, lineno: int, lines: list[bytes], data: bytes) -> None:
+        spans = self._spans
+        while len(spans) <= file_index:
+            spans.append(_FileSpan(str(self.files[len(spans)])))
+        span = spans[file_index]
+        try:
+            records = orjson.loads(b"[" + data.replace(b"\n", b",") + b"]")
+        except orjson.JSONDecodeError:
+            records = None
+        if records is None or len(records) != len(lines) or not _all_records(records):
+            records = self._slow(span, lines, lineno)
+        elif span.first_seq is None:
+            span.first_seq = records[0]["seq"]
+            span.first_line = lineno + 1
+        if records:
+            if span.regular and span.first_seq is not None:
+                start = span.first_seq + lineno + 1 - span.first_line  # the seq line lineno + 1 should carry
+                if list(map(_SEQ, records)) != list(range(start, start + len(lines))):
+                    span.regular = False
+            self.feed(records)
+
+    def end_file(self, file_index: int, lines: int, torn: int) -> None:
+        spans = self._spans
+        while len(spans) <= file_index:
+            spans.append(_FileSpan(str(self.files[len(spans)])))
+        span = spans[file_index]
+        if torn:
+            self.torn.append((span.path, torn))
+        span.lines = lines
+        self.lines += lines
+        self._starts = [s.first_seq if s.first_seq is not None else -1 for s in spans]
+
+    def _slow(self, span: _FileSpan, parts: list[bytes], lineno: int) -> Records:
+        out: Records = []
         for i, line in enumerate(parts, start=lineno + 1):
             try:
                 record = orjson.loads(line)
@@ -105,6 +117,8 @@ class LogReader:
                 span.first_line = i
             out.append(record)
         return out
+
+    # ------------------------------------------------------------------ locating
 
     def locate(self, seq: int | None) -> tuple[str, int] | None:
         """``(file, line)`` of the line carrying *seq*, when it can be told without a re-read."""
@@ -122,8 +136,15 @@ class LogReader:
         return span.path, line
 
 
+_contains = operator.contains
+_SEQ = operator.itemgetter("seq")
+_DICT = {dict}
+
+
 def _all_records(records: list[Any]) -> bool:
-    for r in records:
-        if type(r) is not dict or "event" not in r or "seq" not in r:
-            return False
-    return True
+    """Every record a dict with ``seq`` and ``event`` (C-level loops: this runs on every block)."""
+    return (
+        set(map(type, records)) == _DICT
+        and all(map(_contains, records, repeat("seq")))
+        and all(map(_contains, records, repeat("event")))
+    )

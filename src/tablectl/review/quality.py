@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablectl.cards import DECK_SIZE
+from tablectl.cards import CARD_TEXT, DECK_SIZE
 from tablectl.cards import card as parse_card
 from tablectl.review.quality_common import (
     CsmEvent,
@@ -35,6 +35,7 @@ from tablectl.review.reconstruct import Reconstruction
 from tablectl.review.shuffle_quality import analyse_csm, analyse_shuffles
 
 POSITION_BINS = 8
+_CARD_OF_TEXT = {t: c for c, t in enumerate(CARD_TEXT)}  # the texts the controller writes ("QH", "TD")
 LAG_EDGES = (0.125, 0.25, 0.5, 1.0, 2.0)
 
 
@@ -76,20 +77,33 @@ def shoe_sequences(recon: Reconstruction) -> tuple[list[list[int]], int, list[st
     for shoe in recon.shoes:
         if shoe.kind not in ("shoe", "shuffler") or shoe.decks != decks:
             continue
-        seen: Counter[int] = Counter()
-        seq: list[int] = []
-        for text in shoe.cards:
-            c = _int(text)
-            if c is None or seen[c] >= decks:
-                cut_short += 1
-                break
-            seen[c] += 1
-            seq.append(c)
+        seq = _usable(shoe.cards, decks)
+        if len(seq) < len(shoe.cards):
+            cut_short += 1
         if seq:
             sequences.append(seq)
     if cut_short:
         notes.append(f"{cut_short} shoe(s) cut short at an unidentified or foreign card")
     return sequences, decks, notes
+
+
+def _usable(texts: list[Any], decks: int) -> list[int]:
+    """The cards of *texts* up to the first one that is unknown or one copy too many."""
+    try:
+        ints = list(map(_CARD_OF_TEXT.get, texts))
+    except TypeError:  # an unhashable value where a card belongs
+        ints = [None]
+    if None not in ints and (not ints or max(Counter(ints).values()) <= decks):
+        return ints  # type: ignore[return-value]
+    seen = [0] * DECK_SIZE
+    seq: list[int] = []
+    for text in texts:
+        c = _int(text)
+        if c is None or seen[c] >= decks:
+            break
+        seen[c] += 1
+        seq.append(c)
+    return seq
 
 
 def common_prefix(sequences: list[list[int]]) -> int:

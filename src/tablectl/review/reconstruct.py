@@ -1,10 +1,13 @@
 """One pass over a card event log's records: sessions, rounds, shoes, device event numbers and
 the raw material of the anomaly list, in log order.
 
-The pass is the hot loop of ``tablectl review`` (a million lines must take about a second), so
-it does little per line: a dict lookup on the event name, and for a card a few field reads and
-list appends. Everything per round (the game's procedure, settlement with the rules engine) is
-done afterwards by :mod:`tablectl.review.replay`, on the lines the pass gathered for the round.
+The pass is the hot loop of ``tablectl review`` (a million lines must take well under a second),
+so it does little per line: a dict lookup on the event name, and for a card a few field reads and
+list appends. It lays each round's cards out as the log says they went (by position, burns,
+discards; decisions and corrections), so nothing walks the rounds again for that. The game's
+procedure and the settlement with the rules engine are checked afterwards by
+:mod:`tablectl.review.replay`, on the lines the pass gathered for each round (``events``,
+``settled``). Lines no handler needs (``bank``, most ``state`` lines, ...) are not kept.
 
 Event names and fields are the controller's (``tablectl.table.core``; ``docs/table.md``) and the
 log's own (``docs/events.md``).
@@ -120,7 +123,6 @@ class Reconstructor:
         self.out = Reconstruction()
         self.session: Session | None = None
         self.round: RoundRecord | None = None
-        self.rounds_by_key: dict[tuple[int, int], RoundRecord] = {}
         self.shoe: ShoeRecord | None = None  # the shoe the table deals from now
         self.shoe_by_id: dict[Any, ShoeRecord] = {}
         self.hold: Hold | None = None
@@ -137,11 +139,11 @@ class Reconstructor:
         self._gno: int = 0
         self._base: dict[str, int] = {}  # the first line's event_nos snapshot
         self._numbers: dict[Any, DeviceNumbers] = {}
-        self._last_rec: dict[str, Any] | None = None  # the last record of the batches fed so far
-        self._prev: dict[str, Any] | None = None  # the record before the one being handled
+        self._batch: list[dict[str, Any]] = []  # the records being fed
+        self._before: dict[str, Any] | None = None  # the record before the batch (the last one fed before)
         h: dict[str, Callable[[dict[str, Any]], None]] = {
-            "dealt": self._card, "burned": self._card, "drawn": self._card,
-            "decision": self._in_round, "corrected": self._in_round, "traded": self._in_round,
+            "dealt": self._dealt, "burned": self._burned, "drawn": self._drawn,
+            "decision": self._decision, "corrected": self._corrected, "traded": self._traded,
             "revealed": self._in_round, "identified": self._identified, "discarded": self._discarded,
             "settled": self._settled, "round_started": self._round_started, "round_ended": self._round_ended,
             "round_voided": self._round_voided, "state": self._state, "returned": self._returned,
@@ -164,15 +166,23 @@ class Reconstructor:
         if self.out.first_seq is None:
             self.out.first_seq = records[0]["seq"]
             self.out.first_ts = records[0].get("ts")
-        handlers = self._handlers
-        prev = self._last_rec
+        if self._batch:
+            self._before = self._batch[-1]
+        self._batch = records
+        get = self._handlers.get
         for rec in records:
-            h = handlers.get(rec["event"])
+            h = get(rec["event"])
             if h is not None:
-                self._prev = prev
                 h(rec)
-            prev = rec
-        self._last_rec = records[-1]
+
+    def _previous(self, rec: dict[str, Any]) -> dict[str, Any] | None:
+        """The record before *rec* (of the batch being fed): for the few handlers that close a
+        round or a session at the line before (rare: not worth tracking on every line)."""
+        batch = self._batch
+        for i in range(len(batch)):
+            if batch[i] is rec:
+                return batch[i - 1] if i else self._before
+        return None
 
     def _number(self, rec: dict[str, Any]) -> None:
         n = rec.get("event_no")
@@ -225,42 +235,100 @@ class Reconstructor:
 
     # ------------------------------------------------------------------ cards
 
-    def _card(self, rec: dict[str, Any]) -> None:
-        n = rec.get("event_no")
-        dev = rec.get("device")
+    def _card(self, rec: dict[str, Any]) -> RoundRecord | None:
+        """What every card line does: device numbers, the shoe's cards and penetration. Returns
+        the round when the line belongs to the round being played (and adds it to its events)."""
+        get = rec.get
+        n = get("event_no")
+        dev = get("device")
         if self.session is None:
             self._session(rec)
-        if n:
-            # the cards of one packet are lines of one device event: the same number, in a row
-            if n != self._gno or dev != self._gdev or "packet" not in rec:
-                self._gno = n
-                self._gdev = dev
-                last = self._last.get(dev)
-                if last is not None and n == last + 1:
-                    self._last[dev] = n
-                else:
-                    self._irregular(dev, n, rec["seq"], last)
+        # the cards of one packet are lines of one device event: the same number, in a row
+        if n and (n != self._gno or dev != self._gdev or "packet" not in rec):
+            self._gno = n
+            self._gdev = dev
+            last = self._last.get(dev)
+            if last is not None and n == last + 1:
+                self._last[dev] = n
+            else:
+                self._irregular(dev, n, rec["seq"], last)
         rnd = self.round
-        if rnd is not None and rec.get("round") == rnd.number:
+        if rnd is not None and get("round") == rnd.number:
             rnd.events.append(rec)
-        if dev != self.source:
-            return
-        card = rec.get("card")
+        else:
+            rnd = None
+        if dev == self.source:
+            self._source_card(rec, dev, n)
+        return rnd
+
+    def _source_card(self, rec: dict[str, Any], dev: Any, n: Any) -> None:
+        """A card from the table's card source: its shoe's sequence and penetration."""
+        get = rec.get
+        card = get("card")
         if self.csm:
-            events = self.out.csm_events
+            csm = self.out.csm_events
             if card is None:
-                self.misread_at[(dev, n)] = (events, len(events), 1)
-            events.append(("dispense", card, rec["seq"]))
-        shoe = self.shoe_by_id.get(rec.get("shoe"))
+                self.misread_at[(dev, n)] = (csm, len(csm), 1)
+            csm.append(("dispense", card, rec["seq"]))
+        shoe = self.shoe_by_id.get(get("shoe"))
         if shoe is not None:
-            shoe.cards_drawn += 1
-            cards = shoe.cards
+            cards = shoe.cards  # cards_drawn is their number (set at the end)
             if card is None and not self.csm:
                 self.misread_at[(dev, n)] = (cards, len(cards), -1)
             cards.append(card)
-            pen = rec.get("penetration")
+            pen = get("penetration")
             if pen is not None and (shoe.max_penetration is None or pen > shoe.max_penetration):
                 shoe.max_penetration = pen
+
+    def _dealt(self, rec: dict[str, Any]) -> None:
+        """The most frequent card line: :meth:`_card` and :meth:`_source_card` inlined."""
+        get = rec.get
+        n = get("event_no")
+        dev = get("device")
+        if self.session is None:
+            self._session(rec)
+        if n and (n != self._gno or dev != self._gdev or "packet" not in rec):
+            self._gno = n
+            self._gdev = dev
+            last = self._last.get(dev)
+            if last is not None and n == last + 1:
+                self._last[dev] = n
+            else:
+                self._irregular(dev, n, rec["seq"], last)
+        card = get("card")
+        rnd = self.round
+        if rnd is not None and get("round") == rnd.number:
+            rnd.events.append(rec)
+            positions = rnd.positions
+            to = get("to")
+            pile = positions.get(to)  # type: ignore[arg-type]
+            if pile is None:
+                pile = positions[str(to)] = []
+            pile.append(card)
+        if dev != self.source:
+            return
+        if self.csm:
+            self._source_card(rec, dev, n)
+            return
+        shoe = self.shoe_by_id.get(get("shoe"))
+        if shoe is not None:
+            cards = shoe.cards
+            if card is None:
+                self.misread_at[(dev, n)] = (cards, len(cards), -1)
+            cards.append(card)
+            pen = get("penetration")
+            if pen is not None and (shoe.max_penetration is None or pen > shoe.max_penetration):
+                shoe.max_penetration = pen
+
+    def _burned(self, rec: dict[str, Any]) -> None:
+        rnd = self._card(rec)
+        if rnd is not None:
+            rnd.burns.append(rec.get("card"))
+
+    def _drawn(self, rec: dict[str, Any]) -> None:
+        rnd = self._card(rec)
+        if rnd is not None:
+            rnd.discards.append(rec.get("card"))
 
     def _returned(self, rec: dict[str, Any]) -> None:
         self._number(rec)
@@ -275,6 +343,10 @@ class Reconstructor:
         rnd = self.round
         if rnd is not None and rec.get("round") == rnd.number:
             rnd.events.append(rec)
+            to = str(rec.get("to"))  # the misread card in the round's layout gets its name
+            pile = rnd.burns if to == "burn" else rnd.discards if to == "discard" else rnd.positions.get(to)
+            if pile is not None and None in pile:
+                pile[pile.index(None)] = rec.get("card")
         where = self.misread_at.pop((rec.get("device"), rec.get("event_no")), None)
         if where is not None:
             target, index, slot = where
@@ -293,6 +365,31 @@ class Reconstructor:
         if rnd is not None and rec.get("round") == rnd.number:
             rnd.events.append(rec)
 
+    def _decision(self, rec: dict[str, Any]) -> None:
+        rnd = self.round
+        if rnd is not None and rec.get("round") == rnd.number:
+            rnd.events.append(rec)
+            rnd.decisions.append({"seat": rec.get("seat"), "decision": rec.get("decision"), "banker": bool(rec.get("banker"))})
+
+    def _corrected(self, rec: dict[str, Any]) -> None:
+        """An exposed card taken back from a position and burned."""
+        rnd = self.round
+        if rnd is not None and rec.get("round") == rnd.number:
+            rnd.events.append(rec)
+            text, frm = rec.get("card"), str(rec.get("from"))
+            _remove_last(rnd.positions.get(frm, []), text)
+            rnd.burns.append(text)
+            rnd.corrections.append({"seq": rec["seq"], "card": text, "from": frm, "to": rec.get("to"), "reason": rec.get("reason")})
+
+    def _traded(self, rec: dict[str, Any]) -> None:
+        """A card traded away (One for the Money): off the position, onto the discards."""
+        rnd = self.round
+        if rnd is not None and rec.get("round") == rnd.number:
+            rnd.events.append(rec)
+            text, frm = rec.get("card"), str(rec.get("from"))
+            _remove_last(rnd.positions.get(frm, []), text)
+            rnd.discards.append(text)
+
     def _settled(self, rec: dict[str, Any]) -> None:
         rnd = self.round
         if rnd is not None and rec.get("round") == rnd.number:
@@ -303,17 +400,17 @@ class Reconstructor:
     def _round_started(self, rec: dict[str, Any]) -> None:
         session = self._session(rec)
         if self.round is not None:
-            self._close_round(rec, INTERRUPTED, "a new round started before it ended")
-        number = rec.get("round")
-        rnd = RoundRecord(
-            session=session.index, number=number if isinstance(number, int) else 0, start_seq=rec["seq"],
-            start_ts=rec.get("ts", ""), seats=list(rec.get("seats") or ()), wagers=rec.get("wagers"),
-            banker=rec.get("banker"), banker_stake=rec.get("banker_stake"), shoe=rec.get("shoe"),
-            dealer=rec.get("dealer"), last_round=bool(rec.get("last_round")),
+            self._close_round(self._previous(rec) or rec, INTERRUPTED, "a new round started before it ended")
+        get = rec.get
+        number = get("round")
+        rnd = RoundRecord(  # positionally: session, number, start_seq, start_ts, seats, wagers, banker,
+            # banker_stake, shoe, dealer, last_round (a round every 17 lines: keywords cost a third more)
+            session.index, number if isinstance(number, int) else 0, rec["seq"], get("ts", ""),
+            list(get("seats") or ()), get("wagers"), get("banker"), get("banker_stake"), get("shoe"),
+            get("dealer"), bool(get("last_round")),
         )
         session.rounds += 1
         self.round = rnd
-        self.rounds_by_key[(rnd.session, rnd.number)] = rnd
         self.out.rounds.append(rnd)
         shoe = self.shoe_by_id.get(rnd.shoe)
         if shoe is not None:
@@ -324,8 +421,12 @@ class Reconstructor:
         if rnd is None or rec.get("round") != rnd.number:
             return
         rnd.events.append(rec)
-        if rec.get("complete"):
-            self._close_round(rec, VOIDED if rnd.status == VOIDED else COMPLETE)
+        if rec.get("complete"):  # _close_round(rec, COMPLETE or VOIDED), inline
+            if rnd.status != VOIDED:
+                rnd.status = COMPLETE
+            rnd.end_seq = rec["seq"]
+            rnd.end_ts = rec.get("ts")
+            self.round = None
 
     def _round_voided(self, rec: dict[str, Any]) -> None:
         rnd = self.round
@@ -333,13 +434,13 @@ class Reconstructor:
             rnd.events.append(rec)
             rnd.status = VOIDED
 
-    def _close_round(self, rec: dict[str, Any], status: str, why: str | None = None) -> None:
+    def _close_round(self, last: dict[str, Any], status: str, why: str | None = None) -> None:
+        """End the round at line *last* (for an interrupted round: the line before the interruption)."""
         rnd = self.round
         assert rnd is not None
         if status == INTERRUPTED and rnd.status == VOIDED:
             status = VOIDED
         rnd.status = status
-        last = rec if status != INTERRUPTED else (self._prev or rec)
         rnd.end_seq = last["seq"]
         rnd.end_ts = last.get("ts")
         if why:
@@ -401,8 +502,7 @@ class Reconstructor:
         if shoe is not None and shoe.last_round_at is None:
             shoe.last_round_at = rec.get("round")
 
-    def _numbered(self, rec: dict[str, Any]) -> None:
-        self._number(rec)
+    _numbered = _number
 
     # ------------------------------------------------------------------ holds, violations, faults
 
@@ -501,7 +601,7 @@ class Reconstructor:
         session = self.session
         if session is None:
             return
-        last = self._prev or rec
+        last = self._previous(rec) or rec
         if self.round is not None:
             why = "the controller crashed during the round" if ended_by == "crash" else "the controller stopped during the round"
             self._close_round(last, INTERRUPTED, why)
@@ -572,7 +672,7 @@ class Reconstructor:
     def finish(self, lines: int) -> Reconstruction:
         """Close what is still open and return the reconstruction."""
         out = self.out
-        last = self._last_rec
+        last = self._batch[-1] if self._batch else self._before
         out.lines = lines
         if last is not None:
             out.last_seq = last["seq"]
@@ -591,6 +691,8 @@ class Reconstructor:
             if self.hold is not None:
                 self.hold.ended_to = "log end"
             self.session = None
+        for shoe in out.shoes:
+            shoe.cards_drawn = len(shoe.cards)
         # device numbers
         for dev, last_no in self._last.items():
             nums = self._numbers.get(dev)
@@ -607,3 +709,12 @@ class Reconstructor:
             r.id = str(r.number) if counts[r.number] == 1 else f"{r.session}.{r.number}"
             out.round_ids[(r.session, r.number)] = r.id
         return out
+
+
+def _remove_last(cards: list[str | None], card: Any) -> bool:
+    """Take the last copy of *card* off *cards*."""
+    for i in range(len(cards) - 1, -1, -1):
+        if cards[i] == card:
+            del cards[i]
+            return True
+    return False

@@ -4,7 +4,9 @@ Two views of the same lines, checked against each other:
 
 1. **As logged** — each card line says where the card went (``to``): ``seat:N``, ``dealer``,
    ``dp``, ``board``, ``burn``, ``discard``; corrections (an exposed card becomes a burn), trades
-   (One for the Money) and identifications (a misread card named by the dealer) amend that.
+   (One for the Money) and identifications (a misread card named by the dealer) amend that. The
+   reconstruction pass (:mod:`tablectl.review.reconstruct`) lays the round out this way as it
+   reads the lines.
 2. **As the procedure says** — the game's own deal script (``tablectl.games``) is walked with
    the controller's own cursor (``tablectl.table.cursor.RoundCursor``), fed the logged cards and
    decisions in log order. Every card must land where the log says it went; at the end the script
@@ -103,27 +105,15 @@ def _card(text: Any) -> int | None:
         return None
 
 
-def _remove_last(cards: list[str | None], card: Any) -> bool:
-    for i in range(len(cards) - 1, -1, -1):
-        if cards[i] == card:
-            del cards[i]
-            return True
-    return False
+def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, source: str | None) -> None:
+    """Check *rnd* against its game's procedure and settle it again: ``rnd.settlement`` (the
+    comparison with the logged settlement), ``rnd.recomputed_rows`` and any procedure problems.
 
-
-def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, source: str | None, check: bool = True) -> None:
-    """Fill in *rnd*: positions, burns, decisions, corrections, the recomputed settlement and its
-    comparison with the logged one (``rnd.settlement``), and any procedure problems.
-
-    *rules* None: the game is unknown (no ``table_started`` in the log): positions only.
+    The round's layout (positions, burns, discards, decisions, corrections) is the
+    reconstruction's; this walks the same lines through the deal script.
+    *rules* None: the game is unknown (no ``table_started`` in the log): nothing to check.
     *packets*: the cards came in packets from a hand-forming shuffler; *source*: the card device.
-    *check* False: the positions etc. only, not the procedure and settlement (done elsewhere).
     """
-    positions: dict[str, list[str | None]] = {}
-    burns: list[str | None] = []
-    discards: list[str | None] = []
-    decisions: list[dict[str, Any]] = []
-    corrections: list[dict[str, Any]] = []
     problems = rnd.problems
     cursor: RoundCursor | None = None
     wagers: dict[int, dict[str, int]] | None = None
@@ -133,7 +123,7 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
         except (TypeError, ValueError, AttributeError):
             problems.append("the round's wagers are not readable")
     replay_error: str | None = None
-    if rules is not None and check:
+    if rules is not None:
         try:
             ctx = RoundContext(tuple(rnd.seats), wagers, rnd.banker, packets, rules.procedure)
             cursor = RoundCursor(rules.game.script, ctx)
@@ -149,24 +139,18 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
         ev = rec["event"]
         if ev == "dealt" or ev == "burned" or ev == "drawn":
             text = rec.get("card")
-            to = rec.get("to")
             if ev == "dealt":
-                pile = positions.get(to)  # type: ignore[arg-type]
-                if pile is None:
-                    pile = positions[str(to)] = []
-                pile.append(text)
                 script_card = True
             elif ev == "burned":
-                burns.append(text)
                 script_card = rec.get("reason") not in _NOT_SCRIPT_BURNS
             else:
-                discards.append(text)
                 script_card = False
             last_placed = script_card
             if text is None and (script_card or rec.get("device") == source):
                 misreads.append(script_card)
             if not script_card or cursor is None or replay_error:
                 continue
+            to = rec.get("to")
             card = _card(text)
             try:
                 if ev == "dealt":
@@ -183,8 +167,7 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
             if cursor.effects:
                 expected_trades += [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
         elif ev == "decision":
-            seat, choice, banker = rec.get("seat"), rec.get("decision"), bool(rec.get("banker"))
-            decisions.append({"seat": seat, "decision": choice, "banker": banker})
+            seat, choice = rec.get("seat"), rec.get("decision")
             last_placed = False
             if cursor is not None and not replay_error:
                 try:
@@ -196,10 +179,6 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
                     expected_trades += [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
         elif ev == "identified":
             text = rec.get("card")
-            to = str(rec.get("to"))
-            pile = burns if to == "burn" else discards if to == "discard" else positions.get(to)
-            if pile is not None and None in pile:
-                pile[pile.index(None)] = text
             in_script = misreads.pop(0) if misreads else False
             if in_script and cursor is not None and not replay_error and cursor.unidentified:
                 try:
@@ -211,9 +190,6 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
                     expected_trades += [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
         elif ev == "corrected":
             text, frm = rec.get("card"), str(rec.get("from"))
-            _remove_last(positions.get(frm, []), text)
-            burns.append(text)
-            corrections.append({"seq": rec["seq"], "card": text, "from": frm, "to": rec.get("to"), "reason": rec.get("reason")})
             if cursor is not None and not replay_error:
                 try:
                     step, card = cursor.retract()
@@ -223,10 +199,7 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
                 if step.to != frm or card != _card(text):
                     replay_error = f"seq {rec['seq']}: the exposed card {text} from {frm} is not the last card the procedure placed"
         elif ev == "traded":
-            text, frm = rec.get("card"), str(rec.get("from"))
-            _remove_last(positions.get(frm, []), text)
-            discards.append(text)
-            logged_trades.append((rec.get("seat"), _card(text)))  # type: ignore[arg-type]
+            logged_trades.append((rec.get("seat"), _card(rec.get("card"))))  # type: ignore[arg-type]
         elif ev == "discarded":
             if cursor is not None and not replay_error and cursor.discard:
                 try:
@@ -240,10 +213,6 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
             elif kind == SETTLEMENT_FAILED:
                 settlement_failed = True
 
-    rnd.positions, rnd.burns, rnd.discards = positions, burns, discards
-    rnd.decisions, rnd.corrections = decisions, corrections
-    if not check:
-        return
     if replay_error is None and expected_trades != logged_trades and cursor is not None:
         replay_error = (f"trades logged ({_trades(logged_trades)}) differ from the procedure's "
                         f"({_trades(expected_trades)})")

@@ -145,6 +145,7 @@ class TableCore(lc.LifecycleModel):
         self.faults: dict[tuple[str, int], str] = {}
         self.highest: dict[str, int] = {}
         self.recent: deque[dict[str, Any]] = deque(maxlen=recent)
+        self._redacted: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}  # id -> (record, shown)
         log.add_listener(self.recent.append)
         self._dispatch: dict[type, Callable[[str, Any], None]] = {
             ev.CardDrawn: self._on_card_drawn,
@@ -405,7 +406,7 @@ class TableCore(lc.LifecycleModel):
             self._violation(va.FOREIGN_CARD, f"{text(card)} was returned but never dealt", card=text(card), device=device, event_no=event_no)
             return
         self.comp.give_back(card)
-        if self.written_off[card]:
+        if self.written_off and self.written_off[card]:
             self.written_off[card] -= 1
 
     # --- packets from a hand-forming shuffler ----------------------------------------------------
@@ -894,6 +895,22 @@ class TableCore(lc.LifecycleModel):
             return Prompt("discard")
         return Prompt("none")
 
+    def _recent_shown(self) -> tuple[dict[str, Any], ...]:
+        """The recent log lines as the display shows them (``redact``): each line is redacted
+        once, not again in every view (a view is built after every batch while a display
+        listens)."""
+        cache = self._redacted
+        kept: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+        shown = []
+        for record in self.recent:
+            entry = cache.get(id(record))
+            if entry is None or entry[0] is not record:
+                entry = (record, redact(record))
+            kept[id(record)] = entry
+            shown.append(entry[1])
+        self._redacted = kept
+        return tuple(shown)
+
     def view(self) -> TableView:
         """A snapshot for the display: face-up cards only."""
         seats = []
@@ -938,7 +955,7 @@ class TableCore(lc.LifecycleModel):
             prompt=self.prompt(),
             alarms=tuple(alarms),
             settlement=tuple(self.settlement),
-            recent=tuple(redact(r) for r in self.recent),
+            recent=self._recent_shown(),
             processed=dict(self.highest),
         )
 

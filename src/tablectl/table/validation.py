@@ -166,9 +166,10 @@ def check_wagers(
             return f"{bet}: {cents / 100:.2f} is outside the table limits {minimum / 100:.2f}-{maximum / 100:.2f}"
         if whole_dollars and cents % 100:
             return f"{bet}: {cents / 100:.2f} is not whole dollars"
-    if not any(wagers.get(bet, 0) > 0 for bet in required):
-        return f"needs a {' or '.join(required)} wager"
-    return None
+    for bet in required:
+        if wagers.get(bet, 0) > 0:
+            return None
+    return f"needs a {' or '.join(required)} wager"
 
 
 __all__ = [
