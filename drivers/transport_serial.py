@@ -17,6 +17,8 @@ import os
 import select
 import socket
 import time
+from collections.abc import Iterable
+from typing import Any
 
 import serial
 
@@ -87,11 +89,12 @@ class SerialTransport:
         self._wake_w: int | None = None
 
     def open(self) -> None:
+        url = resolve_usb_serial(self.address) if is_usb_serial_address(self.address) else self.address
         kwargs: dict = {"baudrate": self.baudrate, "timeout": 0, "write_timeout": self.write_timeout}
-        if _is_local(self.address):
+        if _is_local(url):
             kwargs["exclusive"] = True
         try:
-            port = serial.serial_for_url(self.address, **kwargs)
+            port = serial.serial_for_url(url, **kwargs)
         except ValueError as e:
             raise DeviceUnavailable(self.address, f"invalid address ({e})") from None
         except (serial.SerialException, OSError) as e:
@@ -177,3 +180,30 @@ class SerialTransport:
 
     def __repr__(self) -> str:
         return f"SerialTransport({self.address!r})"
+
+
+def is_usb_serial_address(address: str) -> bool:
+    return address.lower().startswith("usbserial:")
+
+
+def resolve_usb_serial(address: str, ports: Iterable[Any] | None = None) -> str:
+    """The tty of the USB-serial adapter named by ``usbserial:VID:PID[:SERIAL]`` (hex ids), looked
+    up in ``serial.tools.list_ports`` at every open: an adapter unplugged and plugged back may come
+    back under another tty name. ``DeviceUnavailable`` if no port, or more than one, matches."""
+    from serial.tools import list_ports
+
+    parts = address.split(":", 3)
+    try:
+        vid, pid = int(parts[1], 16), int(parts[2], 16)
+    except (IndexError, ValueError):
+        raise DeviceUnavailable(address, "invalid address (expected usbserial:VID:PID[:SERIAL], ids in hex)") from None
+    serial_no = parts[3] if len(parts) == 4 and parts[3] else None
+    found = [
+        p.device for p in (list_ports.comports() if ports is None else ports)
+        if p.vid == vid and p.pid == pid and (serial_no is None or p.serial_number == serial_no)
+    ]
+    if not found:
+        raise DeviceUnavailable(address, "no USB-serial port with that VID/PID/serial number is plugged in")
+    if len(found) > 1:
+        raise DeviceUnavailable(address, f"{len(found)} ports match ({', '.join(found)}): add the serial number")
+    return found[0]

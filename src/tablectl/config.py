@@ -63,10 +63,10 @@ def check_address(address: str) -> str:
     text = address.strip()
     if not text:
         raise ValueError("empty address")
-    if text.lower().startswith("usb:"):
+    if text.lower().startswith(("usb:", "usbserial:")):
         parts = text.split(":", 3)
         if len(parts) < 3:
-            raise ValueError(f"{text!r}: expected usb:VID:PID[:SERIAL]")
+            raise ValueError(f"{text!r}: expected {parts[0]}:VID:PID[:SERIAL]")
         try:
             vid, pid = int(parts[1], 16), int(parts[2], 16)
         except ValueError:
@@ -89,7 +89,7 @@ def check_address(address: str) -> str:
         return text
     if text.startswith("/") or re.fullmatch(r"COM\d+", text, re.IGNORECASE):
         return text
-    raise ValueError(f"{text!r}: expected a serial device path (/dev/ttyUSB0), socket://host:port, rfc2217://host:port or usb:VID:PID[:SERIAL]")
+    raise ValueError(f"{text!r}: expected a serial device path (/dev/ttyUSB0), socket://host:port, rfc2217://host:port, usb:VID:PID[:SERIAL] or usbserial:VID:PID[:SERIAL]")
 
 
 def _cents(value: Any) -> int:

@@ -78,15 +78,17 @@ class LogReader:
             records = orjson.loads(b"[" + data.replace(b"\n", b",") + b"]")
         except orjson.JSONDecodeError:
             records = None
-        if records is None or len(records) != len(lines) or not _all_records(records):
+        seqs = _seqs(records) if records is not None and len(records) == len(lines) else None
+        if seqs is None:
             records = self._slow(span, lines, lineno)
+            seqs = list(map(_SEQ, records))
         elif span.first_seq is None:
-            span.first_seq = records[0]["seq"]
+            span.first_seq = seqs[0]
             span.first_line = lineno + 1
         if records:
             if span.regular and span.first_seq is not None:
                 start = span.first_seq + lineno + 1 - span.first_line  # the seq line lineno + 1 should carry
-                if list(map(_SEQ, records)) != list(range(start, start + len(lines))):
+                if seqs != list(range(start, start + len(lines))):
                     span.regular = False
             self.feed(records)
 
@@ -138,13 +140,16 @@ class LogReader:
 
 _contains = operator.contains
 _SEQ = operator.itemgetter("seq")
-_DICT = {dict}
 
 
-def _all_records(records: list[Any]) -> bool:
-    """Every record a dict with ``seq`` and ``event`` (C-level loops: this runs on every block)."""
-    return (
-        set(map(type, records)) == _DICT
-        and all(map(_contains, records, repeat("seq")))
-        and all(map(_contains, records, repeat("event")))
-    )
+def _seqs(records: list[Any]) -> list[Any] | None:
+    """Every record's ``seq``, if every record is a dict with ``seq`` and ``event``; else None.
+
+    Two C-level passes (this runs on every block): only a JSON object can be indexed by
+    ``"seq"`` — a list, a string or a number raises TypeError."""
+    try:
+        if not all(map(_contains, records, repeat("event"))):
+            return None
+        return list(map(_SEQ, records))
+    except (KeyError, TypeError):
+        return None
