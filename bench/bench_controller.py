@@ -61,7 +61,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +69,7 @@ from tablectl.cards import DECK_SIZE, text
 from tablectl.config import TableConfig, parse_config
 from tablectl.drivers import events as ev
 from tablectl.eventlog import EventLog, generate_key
-from tablectl.games.procedure import Decide, Discard, RoundContext
+from tablectl.games.procedure import RoundContext
 from tablectl.table import penetration as pen
 from tablectl.table.core import TableCore
 from tablectl.table.cursor import RoundCursor
@@ -781,9 +781,8 @@ def bench_device_path(cards: int) -> float:
 
 def _print_stack(g: Game, r: dict[str, Any], fsync: bool, separate: bool) -> None:
     where = "simulator in a separate process (pty)" if separate else "simulator in-process (pty)"
-    events = f", {r['events_per_s']:,.0f} device events/s" if g.driver != "shoe" else ""
     print(
-        f"  {g.title:28s} fsync {'on ' if fsync else 'off'}: {r['cards_per_s']:7,.0f} cards/s{events}"
+        f"  {g.title:28s} fsync {'on ' if fsync else 'off'}: {r['cards_per_s']:7,.0f} cards/s, {r['events_per_s']:7,.0f} device events/s"
         f" | controller thread {r['controller_us_per_card']:5.1f} us CPU/card"
         f" | {r['cards']:,} cards, {r['rounds']:,} rounds in {r['seconds']:.2f} s, {r['cards_per_commit']:.1f} cards/commit"
     )
@@ -816,6 +815,8 @@ def main() -> None:
         print(f"  EventLog.append: {bench_append():.2f} us/line (CPU)")
         s = bench_settle()
         print("  settle, 7 seats: " + ", ".join(f"{k} {v:.1f} us/round" for k, v in s.items()))
+    if args.mode in ("stack", "proc", "all"):
+        print("(controller thread CPU/card: that thread's CPU time over the run / cards; with fsync off it excludes fsync)")
     if args.mode in ("stack", "all"):
         print("full stack, simulator in this process on a pty (transport, framer, link, driver thread, controller thread, signed log):")
         for g in games:

@@ -170,8 +170,8 @@ class EventLog:
         # The hot path (``append``) runs the bound logger's processor chain itself: the same
         # bound context, the same processors, in the same order, the same bytes to the sink —
         # without the wrapper's generic dispatch (see ``_run_chain``).
-        self._chain_context: dict[str, Any] = self._bound._context
-        self._chain = tuple(self._bound._processors)
+        self._chain_context: dict[str, Any] = dict(self._bound._context)
+        self._chain: tuple[Any, ...] = tuple(self._bound._processors)
         self._chain_logger = sink
 
         self._dir.mkdir(parents=True, exist_ok=True)
@@ -213,7 +213,7 @@ class EventLog:
         # == self._bound.line(event, fields), with structlog's per-call machinery unrolled
         # (BoundLoggerBase._process_event: context copy, update, "event", each processor; the
         # last returns the line's bytes, which go to the sink)
-        event_dict = self._chain_context.copy()
+        event_dict: Any = self._chain_context.copy()  # a dict, and bytes after the renderer
         event_dict.update(fields)
         event_dict["event"] = event
         logger = self._chain_logger
