@@ -10,63 +10,23 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from test_review_rounds import run_table, write_config
 
-from tablectl.eventlog import EventLog, generate_key
 from tablectl.review.engine import review
 from tablectl.table.virtual_dealer import EXPECTED_VIOLATION
 
-
-class TableLog:
-    """Controller-shaped lines (One Card Poker at a 6-deck shoe named "shoe"), via the real log."""
-
-    def __init__(self, directory: Path, first_event_no: int = 1) -> None:
-        self.directory = directory
-        self.key = generate_key()
-        self.next_no = first_event_no
-        self.log = self.open()
-
-    def open(self) -> EventLog:
-        self.log = EventLog(self.directory, "T1", signing_key=self.key)
-        self.log.append("table_started", game="one-card-poker", decks=6, cap=0.9, seats=7, source="shoe",
-                        source_kind="shoe", devices={"shoe": "shoe"})
-        return self.log
-
-    def device(self, event: str, event_no: int | None = None, **fields: Any) -> int:
-        number = self.next_no if event_no is None else event_no
-        self.next_no = max(self.next_no, number + 1)
-        return self.log.append(event, **fields, device="shoe", event_no=number)
-
-    def card(self, event: str, card: str, to: str, round_no: int | None = None, event_no: int | None = None, **fields: Any) -> int:
-        return self.device(event, event_no, card=card, to=to, face="up", shoe=1, round=round_no, penetration=0.01, **fields)
-
-    def shoe(self) -> None:
-        self.device("shoe_loaded", shoe=1, decks=6, cards=312, deck_ok=True)
-        self.card("burned", "2C", "burn", reason="shuffle")
-
-    def round(self, number: int) -> None:
-        """A complete round: seat 2 (primary $10) against the DP at seat 1; 9S beats 4D."""
-        self.log.append("round_started", round=number, seats=[2], wagers={"2": {"primary": 1000}}, banker=1,
-                        banker_stake=100000, shoe=1, dealer=None, last_round=False)
-        self.card("dealt", "9S", "seat:2", number)
-        self.card("dealt", "4D", "dp", number)
-        self.log.append("settled", round=number, seat=2, bet="primary", stake=1000, outcome="win", pays="1:1", net=1000)
-        self.log.append("round_ended", round=number, complete=True)
-
-    def close(self, clean: bool = True) -> None:
-        self.log.commit()
-        self.log.close(clean=clean)
+if TYPE_CHECKING:
+    from conftest import RunTable, TableLog, WriteConfig
 
 
 def kinds(report: Any) -> list[str]:
     return [a.kind for a in report.anomalies]
 
 
-def test_a_log_of_clean_rounds_has_no_anomaly(tmp_path: Path) -> None:
-    t = TableLog(tmp_path)
+def test_a_log_of_clean_rounds_has_no_anomaly(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
     t.shoe()
     t.round(1)
     t.round(2)
@@ -75,8 +35,8 @@ def test_a_log_of_clean_rounds_has_no_anomaly(tmp_path: Path) -> None:
     assert report.clean and [r.settlement for r in report.rounds] == ["match", "match"]
 
 
-def test_device_event_numbers_never_logged_are_a_gap_naming_them(tmp_path: Path) -> None:
-    t = TableLog(tmp_path)
+def test_device_event_numbers_never_logged_are_a_gap_naming_them(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
     t.shoe()
     t.card("drawn", "5H", "discard", event_no=6)  # events 3, 4, 5 never reached the log
     t.close()
@@ -86,8 +46,8 @@ def test_device_event_numbers_never_logged_are_a_gap_naming_them(tmp_path: Path)
     assert report.recon.devices["shoe"].missing == 3 and not report.recon.devices["shoe"].exactly_once
 
 
-def test_a_device_event_logged_a_second_time_is_a_duplicate_naming_its_line(tmp_path: Path) -> None:
-    t = TableLog(tmp_path)
+def test_a_device_event_logged_a_second_time_is_a_duplicate_naming_its_line(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
     t.shoe()
     t.card("drawn", "5H", "discard")
     again = t.card("drawn", "5H", "discard", event_no=3)
@@ -98,8 +58,8 @@ def test_a_device_event_logged_a_second_time_is_a_duplicate_naming_its_line(tmp_
     assert dups[0].where is not None and dups[0].where.endswith(f":{again}")
 
 
-def test_the_cards_of_one_packet_share_its_event_number_without_being_duplicates(tmp_path: Path) -> None:
-    t = TableLog(tmp_path)
+def test_the_cards_of_one_packet_share_its_event_number_without_being_duplicates(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
     t.shoe()
     n = t.next_no
     for c in ("AS", "KD", "QH"):
@@ -110,8 +70,8 @@ def test_the_cards_of_one_packet_share_its_event_number_without_being_duplicates
     assert report.recon.devices["shoe"].exactly_once and report.recon.devices["shoe"].last == n + 1
 
 
-def test_an_unclean_shutdown_is_listed_with_what_the_next_start_found(tmp_path: Path) -> None:
-    t = TableLog(tmp_path)
+def test_an_unclean_shutdown_is_listed_with_what_the_next_start_found(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
     t.shoe()
     t.close(clean=False)
     t.open()
@@ -122,8 +82,8 @@ def test_an_unclean_shutdown_is_listed_with_what_the_next_start_found(tmp_path: 
     assert [s.ended_by for s in report.recon.sessions] == ["crash", "log end"]
 
 
-def test_a_round_cut_short_by_a_crash_is_interrupted_and_not_settled(tmp_path: Path) -> None:
-    t = TableLog(tmp_path)
+def test_a_round_cut_short_by_a_crash_is_interrupted_and_not_settled(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
     t.shoe()
     t.log.append("round_started", round=1, seats=[2], wagers={"2": {"primary": 1000}}, banker=1, banker_stake=None,
                  shoe=1, dealer=None, last_round=False)
@@ -139,8 +99,8 @@ def test_a_round_cut_short_by_a_crash_is_interrupted_and_not_settled(tmp_path: P
     assert [a.detail for a in report.anomalies if a.kind == "round_interrupted"] == ["the controller crashed during the round"]
 
 
-def test_a_device_fault_is_listed_with_when_it_cleared(tmp_path: Path) -> None:
-    t = TableLog(tmp_path)
+def test_a_device_fault_is_listed_with_when_it_cleared(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
     t.shoe()
     raised = t.device("fault", fault="jam", cleared=False, detail="card stuck at the exit")
     cleared = t.device("fault", fault="jam", cleared=True, detail=None)
@@ -151,8 +111,8 @@ def test_a_device_fault_is_listed_with_when_it_cleared(tmp_path: Path) -> None:
     assert fault.resolution is not None and fault.resolution.startswith(f"cleared at seq {cleared}")
 
 
-def test_a_hold_is_listed_with_its_violations_and_how_it_ended(tmp_path: Path) -> None:
-    t = TableLog(tmp_path)
+def test_a_hold_is_listed_with_its_violations_and_how_it_ended(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
     t.shoe()
     t.card("drawn", "5H", "discard")
     v = t.log.append("violation", kind="wrong_state", round=None, detail="a card was drawn while the table is ready",
@@ -168,8 +128,8 @@ def test_a_hold_is_listed_with_its_violations_and_how_it_ended(tmp_path: Path) -
     assert (hold.seq, hold.until_seq) == (held, back) and f"until seq {back} (ready)" in hold.detail
 
 
-def test_an_unresolved_violation_says_so(tmp_path: Path) -> None:
-    t = TableLog(tmp_path)
+def test_an_unresolved_violation_says_so(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
     t.shoe()
     t.log.append("violation", kind="foreign_card", round=None, detail="AS beyond the composition", card="AS")
     t.close()
@@ -177,8 +137,8 @@ def test_an_unresolved_violation_says_so(tmp_path: Path) -> None:
     assert (v.kind, v.resolution) == ("violation", "unresolved")
 
 
-def test_round_numbers_repeated_after_a_restart_are_told_apart_by_session(tmp_path: Path) -> None:
-    t = TableLog(tmp_path)
+def test_round_numbers_repeated_after_a_restart_are_told_apart_by_session(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
     t.shoe()
     t.round(1)
     t.close()
@@ -193,7 +153,8 @@ def test_round_numbers_repeated_after_a_restart_are_told_apart_by_session(tmp_pa
 
 
 @pytest.fixture(scope="module")
-def with_mistakes(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+def with_mistakes(tmp_path_factory: pytest.TempPathFactory, write_config: WriteConfig,
+                  run_table: RunTable) -> tuple[Path, list[dict[str, Any]]]:
     tmp = tmp_path_factory.mktemp("mistakes")
     config, _ = write_config(tmp, "one-card-poker.toml")
     run_table(config, tmp / "log", 60, seed=21, mistakes=0.25)
@@ -222,8 +183,8 @@ def test_penetration_per_shoe_is_the_share_of_the_shoe_drawn(with_mistakes: tupl
         assert s.max_penetration == pytest.approx(s.cards_drawn / s.size, abs=1e-4)
 
 
-def test_a_shoe_loaded_while_the_table_is_held_is_listed_as_not_taken(tmp_path: Path) -> None:
-    t = TableLog(tmp_path)
+def test_a_shoe_loaded_while_the_table_is_held_is_listed_as_not_taken(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
     t.shoe()
     t.card("drawn", "5H", "discard")
     t.log.append("violation", kind="wrong_state", round=None, detail="a card was drawn while the table is ready",

@@ -6,13 +6,16 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 import pytest
 from click.testing import CliRunner, Result
-from test_review_rounds import run_table, write_config
 
 from tablectl.cli import main
+
+if TYPE_CHECKING:
+    from conftest import RunTable, WriteConfig
 
 
 def review(*args: str | Path) -> Result:
@@ -23,7 +26,7 @@ def review(*args: str | Path) -> Result:
 
 
 @pytest.fixture(scope="module")
-def clean(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+def clean(tmp_path_factory: pytest.TempPathFactory, write_config: WriteConfig, run_table: RunTable) -> tuple[Path, Path]:
     tmp = tmp_path_factory.mktemp("clean")
     config, pub = write_config(tmp, "three-card-poker.toml")
     run_table(config, tmp / "log", 30, seed=4)
@@ -31,7 +34,8 @@ def clean(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def eventful(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+def eventful(tmp_path_factory: pytest.TempPathFactory, write_config: WriteConfig,
+             run_table: RunTable) -> tuple[Path, Path, Path]:
     tmp = tmp_path_factory.mktemp("eventful")
     config, pub = write_config(tmp, "one-card-poker.toml")
     run_table(config, tmp / "log", 60, seed=21, mistakes=0.25)
@@ -132,7 +136,8 @@ def test_html_is_one_self_contained_file_with_the_plots(eventful: tuple[Path, Pa
         ("html_unwritable", "cannot write the HTML report"),
     ],
 )
-def test_bad_input_is_a_one_line_error_with_exit_2(eventful: tuple[Path, Path, Path], tmp_path: Path, case: str, message: str) -> None:
+def test_bad_input_is_a_one_line_error_with_exit_2(eventful: tuple[Path, Path, Path], tmp_path: Path, case: str, message: str,
+                                                   write_config: WriteConfig) -> None:
     log, _, _ = eventful
     (tmp_path / "empty").mkdir()
     (tmp_path / "notes.txt").write_text("not a log\n")
@@ -152,7 +157,9 @@ def test_bad_input_is_a_one_line_error_with_exit_2(eventful: tuple[Path, Path, P
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("tablectl: ") and message in result.stderr
 
 
-def test_a_slice_of_a_log_is_reviewed_with_the_game_and_rules_its_table_config_gives(tmp_path: Path) -> None:
+def test_a_slice_of_a_log_is_reviewed_with_the_game_and_rules_its_table_config_gives(
+    tmp_path: Path, write_config: WriteConfig, run_table: RunTable
+) -> None:
     config, pub = write_config(tmp_path, "one-card-poker.toml")
     run_table(config, tmp_path / "log", 150, seed=8)
     files = sorted((tmp_path / "log").glob("*.jsonl"))

@@ -11,16 +11,18 @@ parts ``tablectl run --simulate --autoplay`` uses).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from test_review_anomalies import TableLog
 
 from tablectl.config import parse_config
 from tablectl.review.engine import review
 from tablectl.review.quality import shoe_sequences
 from tablectl.table.runtime import TableRuntime
 from tablectl.table.virtual_dealer import VirtualDealer
+
+if TYPE_CHECKING:
+    from conftest import TableLog
 
 
 def play(log_dir: Path, game: str, driver: str, decks: int, rounds: int, **sim: Any) -> Path:
@@ -59,8 +61,8 @@ def test_the_guessing_test_is_not_applicable_because_no_input_order_is_logged(tm
     assert result.verdict == "n/a" and "input order" in result.detail
 
 
-def test_a_shoe_s_sequence_ends_at_a_card_beyond_its_composition(tmp_path: Path) -> None:
-    t = TableLog(tmp_path)
+def test_a_shoe_s_sequence_ends_at_a_card_beyond_its_composition(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
     t.shoe()  # burns 2C
     for _ in range(7):
         t.card("drawn", "AS", "discard")  # the seventh AS of six decks is foreign

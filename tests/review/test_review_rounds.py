@@ -8,10 +8,9 @@ controller, drivers and simulators, and the virtual dealer), with the shipped ta
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
@@ -22,7 +21,9 @@ from tablectl.config import load_config
 from tablectl.eventlog import EventLog, generate_key, iter_events, save_keypair
 from tablectl.review.engine import TableSetup, review
 
-TABLES = Path(__file__).resolve().parents[2] / "config" / "tables"
+if TYPE_CHECKING:
+    from conftest import RunTable, WriteConfig
+
 GAME_TABLES = {
     "one-card-poker": "one-card-poker.toml",
     "three-card-poker": "three-card-poker.toml",
@@ -33,40 +34,9 @@ GAME_TABLES = {
 }
 
 
-def _toml(data: dict[str, Any], prefix: str = "") -> str:
-    """Just enough TOML for a table config: scalars, then nested tables."""
-    scalars = [f"{k} = {orjson.dumps(v).decode()}" for k, v in data.items() if not isinstance(v, dict)]
-    tables = [_toml(v, f"{prefix}{k}.") for k, v in data.items() if isinstance(v, dict)]
-    head = f"[{prefix[:-1]}]\n" if prefix and scalars else ""
-    return head + "".join(s + "\n" for s in scalars) + "".join(tables)
-
-
-def write_config(tmp: Path, table: str, **changes: Any) -> tuple[Path, Path]:
-    """A shipped table config, signed with a fresh key, with *changes* merged in; (config, public key)."""
-    data = tomllib.loads((TABLES / table).read_text())
-    for key, value in changes.items():
-        if isinstance(value, dict):
-            data.setdefault(key, {}).update(value)
-        else:
-            data[key] = value
-    keys = save_keypair(tmp / "keys", generate_key())
-    data["log"] = {"dir": str(tmp / "unused"), "signing_key": str(keys.private)}
-    path = tmp / "table.toml"
-    path.write_text(_toml(data))
-    return path, keys.public
-
-
-def run_table(config: Path, log_dir: Path, rounds: int, *, seed: int, mistakes: float | None = None) -> None:
-    args = ["run", str(config), "--simulate", "--headless", "--autoplay", str(rounds), "--seed", str(seed),
-            "--log-dir", str(log_dir)]
-    if mistakes is not None:
-        args += ["--mistakes", str(mistakes), "--mistakes-log", str(log_dir.parent / "mistakes.jsonl")]
-    result = CliRunner().invoke(main, args)
-    assert result.exit_code == 0, result.output
-
-
 @pytest.fixture(scope="module", params=sorted(GAME_TABLES))
-def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, write_config: WriteConfig,
+           run_table: RunTable) -> tuple[Path, Path]:
     tmp = tmp_path_factory.mktemp(request.param)
     config, pub = write_config(tmp, GAME_TABLES[request.param])
     run_table(config, tmp / "log", 40, seed=7, mistakes=0.1)
@@ -99,14 +69,10 @@ def test_each_round_s_cards_are_placed_where_the_log_dealt_them(played: tuple[Pa
 
 
 @pytest.fixture(scope="module")
-def one_for_the_money(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def one_for_the_money(tmp_path_factory: pytest.TempPathFactory, write_config: WriteConfig, run_table: RunTable) -> Path:
     """One for the Money with the default house rules (so the log can be reviewed without them)."""
     tmp = tmp_path_factory.mktemp("oftm")
-    config, _ = write_config(tmp, "one-for-the-money-shoe.toml")
-    data = tomllib.loads(config.read_text())
-    data.pop("house_rules", None)
-    data.pop("pay_tables", None)
-    config.write_text(_toml(data))
+    config, _ = write_config(tmp, "one-for-the-money-shoe.toml", drop=("house_rules", "pay_tables"))
     run_table(config, tmp / "log", 40, seed=3)
     return tmp / "log"
 
@@ -169,7 +135,8 @@ def test_a_card_logged_to_a_position_the_procedure_does_not_deal_it_to_is_a_proc
 
 
 @pytest.fixture(scope="module")
-def paid_five_to_one(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+def paid_five_to_one(tmp_path_factory: pytest.TempPathFactory, write_config: WriteConfig,
+                     run_table: RunTable) -> tuple[Path, Path]:
     """One Card Poker with Any Tie paying 5:1 instead of the default 4:1."""
     tmp = tmp_path_factory.mktemp("ocp-tie")
     config, _ = write_config(tmp, "one-card-poker.toml", pay_tables={"tie_wager": {"any_tie": 5}})

@@ -17,9 +17,9 @@ covered by a signature) is reported as a warning, distinct from tampering.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import operator
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -57,7 +57,11 @@ _CHUNK = 4 << 20  # bytes per read
 _BLOCK = 64 << 10  # bytes of whole lines handled together (kept small enough to stay in the CPU cache)
 _LOG_EVENT_BYTES = frozenset(e.encode("ascii") for e in fmt.LOG_EVENTS)
 _LOG_EVENT_PREFIXES = frozenset(e[:4] for e in _LOG_EVENT_BYTES)
-_BLAKE2B_256 = functools.partial(hashlib.blake2b, digest_size=32)  # called by map: no kwargs dict per line
+# Every line's hasher is a copy of an empty BLAKE2b-256 state, fed the line: cheaper than building
+# one from keyword arguments (the hash itself is ~0.4 us of a line's ~0.75 us).
+_EMPTY_BLAKE2B_256 = hashlib.blake2b(digest_size=32)
+_COPY = hashlib.blake2b.copy
+_UPDATE = hashlib.blake2b.update
 _HEXDIGEST = hashlib.blake2b.hexdigest
 _TAIL = slice(-fmt.SUFFIX_LEN, None)
 _HEAD = b'{"seq":%d,"event":"'  # every line starts so
@@ -373,7 +377,9 @@ class _Verifier:
         if n == 0:
             return True
         exp, prev = self.exp, self.prev.decode("ascii")
-        hashes = list(map(_HEXDIGEST, map(_BLAKE2B_256, parts)))
+        hashers = list(map(_COPY, repeat(_EMPTY_BLAKE2B_256, n)))
+        deque(map(_UPDATE, hashers, parts), maxlen=0)
+        hashes = list(map(_HEXDIGEST, hashers))
         links = '"},"prev":"'.join([prev, *hashes[:-1]])
         if b"".join(map(_getitem, parts, repeat(_TAIL))) != f',"prev":"{links}"}}'.encode("ascii"):
             return False
