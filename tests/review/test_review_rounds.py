@@ -38,7 +38,7 @@ GAME_TABLES = {
 def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, write_config: WriteConfig,
            run_table: RunTable) -> tuple[Path, Path]:
     tmp = tmp_path_factory.mktemp(request.param)
-    config, pub = write_config(tmp, GAME_TABLES[request.param])
+    config, _ = write_config(tmp, GAME_TABLES[request.param])
     run_table(config, tmp / "log", 40, seed=7, mistakes=0.1)
     return tmp / "log", config
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 import hashlib
 import operator
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol, cast
 
 import orjson
 from cryptography.exceptions import InvalidSignature
@@ -65,7 +65,7 @@ _UPDATE = hashlib.blake2b.update
 _HEXDIGEST = hashlib.blake2b.hexdigest
 _TAIL = slice(-fmt.SUFFIX_LEN, None)
 _HEAD = b'{"seq":%d,"event":"'  # every line starts so
-_getitem = operator.getitem
+_getitem = cast(Callable[[bytes, slice], bytes], operator.getitem)  # for map(_getitem, lines, repeat(a slice))
 
 
 @dataclass(frozen=True)
