@@ -11,7 +11,9 @@ answer the thread fills in). docs/protocol.md, "Session", is the normative flow;
    silence (``answer_timeout``);
 2. REPLAY_FROM(last delivered + 1); events <= last delivered are duplicates and dropped; a gap
    holds later events and asks REPLAY_FROM(last + 1) until it fills;
-3. ``persisted(n)`` -> PERSISTED(n) (only ever up to what was delivered);
+3. ``persisted(n)`` -> PERSISTED(n) (only ever up to what was delivered), coalesced: sent once
+   ``PERSIST_EVERY`` events are waiting to be confirmed or ``persist_after`` seconds after the
+   first of them was, whichever comes first (the device keeps them in NV memory until then);
 4. the peer starts a new session (it restarted) -> HELLO + REPLAY_FROM again; the transport drops
    -> ``Fault(0, DISCONNECTED)`` to the sink, reconnect with exponential backoff forever, then
    HELLO + REPLAY_FROM and ``Fault(0, DISCONNECTED, cleared=True)``.
@@ -57,6 +59,7 @@ THREAD_PREFIX = "tablectl-driver:"
 _READ_SIZE = 4096
 _MAX_HELD = 8192  # events held behind a gap; beyond this they are dropped (the replay refills)
 _GAP_RETRIES = 3
+PERSIST_EVERY = 64  # events durable but not yet confirmed to the device that wake the thread at once
 
 
 @dataclass(slots=True)
@@ -123,6 +126,7 @@ class DeviceDriver:
         reconnect_max: float = 2.0,
         keepalive_after: float = 1.0,
         poll_interval: float = 0.05,
+        persist_after: float = 0.02,
     ) -> None:
         self.name = name
         self.transport = transport
@@ -133,6 +137,7 @@ class DeviceDriver:
         self.reconnect_max = reconnect_max
         self.keepalive_after = keepalive_after
         self.poll_interval = poll_interval
+        self.persist_after = persist_after
         address = getattr(transport, "address", "")
         self.label = name if not address or name == address else f"{name} ({address})"
         self._last = resume_after
@@ -146,6 +151,7 @@ class DeviceDriver:
         self._identify_waiters: list[_Answer] = []
         self._persist_target = 0
         self._persist_sent = 0
+        self._persist_since: float | None = None  # when the target first ran ahead of what was sent
         self._held: dict[int, ev.DeviceEvent] = {}
         self._replay_pending = False
         self._gap_since = 0.0
@@ -212,11 +218,13 @@ class DeviceDriver:
 
     def persisted(self, event_no: int) -> None:
         """Everything up to ``event_no`` is durably logged: the device may forget it (thread-safe;
-        coalesced: only the highest number is sent)."""
+        coalesced: only the highest number is sent, within ``persist_after`` seconds)."""
         with self._lock:
-            if event_no > self._persist_target:
-                self._persist_target = event_no
-        self.transport.wakeup()
+            if event_no <= self._persist_target:
+                return
+            self._persist_target = event_no
+        if event_no - self._persist_sent >= PERSIST_EVERY:
+            self.transport.wakeup()
 
     def request_status(self, timeout: float | None = None) -> ev.Status:
         """Ask the device for its Status and wait for it (``NoAnswer`` after ``timeout``)."""
@@ -344,6 +352,8 @@ class DeviceDriver:
 
     def _read_timeout(self, now: float) -> float:
         deadline = now + self.poll_interval
+        if self._persist_since is not None:
+            deadline = min(deadline, self._persist_since + self.persist_after)
         link = self._link
         if link is not None:
             d = link.next_deadline()
@@ -436,8 +446,14 @@ class DeviceDriver:
             link.send(*msg.encode(command), now)
         if self._state is _State.READY:
             target = min(self._persist_target, self._last)
-            if target > self._persist_sent:
+            if target <= self._persist_sent:
+                self._persist_since = None
+                return
+            if self._persist_since is None:
+                self._persist_since = now
+            if target - self._persist_sent >= PERSIST_EVERY or now - self._persist_since >= self.persist_after:
                 self._persist_sent = target
+                self._persist_since = None
                 link.send(*msg.encode(ev.Persisted(target)), now)
 
     def _timers(self, now: float) -> None:
@@ -535,6 +551,7 @@ class DeviceDriver:
         self._state = _State.READY
         self._backoff = self.reconnect_initial
         self._persist_sent = 0
+        self._persist_since = None
         self._request_replay(now)
         self._flush_held(now)
         if self._down_reported:
