@@ -149,7 +149,7 @@ class DeviceDriver:
         self._lock = threading.Lock()
         self._status_waiters: list[_Answer] = []
         self._identify_waiters: list[_Answer] = []
-        self._persist_target = 0
+        self._persist_target = resume_after  # what it resumes after is logged: persisted
         self._persist_sent = 0
         self._persist_since: float | None = None  # when the target first ran ahead of what was sent
         self._held: dict[int, ev.DeviceEvent] = {}

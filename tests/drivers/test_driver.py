@@ -194,6 +194,18 @@ def test_persisted_calls_are_coalesced(device, driver, sink) -> None:
     assert len(device.of_type(ev.Persisted)) < 50
 
 
+def test_a_restarted_host_confirms_what_it_resumes_after_without_waiting_for_a_new_event(server, device, sink) -> None:
+    for _ in range(40):  # dealt while the host was down: the device holds them all in NV memory
+        device.add(card, send=False)
+    driver = make_driver(server.address, sink, resume_after=40)  # the log already has 1..40
+    try:
+        driver.start()
+        assert eventually(lambda: device.persisted_upto == 40)
+        assert numbers(sink) == []  # nothing delivered twice
+    finally:
+        driver.stop()
+
+
 # --- reconnects and restarts --------------------------------------------------------------
 
 
