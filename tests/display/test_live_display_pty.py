@@ -367,6 +367,11 @@ def test_supervisor_keys_in_a_pty_check_the_credential_and_the_controller_logs_t
     assert [(e["supervisor"], e["note"]) for e in resolves] == [("anna", "checked")]
     assert resolves[0]["event"] == "input_rejected" or resolves[0].get("accepted") is False
     assert any("resolve by anna: rejected:" in f.text for f in frames)
+    # and the refused attempt is on the record too, without the credential typed
+    refused = [e for e in events if e["event"] == "supervisor_refused"]
+    assert [(e["supervisor"], e["action"]) for e in refused] == [("anna", "resolve")]
+    assert "credential not accepted" in refused[0]["reason"]
+    assert not any("wrong-one" in str(e) for e in events)
 
 
 @pytest.mark.usefixtures("display_entry_point")

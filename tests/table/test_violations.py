@@ -18,6 +18,7 @@ from tablectl.table.inputs import (
     OfferBank,
     Resolve,
     StartRound,
+    SupervisorDenied,
 )
 
 OCP_WAGERS = {1: {"primary": 1000}, 2: {"primary": 1000}}
@@ -334,6 +335,15 @@ def test_the_resolution_is_logged_with_the_violations_it_resolves(table):
     line = resolve(t)
     assert line["kinds"] == [va.TOO_MANY_CARDS] and line["violations"] == [t.log.events("violation")[-1]["seq"]]
     assert t.state == lc.IN_ROUND
+
+
+def test_a_refused_supervisor_action_is_logged_and_leaves_the_hold(table):
+    t = ocp_round(table)
+    t.draw("9S", "5H", "9C", "TD")
+    t.input(SupervisorDenied("sup-9", "resolve", "credential not accepted"))
+    line = t.log.events("supervisor_refused")[-1]
+    assert (line["supervisor"], line["action"], line["reason"], line["state"]) == ("sup-9", "resolve", "credential not accepted", lc.HELD)
+    assert t.state == lc.HELD and t.log.events("resolved") == []
 
 
 # --- what should never happen, still named ------------------------------------------------------

@@ -236,12 +236,9 @@ class LiveDisplay:
             self.submit(action)
 
     def _log_denied(self, request: k.SupervisorRequest, reason: str) -> None:
-        """Have the controller log a refused supervisor action, when it takes such an input
-        (``inputs.SupervisorDenied(supervisor, action, reason)``, logged as a rejected input)."""
-        denied = getattr(inputs, "SupervisorDenied", None)
-        if denied is not None:
-            action = "void" if request.void_round else "resolve"
-            self.controller.submit(denied(request.supervisor, action, reason))
+        """Have the controller log the refused supervisor action (``supervisor_refused``)."""
+        action = "void" if request.void_round else "resolve"
+        self.controller.submit(inputs.SupervisorDenied(request.supervisor, action, reason))
 
     def take_views(self) -> list[TableView]:
         """The views published since the last call, oldest first; the last becomes the shown one."""

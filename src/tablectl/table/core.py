@@ -49,6 +49,7 @@ from tablectl.table.inputs import (
     Resolve,
     ShoeChange,
     StartRound,
+    SupervisorDenied,
 )
 from tablectl.table.rotation import banker_for_round
 from tablectl.table.view import AlarmView, Prompt, SeatView, TableView, redact
@@ -171,6 +172,7 @@ class TableCore(lc.LifecycleModel):
             ShoeChange: self._shoe_change,
             OfferBank: self._offer_bank,
             Resolve: self._resolve,
+            SupervisorDenied: self._supervisor_denied,
         }
 
     # ============================================================== lifecycle guards and helpers
@@ -852,6 +854,12 @@ class TableCore(lc.LifecycleModel):
         self._fire("resolve")
         if self.state == lc.IN_ROUND:
             self._after_cursor()
+
+    def _supervisor_denied(self, inp: SupervisorDenied) -> None:
+        self.log.append(
+            "supervisor_refused", supervisor=inp.supervisor, action=inp.action, reason=inp.reason,
+            state=self.state, round=self.round_no or None,
+        )
 
     # ============================================================== the view
 

@@ -91,6 +91,20 @@ class Resolve:
 
 
 @dataclass(frozen=True, slots=True)
+class SupervisorDenied:
+    """A supervisor action the display refused (unknown supervisor, wrong credential): logged as
+    ``supervisor_refused`` so that surveillance sees every failed attempt. Changes nothing else.
+
+    ``action``: what was asked (``resolve`` or ``void``); ``reason``: why it was refused (never
+    the credential typed).
+    """
+
+    supervisor: str
+    action: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     """Ask for a fresh ``TableView`` (answered through the future)."""
 
@@ -117,5 +131,6 @@ INPUT_NAMES: dict[type, str] = {
     ShoeChange: "shoe_change",
     OfferBank: "offer_bank",
     Resolve: "resolve",
+    SupervisorDenied: "supervisor_denied",
 }
 """The ``input`` field of each input's log line."""
