@@ -81,6 +81,12 @@ class ServerBase:
         self._unplugged_until = time.monotonic() + (self.unplug_for if seconds is None else seconds)
         self.wake()
 
+    def plug_in(self) -> None:
+        """End an unplug now: the device comes back and starts a new link session."""
+        if self._unplugged_until:
+            self._unplugged_until = time.monotonic()
+            self.wake()
+
     # --- the loop -----------------------------------------------------------------------------
 
     def _run(self) -> None:

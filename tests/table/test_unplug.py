@@ -18,7 +18,6 @@ from tablectl.table.runtime import TableRuntime
 from tablectl.table.virtual_dealer import VirtualDealer
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "tables" / "one-for-the-money-shoe.toml"
-UNPLUGGED_FOR = 5.0  # longer than keepalive (1 s) + answer timeout (2 s): the driver must notice
 
 
 def _play_with_an_unplug(tmp_path: Path, recording_sim: type) -> tuple[list[ev.DeviceEvent], list[dict], list[str], object]:
@@ -38,7 +37,12 @@ def _play_with_an_unplug(tmp_path: Path, recording_sim: type) -> tuple[list[ev.D
         while (controller.view.round or 0) < 4 or controller.view.state != lc.IN_ROUND:
             assert time.monotonic() < deadline, "the table never reached round 4"
             time.sleep(0.005)
-        runtime.servers[config.card_device].unplug(UNPLUGGED_FOR)
+        server = runtime.servers[config.card_device]
+        server.unplug(600)  # until the table has noticed (keepalive 1 s + answer timeout 2 s), however slow the machine
+        while controller.view.state != lc.DEVICE_FAULT:
+            assert time.monotonic() < deadline + 30, "the table never noticed the device was gone"
+            time.sleep(0.01)
+        server.plug_in()
         player.join(60)
         assert not player.is_alive(), "the virtual dealer did not finish after the device came back"
     finally:
