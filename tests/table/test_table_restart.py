@@ -47,3 +47,42 @@ def test_a_restart_resumes_without_duplicates_and_flags_a_card_drawn_while_down(
     assert max(numbered.values()) == 1
     assert [r["round"] for r in records if r["event"] == "round_started"] == list(range(1, 9))
     assert verify([log_dir], None).ok
+
+
+def test_a_restart_between_rounds_takes_over_the_shoe_in_play_and_deals_on_from_it(tmp_path):
+    config = load_config(CONFIG)
+    log_dir = tmp_path / "log"
+    first = session(config, log_dir, rounds=5)
+    sim = first.sims["shoe"]
+    before = [r for r in iter_events([log_dir]) if r["event"] in ("dealt", "burned")]
+    second = TableRuntime(config, simulate=True, log_dir=log_dir, seed=5, fsync=False, sims={"shoe": sim})
+    controller = second.start()
+    try:
+        view = controller.snapshot()
+        assert view.state == "ready"  # not idle, asking for a new shoe
+        assert view.cards_drawn == len(before) and view.penetration == before[-1]["penetration"]
+        VirtualDealer(controller, sim, seed=7).play(5)
+        assert controller.core.violations == []
+    finally:
+        second.stop()
+    records = list(iter_events([log_dir]))
+    resumed = [r for r in records if r["event"] == "shoe_resumed"]
+    assert [(r["shoe"], len(r["cards"])) for r in resumed] == [(before[-1]["shoe"], len(before))]
+    assert sum(r["event"] == "shoe_loaded" for r in records) == 1  # the same shoe throughout
+    cards = [r for r in records if r["event"] in ("dealt", "burned")]
+    penetration = [r["penetration"] for r in cards]
+    assert penetration == sorted(penetration) and len(cards) > len(before)  # it counts on, never from 0
+    assert not [r for r in records if r["event"] == "violation"]
+    assert verify([log_dir], None).ok
+
+
+def test_a_restart_with_a_new_simulator_does_not_take_over_a_shoe_it_does_not_hold(tmp_path):
+    config = load_config(CONFIG)
+    log_dir = tmp_path / "log"
+    session(config, log_dir, rounds=3)
+    second = TableRuntime(config, simulate=True, log_dir=log_dir, seed=5, fsync=False)
+    controller = second.start()
+    try:
+        assert controller.snapshot().state == "idle"
+    finally:
+        second.stop()

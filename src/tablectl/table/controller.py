@@ -22,6 +22,7 @@ from tablectl.cards import card as parse_card
 from tablectl.config import TableConfig
 from tablectl.drivers.events import DeviceEvent
 from tablectl.table.core import EventLogLike, TableCore
+from tablectl.table.resume import LogState
 from tablectl.table.inputs import (
     BurnNext,
     DealerChange,
@@ -62,10 +63,12 @@ class TableController:
         first_round: int = 1,
         recent: int = 50,
         thread_name: str | None = None,
+        resumed: LogState | None = None,
     ) -> None:
         self.config = config
         self.log = log
         self.core = TableCore(config, log, first_round=first_round, recent=recent)
+        self._resumed = resumed
         self._inbox: queue.SimpleQueue[tuple[Any, Any]] = queue.SimpleQueue()
         self._drivers: dict[str, Persistable] = {}
         self._persisted: dict[str, int] = {}
@@ -93,7 +96,7 @@ class TableController:
         if self._thread is not None:
             raise RuntimeError("the controller is already running")
         devices = {name: self.log.last_event_no(name) for name in self.config.devices}
-        self.core.go_online(devices)
+        self.core.go_online(devices, self._resumed)
         self._persisted = dict(devices)
         self._finish_batch([])
         self._thread = threading.Thread(target=self._run, name=self._thread_name, daemon=True)

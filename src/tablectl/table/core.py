@@ -51,6 +51,7 @@ from tablectl.table.inputs import (
     StartRound,
     SupervisorDenied,
 )
+from tablectl.table.resume import LogState, ShoeInPlay
 from tablectl.table.rotation import banker_for_round
 from tablectl.table.view import AlarmView, Prompt, SeatView, TableView, redact
 
@@ -189,9 +190,11 @@ class TableCore(lc.LifecycleModel):
         if self.state != before:
             self.log.append("state", **{"from": before, "to": self.state, "trigger": trigger, "round": self.round_no or None})
 
-    def go_online(self, devices: Mapping[str, int] | None = None) -> None:
+    def go_online(self, devices: Mapping[str, int] | None = None, resumed: LogState | None = None) -> None:
         """The devices are connected: ``devices`` maps each to the highest event number already
-        logged for it (events up to it are not taken again)."""
+        logged for it (events up to it are not taken again); ``resumed``: what the log says was
+        in play when the table stopped (``tablectl.table.resume``): a card-reading shoe between
+        rounds is taken over."""
         for name, number in (devices or {}).items():
             self.highest[name] = number
         self.log.append(
@@ -207,6 +210,35 @@ class TableCore(lc.LifecycleModel):
             devices={n: d.driver for n, d in self.config.devices.items()},
         )
         self._fire("connect")
+        if resumed is None or self.kind != "shoe":
+            return
+        if resumed.shoe is not None and resumed.shoe.device == self.source:
+            self._resume_shoe(resumed.shoe)
+        elif resumed.not_resumed:
+            self.log.append("shoe_not_resumed", reason=resumed.not_resumed)
+
+    def _resume_shoe(self, shoe: ShoeInPlay) -> None:
+        """Go on dealing from the shoe in play: every card already drawn from it counts again
+        (composition, penetration, the cap), as do the last-round announcement and the end of
+        the shoe; the burns after its shuffle were due only before its first card."""
+        self._new_shoe(shoe.shoe)
+        for c in shoe.cards:
+            if c is None:
+                self.unread += 1
+            else:
+                self.comp.see(c)  # a foreign card fails here as it did when drawn: not counted
+        if shoe.cards:
+            self.burns_due = []
+        self.last_round_announced = shoe.last_round_announced
+        self.exhausted = shoe.exhausted
+        self.capped_out = self.comp.drawn + self.unread > self.cap_cards
+        self.needs_reshuffle = shoe.state == lc.RESHUFFLE_DUE
+        self.log.append(
+            "shoe_resumed", shoe=shoe.shoe, cards=[_txt(c) for c in shoe.cards],
+            last_round_announced=shoe.last_round_announced, exhausted=shoe.exhausted,
+            penetration=self.penetration, device=shoe.device,
+        )
+        self._fire("shoe_resumed")
 
     def go_offline(self, reason: str = "stop") -> None:
         """The table goes offline."""

@@ -40,6 +40,8 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "shoe_loaded", "source": [IDLE, READY, RESHUFFLE_DUE, SHUFFLING], "dest": READY, "conditions": "deck_ok"},
     {"trigger": "shoe_loaded", "source": [IDLE, READY, RESHUFFLE_DUE, SHUFFLING], "dest": IDLE, "unless": "deck_ok"},
     {"trigger": "shoe_removed", "source": [IDLE, READY, RESHUFFLE_DUE], "dest": IDLE},
+    {"trigger": "shoe_resumed", "source": IDLE, "dest": RESHUFFLE_DUE, "conditions": "reshuffle_needed"},
+    {"trigger": "shoe_resumed", "source": IDLE, "dest": READY, "unless": "reshuffle_needed"},
     {"trigger": "start_round", "source": READY, "dest": IN_ROUND, "conditions": "round_ok"},
     {"trigger": "start_round", "source": RESHUFFLE_DUE, "dest": IN_ROUND, "conditions": ["round_ok", "cards_left"]},
     {"trigger": "round_complete", "source": IN_ROUND, "dest": SETTLING},

@@ -3,22 +3,21 @@ served on pseudo-terminals so the real serial path runs), their drivers and the 
 
 Start order: open the log; for each device, start its simulator (when simulating) and open its
 driver with ``resume_after`` = the highest event number already logged for it; then start the
-controller. Stop order is the reverse; the log closes last with a signed shutdown checkpoint.
+controller, which takes over the round numbers and the shoe in play from the log
+(``tablectl.table.resume``). Stop order is the reverse; the log closes last with a signed shutdown checkpoint.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-
-import orjson
 from pathlib import Path
 from typing import Any
 
 from tablectl.config import TableConfig
 from tablectl.eventlog import EventLog, load_private_key
-from tablectl.eventlog.logformat import log_files
 from tablectl.table.controller import TableController
+from tablectl.table.resume import read_back
 
 _log = logging.getLogger(__name__)
 
@@ -64,7 +63,13 @@ class TableRuntime:
             rotate=cfg.log.rotate,
             fsync=cfg.log.fsync if self.fsync is None else self.fsync,
         )
-        controller = TableController(cfg, self.log, first_round=last_round(self.log_dir or cfg.log.dir, cfg.table) + 1)
+        state = read_back(self.log_dir or cfg.log.dir, cfg.table, cfg.card_device)
+        # a simulator made now holds no shoe: only a real device, or a simulator kept across the
+        # restart, still has the shoe in play
+        keeps_shoe = not self.simulate or cfg.card_device in self.sims
+        controller = TableController(
+            cfg, self.log, first_round=state.last_round + 1, resumed=state if keeps_shoe else None
+        )
         self.controller = controller
         for i, (name, device) in enumerate(cfg.devices.items()):
             address = device.address
@@ -115,23 +120,3 @@ class TableRuntime:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
-
-def last_round(directory: Path, table: str) -> int:
-    """The highest round number started in the table's log (0 if none), read from the newest
-    file back: round numbers go on across restarts."""
-    directory = Path(directory)
-    if not directory.is_dir():
-        return 0
-    for path in reversed(log_files(directory, table).get(table, [])):
-        found = 0
-        with open(path, "rb") as f:
-            for line in f:
-                if b'"event":"round_started"' in line:
-                    try:
-                        found = max(found, int(orjson.loads(line).get("round") or 0))
-                    except (orjson.JSONDecodeError, ValueError, TypeError):
-                        continue
-        if found:
-            return found
-    return 0
