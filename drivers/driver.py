@@ -222,8 +222,9 @@ class DeviceDriver:
         with self._lock:
             if event_no <= self._persist_target:
                 return
+            first = self._persist_target <= self._persist_sent  # nothing was waiting: start the clock
             self._persist_target = event_no
-        if event_no - self._persist_sent >= PERSIST_EVERY:
+        if first or event_no - self._persist_sent >= PERSIST_EVERY:
             self.transport.wakeup()
 
     def request_status(self, timeout: float | None = None) -> ev.Status:
