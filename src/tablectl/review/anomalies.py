@@ -156,7 +156,7 @@ def collect(recon: Reconstruction, *, locate: Locate | None = None) -> list[Anom
             out.append(Anomaly(ROUND_OPEN, rnd.start_seq, rnd.start_ts, "the log ends during the round", rnd.id, None,
                                None, _where(locate, rnd.start_seq)))
         elif rnd.status == VOIDED:
-            void = next((e for e in rnd.events if e["event"] == "round_voided"), None)
+            void = rnd.voided_by
             reason = f": {void.get('reason')}" if void is not None and void.get("reason") else ""
             at: int = void["seq"] if void is not None else rnd.start_seq
             out.append(Anomaly(ROUND_VOIDED, at, void.get("ts") if void else rnd.start_ts, f"round voided{reason}", rnd.id,

@@ -7,36 +7,35 @@
    the recomputed settlement is compared with the logged one.
 4. **Anomalies** (:mod:`.anomalies`) and **shuffle quality** (:mod:`.quality`).
 
-Verification and reconstruction are one pass over the files (``tablectl.eventlog.verify.scan``
-with a :class:`~tablectl.review.logread.LogReader` as its sink): each block of lines is hashed and
-checked, then parsed and fed to the reconstruction, while its bytes are in the CPU cache. The
-replay of a large log checks about half the rounds in a forked worker process.
+A small log is verified and reconstructed in one pass over the files (``verify.scan`` with a
+:class:`~tablectl.review.logread.LogReader` as its sink). A large log, on a machine with more than
+one core, is verified in a forked child process (:mod:`.workers`) while this process reads, parses
+and reconstructs the same files; then a second child checks part of the rounds while this process
+analyses the shuffles and checks the rest. Both ways give the same report.
 """
 
 from __future__ import annotations
 
 import gc
 import multiprocessing
-import os
-import threading
 import time
-from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from tablectl.eventlog.verify import VerifyReport, resolve_paths, scan
+from tablectl.eventlog.verify import VerifyReport, resolve_paths, scan, verify
 from tablectl.review import anomalies as an
 from tablectl.review.logread import LogReader, Unreadable
 from tablectl.review.model import MATCH, MISMATCH, Anomaly, RoundRecord, TableSetup
 from tablectl.review.quality import QualitySection, analyse
 from tablectl.review.reconstruct import Reconstruction, Reconstructor
 from tablectl.review.replay import GameRules, game_rules, replay_round
+from tablectl.review.workers import Forked, WorkerFailed, can_fork
 
-#: logs at least this big are replayed in two processes (when the machine has more than one core)
+#: logs at least this big are reviewed in two processes (when the machine has more than one core)
 PARALLEL_BYTES = 8 << 20
 
 
@@ -119,14 +118,6 @@ class ReviewReport:
         }
 
 
-def _can_fork() -> bool:
-    return (
-        (os.cpu_count() or 1) > 1
-        and "fork" in multiprocessing.get_all_start_methods()
-        and threading.active_count() == 1
-    )
-
-
 def reconstruct(files: Sequence[Path], setup: TableSetup | None = None) -> tuple[Reconstruction, LogReader]:
     """Read the log's records once and reconstruct (no verification, no replay)."""
     builder = Reconstructor(setup)
@@ -137,13 +128,21 @@ def reconstruct(files: Sequence[Path], setup: TableSetup | None = None) -> tuple
 
 #: replay in two processes from this many rounds on (below, a fork costs more than it saves)
 PARALLEL_ROUNDS = 4000
-_PLAN: list[tuple[RoundRecord, GameRules | None, bool, str | None]] = []  # for forked replay workers
+#: a replay worker starts during the reading once the verification worker is done and at least
+#: this share of the log is read; the rounds it does not take are shared with a second worker at
+#: the end (or, without the first, all of them)
+EARLY_FROM = 0.5
+#: reconstructing a round costs about this share of checking it (how many rounds a worker takes)
+RECON_PER_CHECK = 0.6
+
+SessionRules = tuple[GameRules | None, bool, str | None]  # a session's game rules, packets, card device
+Plan = list[tuple[RoundRecord, GameRules | None, bool, str | None]]  # each round with its session's rules
+Verdict = tuple[str, list[str], list[tuple[Any, ...]] | None]  # settlement check, problems, recomputed rows
 
 
-def _plan(recon: Reconstruction, setup: TableSetup | None
-          ) -> tuple[list[tuple[RoundRecord, GameRules | None, bool, str | None]], list[RulesInForce]]:
-    """Each round with the game rules, packet mode and card device of its session."""
-    by_session: dict[int, tuple[GameRules | None, bool, str | None]] = {}
+def _session_rules(recon: Reconstruction, setup: TableSetup | None) -> tuple[dict[int, SessionRules], list[RulesInForce]]:
+    """Each session's game rules, packet mode and card device; where the rules came from, per game."""
+    by_session: dict[int, SessionRules] = {}
     in_force: dict[str, str] = {}
     for session in recon.sessions:
         rules: GameRules | None = None
@@ -164,18 +163,72 @@ def _plan(recon: Reconstruction, setup: TableSetup | None
             if rules is not None:
                 in_force.setdefault(session.game, rules.source)
         by_session[session.index] = (rules, session.source_kind == "shuffler", session.source)
-    none: tuple[GameRules | None, bool, str | None] = (None, False, None)
-    plan = [(rnd, *by_session.get(rnd.session, none)) for rnd in recon.rounds]
-    return plan, [RulesInForce(g, s) for g, s in in_force.items()]
+    return by_session, [RulesInForce(g, s) for g, s in in_force.items()]
 
 
-def _check_slice(start: int, stop: int) -> list[tuple[str, list[str], list[tuple[Any, ...]] | None]]:
-    """In a forked worker: the procedure and settlement check of rounds ``start:stop`` of ``_PLAN``."""
-    out = []
-    for rnd, rules, packets, source in _PLAN[start:stop]:
+def _plan(recon: Reconstruction, setup: TableSetup | None) -> tuple[Plan, list[RulesInForce]]:
+    """Each round with the game rules, packet mode and card device of its session."""
+    by_session, in_force = _session_rules(recon, setup)
+    none: SessionRules = (None, False, None)
+    return [(rnd, *by_session.get(rnd.session, none)) for rnd in recon.rounds], in_force
+
+
+def _check(plan: Plan) -> None:
+    for rnd, rules, packets, source in plan:
         replay_round(rnd, rules, packets=packets, source=source)
-        out.append((rnd.settlement, rnd.problems, None if rnd.settlement == MATCH else rnd.recomputed_rows))
-    return out
+
+
+def _verdicts(plan: Plan) -> list[Verdict]:
+    """In a replay worker: check the rounds of *plan*; each one's settlement check, problems and
+    recomputed rows (None when they match the logged ones: the parent has those)."""
+    _check(plan)
+    return [(rnd.settlement, rnd.problems, None if rnd.settlement == MATCH else rnd.recomputed_rows)
+            for rnd, _, _, _ in plan]
+
+
+def _worker_share(progress: float) -> float:
+    """The share of the log's rounds a replay worker started when *progress* (0..1) of the log is
+    read takes, so that it ends with this process, which still has the rest of the log to
+    reconstruct and then the other rounds to check."""
+    return (1 + RECON_PER_CHECK * (1 - progress)) / 2
+
+
+class _Replay:
+    """The rounds of a plan, checked in a forked worker; *name* says which in the timings."""
+
+    def __init__(self, plan: Plan, name: str) -> None:
+        self.plan = plan
+        self.name = name
+        self.started = time.perf_counter()
+        self.worker = Forked(lambda: _verdicts(plan))
+
+    def collect(self, timings: dict[str, float]) -> None:
+        """The worker's verdicts, into the rounds (checked here if the worker failed)."""
+        try:
+            verdicts = self.worker.result()
+        except WorkerFailed:
+            _check(self.plan)
+            return
+        finally:
+            timings[f"cpu_{self.name}"] = self.worker.cpu
+        for (rnd, _, _, _), (settlement, problems, rows) in zip(self.plan, verdicts, strict=True):
+            rnd.settlement, rnd.problems = settlement, problems
+            if rows is not None:
+                rnd.recomputed_rows = rows
+
+
+def _check_in_two(plan: Plan, meanwhile: Callable[[], None], timings: dict[str, float], name: str) -> None:
+    """Check the rounds of *plan*, the first :func:`_worker_share` of them in a forked worker,
+    the rest here after *meanwhile*."""
+    split = int(len(plan) * _worker_share(1.0))
+    worker = _Replay(plan[:split], name)
+    try:
+        meanwhile()
+        _check(plan[split:])
+    except BaseException:
+        worker.worker.cancel()
+        raise
+    worker.collect(timings)
 
 
 def replay_all(recon: Reconstruction, setup: TableSetup | None = None, *, parallel: bool = False,
@@ -186,26 +239,13 @@ def replay_all(recon: Reconstruction, setup: TableSetup | None = None, *, parall
     through the fork, so nothing is sent to it; it sends back each round's verdict). *check*
     False: only say which rules would apply (the rounds' layout is the reconstruction's).
     """
-    global _PLAN
-    plan, in_force = _plan(recon, setup)
     if not check:
-        return in_force
-    if not parallel or len(plan) < PARALLEL_ROUNDS:
-        for rnd, rules, packets, source in plan:
-            replay_round(rnd, rules, packets=packets, source=source)
-        return in_force
-    split = len(plan) // 2
-    _PLAN = plan
-    try:
-        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
-            job = pool.submit(_check_slice, split, len(plan))
-            for rnd, rules, packets, source in plan[:split]:
-                replay_round(rnd, rules, packets=packets, source=source)
-            verdicts = job.result()
-    finally:
-        _PLAN = []
-    for (rnd, _, _, _), (settlement, problems, rows) in zip(plan[split:], verdicts, strict=True):
-        rnd.settlement, rnd.problems, rnd.recomputed_rows = settlement, problems, rows
+        return _session_rules(recon, setup)[1]
+    plan, in_force = _plan(recon, setup)
+    if parallel and len(plan) >= PARALLEL_ROUNDS:
+        _check_in_two(plan, lambda: None, {}, "replay_worker")
+    else:
+        _check(plan)
     return in_force
 
 
@@ -224,50 +264,140 @@ def review(
     *setup*: what the table's config says (``TableSetup.from_config``): the house rules and pay
     tables for a log that does not record them, and the game and card device of a slice that does
     not start with ``table_started``.
-    *parallel*: check about half the rounds' procedure and settlement in a forked worker process
-    (default: for large logs when the machine has more than one core). *replay* False skips
-    walking the rounds through their deal scripts and the rules engine (the settlement check of
-    every round stays ``not_settled``): a quicker triage, and the benchmark's
-    "verify + reconstruct".
+    *parallel*: verify in a forked worker process while this one reconstructs, and check part of
+    the rounds' procedure and settlement in another (default: for logs of :data:`PARALLEL_BYTES`
+    or more, when the machine has more than one core and this process no other thread); the
+    report is the same either way. *replay* False skips walking the rounds through their deal
+    scripts and the rules engine (the settlement check of every round stays ``not_settled``): a
+    quicker triage, and the benchmark's "verify + reconstruct".
 
     Raises ``LogInputError`` for bad input (a missing path, a file that is not a log, no logs).
     """
     t0 = time.perf_counter()
+    cpu0 = time.process_time()
     files = resolve_paths(paths)
-    size = sum(p.stat().st_size for p in files)
     if parallel is None:
-        parallel = size >= PARALLEL_BYTES and _can_fork()
+        parallel = sum(p.stat().st_size for p in files) >= PARALLEL_BYTES and can_fork()
+    else:
+        parallel = parallel and "fork" in multiprocessing.get_all_start_methods()
     gc_was_enabled = gc.isenabled()
     gc.disable()  # a million parsed lines, none in a cycle: the collector would only rescan them
     try:
-        return _review(files, keys, partial, setup, parallel, replay, t0)
+        report = _review(files, list(keys), partial, setup, parallel, replay, t0)
     finally:
         if gc_was_enabled:
             gc.enable()
+    report.timings["cpu_parent"] = time.process_time() - cpu0
+    return report
 
 
-def _review(files: list[Path], keys: Sequence[Ed25519PublicKey], partial: bool, setup: TableSetup | None,
+class _TwoProcesses:
+    """The reading of a large log on two cores: verification in a forked worker while this process
+    reads and reconstructs; once the worker is done and enough of the log is read, a second worker
+    checks the rounds reconstructed so far (:attr:`replay`) while this process reads on."""
+
+    def __init__(self, files: list[Path], keys: list[Ed25519PublicKey], partial: bool, setup: TableSetup | None,
+                 replay: bool) -> None:
+        self.files, self.keys, self.partial, self.setup = files, keys, partial, setup
+        self.replay_wanted = replay
+        self.replay: _Replay | None = None
+        self.builder = Reconstructor(setup, keep_events=replay)
+        self.reader = LogReader(files, self._feed)
+        self.size = sum(p.stat().st_size for p in files) or 1
+        self.verifier: Forked[VerifyReport] | None = None
+
+    def run(self, timings: dict[str, float]) -> VerifyReport:
+        """Verify and read the log (:attr:`builder`, :attr:`reader`); the verification report.
+        (On an exception, :meth:`cancel`.)"""
+        keys = self.keys or None
+        self.verifier = verifier = Forked(lambda: verify(self.files, keys, allow_partial=self.partial))
+        self.reader.read()
+        try:
+            return verifier.result()
+        except WorkerFailed:
+            return verify(self.files, keys, allow_partial=self.partial)
+        finally:
+            timings["cpu_verify_worker"] = verifier.cpu
+
+    def cancel(self) -> None:
+        """Stop the workers (bad input, or an error here)."""
+        if self.verifier is not None:
+            self.verifier.cancel()
+        if self.replay is not None:
+            self.replay.worker.cancel()
+
+    def _feed(self, records: list[dict[str, Any]]) -> None:
+        self.builder.feed(records)
+        if self.replay_wanted and self.replay is None and self.verifier is not None and self.verifier.ready():
+            # the verification worker is done: its core is free for checking rounds
+            progress = self.reader.bytes_read / self.size
+            if progress >= EARLY_FROM:
+                self._start_replay(progress)
+
+    def _start_replay(self, progress: float) -> None:
+        builder = self.builder
+        expected = len(builder.out.rounds) / progress
+        count = min(builder.final_rounds(), int(expected * _worker_share(progress)))
+        if count >= PARALLEL_ROUNDS // 2:
+            plan, _ = _plan(builder.out, self.setup)
+            self.replay = _Replay(plan[:count], "replay_worker_1")
+
+
+def _review(files: list[Path], keys: list[Ed25519PublicKey], partial: bool, setup: TableSetup | None,
             parallel: bool, replay: bool, t0: float) -> ReviewReport:
     timings: dict[str, float] = {}
-    builder = Reconstructor(setup)
-    reader = LogReader(files, builder.feed)
-    verification = scan(files, list(keys) or None, reader, allow_partial=partial)
+    if not parallel:
+        builder = Reconstructor(setup, keep_events=replay)
+        reader = LogReader(files, builder.feed)
+        verification = scan(files, keys or None, reader, allow_partial=partial)
+        return _rest(files, builder, reader, verification, setup, replay, None, t0, timings)
+    two = _TwoProcesses(files, keys, partial, setup, replay)
+    try:
+        verification = two.run(timings)
+        return _rest(files, two.builder, two.reader, verification, setup, replay, two, t0, timings)
+    except BaseException:
+        two.cancel()
+        raise
+
+
+def _rest(files: list[Path], builder: Reconstructor, reader: LogReader, verification: VerifyReport,
+          setup: TableSetup | None, replay: bool, two: _TwoProcesses | None, t0: float,
+          timings: dict[str, float]) -> ReviewReport:
+    """After the reading: the replay, the shuffle quality and the anomalies."""
     recon = builder.finish(reader.lines)
     timings["verified_and_reconstructed"] = time.perf_counter() - t0
     t1 = time.perf_counter()
-    in_force = replay_all(recon, setup, parallel=parallel, check=replay)
-    timings["replay"] = time.perf_counter() - t1
+    plan, in_force = _plan(recon, setup) if replay else ([], _session_rules(recon, setup)[1])
+    quality: list[QualitySection] = []
+
+    def shuffles() -> None:
+        t = time.perf_counter()
+        quality.extend(analyse(recon))
+        timings["quality"] = time.perf_counter() - t
+
+    early = two.replay if two is not None else None
+    rest = plan[len(early.plan) :] if early is not None else plan
+    if not replay:
+        shuffles()
+    elif two is not None and len(rest) >= PARALLEL_ROUNDS:
+        _check_in_two(rest, shuffles, timings, "replay_worker_2" if early is not None else "replay_worker")
+    else:
+        shuffles()
+        _check(rest)
+    if early is not None:
+        early.collect(timings)
+        timings["replay_worker_1_started"] = early.started - t0
+        timings["replay_worker_1_share"] = len(early.plan) / len(plan)
+    timings["replay_and_quality"] = time.perf_counter() - t1
     found = an.collect(recon, locate=reader.locate)
     for u in reader.unreadable:
         found.append(Anomaly(an.UNREADABLE_LINE, None, None, f"not a JSON log line: {u.text!r}", where=f"{u.file}:{u.line}"))
     for w in verification.warnings:
         if w.kind == "partial":
             found.insert(0, Anomaly(an.PARTIAL_LOG, w.seq, None, w.message, where=f"{w.file}:{w.line}"))
-    t1 = time.perf_counter()
-    quality = analyse(recon)
-    timings["quality"] = time.perf_counter() - t1
     timings["total"] = time.perf_counter() - t0
-    return ReviewReport([str(p) for p in files], verification, recon, found, quality, in_force, reader.unreadable, timings)
+    return ReviewReport([str(p) for p in files], verification, recon, found, quality, in_force, reader.unreadable,
+                        timings)
 
 
 __all__ = ["MATCH", "MISMATCH", "ReviewReport", "TableSetup", "reconstruct", "replay_all", "review"]

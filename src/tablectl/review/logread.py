@@ -2,8 +2,9 @@
 
 :class:`LogReader` is a :class:`tablectl.eventlog.verify.LineSink`: ``verify.scan`` hands it every
 block of lines (about 64 KiB) right after verifying it, so the file is read once and each line's
-bytes are hashed, checked and parsed while they are still in the CPU cache. (:meth:`LogReader.read`
-reads the files without verifying.)
+bytes are hashed, checked and parsed while they are still in the CPU cache. :meth:`LogReader.read`
+reads the files without verifying: the review of a large log does that while a forked worker
+process verifies the same files (``tablectl.review.engine``).
 
 Parsing line by line costs one ``orjson.loads`` call per line; a block is parsed as one JSON array
 (``[line,line,...]``), which moves that loop into C. A block that does not parse as an array (a
@@ -60,6 +61,7 @@ class LogReader:
     unreadable: list[Unreadable] = field(default_factory=list)
     torn: list[tuple[str, int]] = field(default_factory=list)  # (file, bytes) of a trailing partial line
     lines: int = 0
+    bytes_read: int = 0  # of complete lines (and their newlines) handed over so far
     _spans: list[_FileSpan] = field(default_factory=list)
     _starts: list[int] = field(default_factory=list)
 
@@ -74,6 +76,7 @@ class LogReader:
         while len(spans) <= file_index:
             spans.append(_FileSpan(str(self.files[len(spans)])))
         span = spans[file_index]
+        self.bytes_read += len(data) + 1
         try:
             records = orjson.loads(b"[" + data.replace(b"\n", b",") + b"]")
         except orjson.JSONDecodeError:

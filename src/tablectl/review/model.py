@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from collections.abc import MutableSequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,7 +109,9 @@ class RoundRecord:
     end_seq: int | None = None
     end_ts: str | None = None
     status: str = OPEN
-    events: list[dict[str, Any]] = field(default_factory=list)  # the round's lines, in order
+    # the round's lines in order, for the replay (a review without replay keeps none: empty)
+    events: MutableSequence[dict[str, Any]] = field(default_factory=list)
+    voided_by: dict[str, Any] | None = None  # the (first) round_voided line
     # filled by the replay (tablectl.review.replay_round)
     positions: dict[str, list[str | None]] = field(default_factory=dict)
     burns: list[str | None] = field(default_factory=list)

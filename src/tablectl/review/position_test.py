@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
 from typing import Literal
 
 from tablectl.cards import DECK_SIZE, text
@@ -32,7 +33,7 @@ from tablectl.review.quality_common import (
     ObservedShuffle,
     QualityResult,
     Thresholds,
-    check_card,
+    check_cards,
     chi2_sf,
     not_applicable,
 )
@@ -96,8 +97,7 @@ def position_test(
     for s in shuffles:
         if len(s.output) > n:
             raise ValueError(f"output of {len(s.output)} cards is longer than the deck ({n})")
-        for c in s.output:
-            check_card(c)
+        check_cards(s.output)
         if use_input:
             where = {c: i for i, c in enumerate(s.input or ())}
             try:
@@ -139,21 +139,25 @@ def position_test(
         if len(col_sizes) >= 2 and S * min(row_sizes) * min(col_sizes) / n >= min_expected:
             break
     row_of = _bin_of(row_b)
-    col_of = _bin_of(col_b)
     last_col = len(col_sizes) - 1
 
+    # The rows seen at each of the first m positions over all shuffles, counted by column (the
+    # positions past m: the last column), then added up by row bin.
+    at_position = list(zip(*(rows[:m] for rows in rows_seen)))
+    by_col = [chain.from_iterable(at_position[col_b[j] : col_b[j + 1]]) for j in range(c_bins)]
+    later = chain.from_iterable(rows[m:] for rows in rows_seen)
     observed = [[0] * len(col_sizes) for _ in range(r_bins)]
-    for rows in rows_seen:
-        seen_rows: Counter[int] = Counter()
-        for pos, row in enumerate(rows):
-            col = col_of[pos] if pos < m else last_col
-            observed[row_of[row]][col] += 1
-            seen_rows[row] += 1
-        # Cards not seen at all are in the later/unseen column.
-        for row in range(row_items):
-            missing = weight - seen_rows[row]
-            if missing:
-                observed[row_of[row]][last_col] += missing
+    seen_rows: Counter[int] = Counter()
+    for j, in_col in [*enumerate(by_col), (last_col, later)]:
+        counts = Counter(in_col)
+        seen_rows.update(counts)
+        for row, k in counts.items():
+            observed[row_of[row]][j] += k
+    # Cards not seen at all (each shuffle holds every row `weight` times) are in the later/unseen column.
+    for row in range(row_items):
+        missing = S * weight - seen_rows[row]
+        if missing:
+            observed[row_of[row]][last_col] += missing
 
     pearson = 0.0
     worst = (0.0, 0, 0)

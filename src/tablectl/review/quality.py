@@ -151,13 +151,12 @@ def _heatmap(sequences: list[list[int]], decks: int, m: int) -> dict[str, Any]:
     bins = max(1, min(POSITION_BINS, m))
     edges = [i * m // bins for i in range(bins + 1)]
     counts = [[0] * bins for _ in range(13)]
-    col_of = [0] * m
     for b in range(bins):
-        for p in range(edges[b], edges[b + 1]):
-            col_of[p] = b
-    for seq in sequences:
-        for p in range(m):
-            counts[seq[p] >> 2][col_of[p]] += 1
+        cards: list[int] = []
+        for seq in sequences:
+            cards.extend(seq[edges[b] : edges[b + 1]])
+        for card, k in Counter(cards).items():
+            counts[card >> 2][b] += k
     total_per_rank = 4 * decks / (DECK_SIZE * decks)  # chance a position holds a given rank: 1/13
     cells: list[list[float]] = []
     for r in range(13):

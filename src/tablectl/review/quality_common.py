@@ -128,6 +128,18 @@ def check_card(c: int) -> None:
         raise ValueError(f"not a card int 0..51: {c!r}")
 
 
+_CARD_INTS = frozenset(range(DECK_SIZE))
+_INT = frozenset({int})
+
+
+def check_cards(cards: Sequence[int]) -> None:
+    """:func:`check_card` on every card (set operations when they are all plain ints 0..51)."""
+    if _INT.issuperset(map(type, cards)) and _CARD_INTS.issuperset(cards):
+        return
+    for c in cards:
+        check_card(c)
+
+
 # --- distributions -------------------------------------------------------------------------
 
 

@@ -7,7 +7,8 @@ list appends. It lays each round's cards out as the log says they went (by posit
 discards; decisions and corrections), so nothing walks the rounds again for that. The game's
 procedure and the settlement with the rules engine are checked afterwards by
 :mod:`tablectl.review.replay`, on the lines the pass gathered for each round (``events``,
-``settled``). Lines no handler needs (``bank``, most ``state`` lines, ...) are not kept.
+``settled``); a review that does not replay keeps no ``events``. Lines no handler needs
+(``bank``, most ``state`` lines, ...) are not kept.
 
 Event names and fields are the controller's (``tablectl.table.core``; ``docs/table.md``) and the
 log's own (``docs/events.md``).
@@ -15,6 +16,7 @@ log's own (``docs/events.md``).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,10 +118,14 @@ class Reconstructor:
     """Feed it the log's records in order (:meth:`feed`), then :meth:`finish`.
 
     *setup*: what to assume for a session whose ``table_started`` is not in the log (a slice).
+    *keep_events* False: keep no round's lines (``RoundRecord.events`` stays empty) when the rounds
+    will not be replayed: most of the log's lines, in memory for nothing.
     """
 
-    def __init__(self, setup: TableSetup | None = None) -> None:
+    def __init__(self, setup: TableSetup | None = None, *, keep_events: bool = True) -> None:
         self.setup = setup
+        # every round's events when they are not kept: appending to it keeps nothing
+        self.unkept: deque[dict[str, Any]] | None = None if keep_events else deque(maxlen=0)
         self.out = Reconstruction()
         self.session: Session | None = None
         self.round: RoundRecord | None = None
@@ -174,6 +180,18 @@ class Reconstructor:
             h = get(rec["event"])
             if h is not None:
                 h(rec)
+
+    def final_rounds(self) -> int:
+        """How many of the rounds so far, from the first, no line still to come can change (nor
+        their session's game and rules): all but the one being played, and but those of a session
+        whose game is not known yet (its ``table_started`` may come)."""
+        rounds = self.out.rounds
+        n = len(rounds) - (self.round is not None)
+        session = self.session
+        if session is not None and session.game is None:
+            while n and rounds[n - 1].session == session.index:
+                n -= 1
+        return n
 
     def _previous(self, rec: dict[str, Any]) -> dict[str, Any] | None:
         """The record before *rec* (of the batch being fed): for the few handlers that close a
@@ -409,6 +427,8 @@ class Reconstructor:
             list(get("seats") or ()), get("wagers"), get("banker"), get("banker_stake"), get("shoe"),
             get("dealer"), bool(get("last_round")),
         )
+        if self.unkept is not None:
+            rnd.events = self.unkept
         session.rounds += 1
         self.round = rnd
         self.out.rounds.append(rnd)
@@ -433,6 +453,8 @@ class Reconstructor:
         if rnd is not None and rec.get("round") == rnd.number:
             rnd.events.append(rec)
             rnd.status = VOIDED
+            if rnd.voided_by is None:
+                rnd.voided_by = rec
 
     def _close_round(self, last: dict[str, Any], status: str, why: str | None = None) -> None:
         """End the round at line *last* (for an interrupted round: the line before the interruption)."""
@@ -672,6 +694,7 @@ class Reconstructor:
     def finish(self, lines: int) -> Reconstruction:
         """Close what is still open and return the reconstruction."""
         out = self.out
+        self._handlers = {}  # bound methods of self: a reference cycle that would keep `out` alive
         last = self._batch[-1] if self._batch else self._before
         out.lines = lines
         if last is not None:
