@@ -80,6 +80,22 @@ def test_a_tampered_log_exits_3_naming_the_file_and_line_on_stderr(clean: tuple[
     assert "INTEGRITY FAILURE" in result.stdout
 
 
+def test_a_line_whose_event_is_not_a_name_is_an_integrity_failure_not_a_crash(clean: tuple[Path, Path], tmp_path: Path) -> None:
+    log, pub = clean
+    copy = tmp_path / "log"
+    copy.mkdir()
+    files = sorted(log.iterdir())
+    for f in files:
+        (copy / f.name).write_bytes(f.read_bytes())
+    target = max((copy / f.name for f in files), key=lambda p: p.read_bytes().count(b"\n"))
+    lines = target.read_bytes().split(b"\n")
+    lines[5] = re.sub(rb'"event":"\w+"', b'"event":["dealt"]', lines[5], count=1)  # still JSON
+    target.write_bytes(b"\n".join(lines))
+    result = review(copy, "--key", pub)
+    assert result.exit_code == 3
+    assert f"{target}:6:" in result.stderr
+
+
 def test_json_carries_verification_rounds_anomalies_devices_shoes_and_shuffle_quality(eventful: tuple[Path, Path, Path]) -> None:
     log, pub, config = eventful
     result = review(log, "--key", pub, "--config", config, "--json")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tablectl.config import load_config
 from tablectl.eventlog.verify import iter_events, verify
+from tablectl.review.engine import review
 from tablectl.table import validation as va
 from tablectl.table.runtime import TableRuntime
 from tablectl.table.virtual_dealer import VirtualDealer
@@ -74,6 +75,12 @@ def test_a_restart_between_rounds_takes_over_the_shoe_in_play_and_deals_on_from_
     assert penetration == sorted(penetration) and len(cards) > len(before)  # it counts on, never from 0
     assert not [r for r in records if r["event"] == "violation"]
     assert verify([log_dir], None).ok
+    # surveillance sees one shoe across both sessions, every card of it in order, nothing amiss
+    report = review([log_dir])
+    assert report.anomalies == []
+    [shoe] = report.recon.shoes
+    assert shoe.resumed_in == [2] and shoe.cards == [r["card"] for r in cards]
+    assert shoe.max_penetration == penetration[-1]
 
 
 def test_a_restart_with_a_new_simulator_does_not_take_over_a_shoe_it_does_not_hold(tmp_path):

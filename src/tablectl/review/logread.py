@@ -143,15 +143,17 @@ class LogReader:
 
 _contains = operator.contains
 _SEQ = operator.itemgetter("seq")
+_EVENT = operator.itemgetter("event")
 
 
 def _seqs(records: list[Any]) -> list[Any] | None:
-    """Every record's ``seq``, if every record is a dict with ``seq`` and ``event``; else None.
+    """Every record's ``seq``, if every record is a dict with ``seq`` and a string ``event``; else
+    None (the block is then read line by line, and such a line reported as unreadable).
 
-    Two C-level passes (this runs on every block): only a JSON object can be indexed by
-    ``"seq"`` — a list, a string or a number raises TypeError."""
+    C-level passes (this runs on every block): only a JSON object can be indexed by ``"seq"`` — a
+    list, a string or a number raises TypeError."""
     try:
-        if not all(map(_contains, records, repeat("event"))):
+        if not all(map(_contains, records, repeat("event"))) or set(map(type, map(_EVENT, records))) != {str}:
             return None
         return list(map(_SEQ, records))
     except (KeyError, TypeError):

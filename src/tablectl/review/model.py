@@ -177,6 +177,7 @@ class ShoeRecord:
     end_seq: int | None = None
     ended_by: str = "log end"
     cards: list[str | None] = field(default_factory=list)  # drawn, in order (review only; undealt order is never logged)
+    resumed_in: list[int] = field(default_factory=list)  # sessions whose controller took it over at their start
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -184,7 +185,7 @@ class ShoeRecord:
             "start_seq": self.start_seq, "start_ts": self.start_ts, "decks": self.decks, "size": self.size,
             "deck_ok": self.deck_ok, "cap": self.cap, "cards_drawn": self.cards_drawn,
             "max_penetration": self.max_penetration, "cut_card": self.cut_card, "last_round_at": self.last_round_at,
-            "rounds": self.rounds, "end_seq": self.end_seq, "ended_by": self.ended_by,
+            "rounds": self.rounds, "end_seq": self.end_seq, "ended_by": self.ended_by, "resumed_in": self.resumed_in,
         }
 
 

@@ -155,6 +155,7 @@ class Reconstructor:
             "round_voided": self._round_voided, "state": self._state, "returned": self._returned,
             "violation": self._violation, "resolved": self._resolved, "fault": self._fault,
             "shoe_loaded": self._shoe_start, "shuffle_done": self._shoe_start, "shoe_change": self._shoe_change,
+            "shoe_resumed": self._shoe_resumed,
             "cut_card": self._cut_card, "last_round": self._last_round, "shuffle_started": self._numbered,
             "shoe_empty": self._numbered, "button": self._numbered, "device_event": self._numbered,
             "log_opened": self._log_opened, "recovery": self._recovery, "rotated": self._rotated,
@@ -491,6 +492,25 @@ class Reconstructor:
         self.shoe = shoe
         self.shoe_by_id[shoe.shoe] = shoe
         self.out.shoes.append(shoe)
+
+    def _shoe_resumed(self, rec: dict[str, Any]) -> None:
+        """A restarted controller took over the shoe in play: that shoe's record goes on (its cards,
+        penetration, rounds), across the sessions."""
+        session = self._session(rec)
+        device = rec.get("device")
+        if self.source is not None and device != self.source:
+            return
+        shoe_id = rec.get("shoe")
+        shoe = next((s for s in reversed(self.out.shoes) if s.shoe == shoe_id and s.device == device and s.end_seq is None), None)
+        if shoe is None:  # a slice that starts after the shoe did: what the line says was drawn from it
+            shoe = ShoeRecord(
+                shoe=shoe_id, session=session.index, device=device, kind=session.source_kind, start_seq=rec["seq"],
+                start_ts=rec.get("ts", ""), decks=session.decks, cap=session.cap, cards=list(rec.get("cards") or ()),
+            )
+            self.out.shoes.append(shoe)
+        shoe.resumed_in.append(session.index)
+        self.shoe = shoe
+        self.shoe_by_id[shoe_id] = shoe
 
     def _shoe_refused(self, v: ViolationRecord) -> None:
         """The controller did not take the shoe just loaded (the table was not between rounds)."""
