@@ -3,11 +3,14 @@ records: the shoe in play when the table stopped between rounds, and why not oth
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import orjson
 
 from tablectl.cards import card
 from tablectl.table import lifecycle as lc
-from tablectl.table.resume import fold
+from tablectl.table.resume import fold, read_back
 
 
 def shoe_loaded(shoe: int = 1, **kw: Any) -> dict[str, Any]:
@@ -90,3 +93,22 @@ def test_a_shoe_resumed_before_is_the_start_of_the_next_read_back() -> None:
     shoe = fold([resumed, state(lc.READY), *a_round(9, "5S", shoe=4)], "shoe").shoe
     assert shoe is not None and shoe.shoe == 4 and shoe.last_round_announced
     assert shoe.cards == (card("QH"), None, card("5S"))
+
+
+def test_a_violation_left_open_by_an_earlier_session_does_not_stop_a_later_takeover() -> None:
+    records = [shoe_loaded(1), state(lc.READY), {"event": "violation", "kind": "wrong_state"}, state(lc.HELD),
+               {"event": "table_started"}, state(lc.IDLE), shoe_loaded(2, event_no=9), state(lc.READY)]
+    shoe = fold(records, "shoe").shoe
+    assert shoe is not None and shoe.shoe == 2
+
+
+def test_round_numbers_go_on_from_an_earlier_file_when_the_shoe_in_play_has_no_round_yet(tmp_path: Path) -> None:
+    def write(n: int, records: list[dict[str, Any]]) -> None:
+        lines = [orjson.dumps({"seq": i, **r}) for i, r in enumerate(records, start=1)]
+        (tmp_path / f"tablectl-T1-{n:06d}.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+
+    write(1, [shoe_loaded(1), state(lc.READY), *a_round(1, "QH"), *a_round(2, "AD")])
+    write(2, [{"event": "table_started"}, state(lc.IDLE), shoe_loaded(2, event_no=5), state(lc.READY)])
+    got = read_back(tmp_path, "T1", "shoe")
+    assert got.last_round == 2
+    assert got.shoe is not None and got.shoe.shoe == 2 and got.shoe.cards == ()

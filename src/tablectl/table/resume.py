@@ -32,7 +32,7 @@ _WANTED = (
     b'"event":"round_started"', b'"event":"dealt"', b'"event":"burned"', b'"event":"drawn"',
     b'"event":"identified"', b'"event":"shoe_loaded"', b'"event":"shuffle_done"', b'"event":"state"',
     b'"event":"last_round"', b'"event":"shoe_empty"', b'"event":"shoe_change"', b'"event":"violation"',
-    b'"event":"resolved"', b'"event":"shoe_resumed"',
+    b'"event":"resolved"', b'"event":"shoe_resumed"', b'"event":"table_started"',
 )
 _SHOE_STARTS = ("shoe_loaded", "shuffle_done", "shoe_resumed")
 _CARD_LINES = ("dealt", "burned", "drawn")
@@ -64,16 +64,20 @@ class LogState:
 def read_back(directory: Path, table: str, source: str | None) -> LogState:
     """The table's state at the end of its log in *directory* (a fresh state if there is none).
 
-    Files are read from the newest back until one holds the start of *source*'s shoe in play.
+    Files are read from the newest back until they hold the start of *source*'s shoe in play and
+    a round (the shoe in play may have none yet: the round numbers go on from an earlier one).
     """
     directory = Path(directory)
     if not directory.is_dir():
         return LogState()
     chunks: list[list[dict[str, Any]]] = []
+    shoe_start = round_seen = False
     for path in reversed(log_files(directory, table).get(table, [])):
         records = list(_wanted(path))
         chunks.append(records)
-        if any(r["event"] in _SHOE_STARTS and r.get("device") == source for r in records):
+        shoe_start = shoe_start or any(r["event"] in _SHOE_STARTS and r.get("device") == source for r in records)
+        round_seen = round_seen or any(r["event"] == "round_started" for r in records)
+        if shoe_start and round_seen:
             break
     return fold((r for chunk in reversed(chunks) for r in chunk), source)
 
@@ -108,6 +112,8 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             to = r.get("to")
             if to in lc.BASE_STATES:
                 state = to
+        elif event == "table_started":  # a new session: what was held before did not carry over
+            open_violations = 0
         elif event == "violation":
             open_violations += 1
         elif event == "resolved":
