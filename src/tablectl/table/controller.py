@@ -22,7 +22,6 @@ from tablectl.cards import card as parse_card
 from tablectl.config import TableConfig
 from tablectl.drivers.events import DeviceEvent
 from tablectl.table.core import EventLogLike, TableCore
-from tablectl.table.resume import LogState
 from tablectl.table.inputs import (
     BurnNext,
     DealerChange,
@@ -38,6 +37,7 @@ from tablectl.table.inputs import (
     StartRound,
     Stop,
 )
+from tablectl.table.resume import LogState
 from tablectl.table.view import TableView
 
 _log = logging.getLogger(__name__)

@@ -131,6 +131,6 @@ INPUT_NAMES: dict[type, str] = {
     ShoeChange: "shoe_change",
     OfferBank: "offer_bank",
     Resolve: "resolve",
-    SupervisorDenied: "supervisor_denied",
+    SupervisorDenied: "supervisor_refused",
 }
 """The ``input`` field of each input's log line."""
