@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -62,8 +63,8 @@ def test_a_log_with_anomalies_exits_1_and_lists_them_one_per_line(eventful: tupl
     assert any("[violation]" in line and "resolved by virtual-supervisor" in line for line in listed)
 
 
-def test_a_tampered_log_exits_3_naming_the_file_and_line_on_stderr(clean: tuple[Path, Path], tmp_path: Path) -> None:
-    log, pub = clean
+def edit_line_6(log: Path, tmp_path: Path, edit: Callable[[bytes], bytes]) -> tuple[Path, Path]:
+    """A copy of *log* with line 6 of its longest file changed by *edit*: (the copy, that file)."""
     copy = tmp_path / "log"
     copy.mkdir()
     files = sorted(log.iterdir())
@@ -71,8 +72,14 @@ def test_a_tampered_log_exits_3_naming_the_file_and_line_on_stderr(clean: tuple[
         (copy / f.name).write_bytes(f.read_bytes())
     target = max((copy / f.name for f in files), key=lambda p: p.read_bytes().count(b"\n"))
     lines = target.read_bytes().split(b"\n")
-    lines[5] = lines[5].replace(b'"ts":"2', b'"ts":"3', 1)  # line 6: a changed timestamp
+    lines[5] = edit(lines[5])
     target.write_bytes(b"\n".join(lines))
+    return copy, target
+
+
+def test_a_tampered_log_exits_3_naming_the_file_and_line_on_stderr(clean: tuple[Path, Path], tmp_path: Path) -> None:
+    log, pub = clean
+    copy, target = edit_line_6(log, tmp_path, lambda line: line.replace(b'"ts":"2', b'"ts":"3', 1))  # a changed time
     result = review(copy, "--key", pub)
     assert result.exit_code == 3
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("tablectl: integrity failure: ")
@@ -82,15 +89,7 @@ def test_a_tampered_log_exits_3_naming_the_file_and_line_on_stderr(clean: tuple[
 
 def test_a_line_whose_event_is_not_a_name_is_an_integrity_failure_not_a_crash(clean: tuple[Path, Path], tmp_path: Path) -> None:
     log, pub = clean
-    copy = tmp_path / "log"
-    copy.mkdir()
-    files = sorted(log.iterdir())
-    for f in files:
-        (copy / f.name).write_bytes(f.read_bytes())
-    target = max((copy / f.name for f in files), key=lambda p: p.read_bytes().count(b"\n"))
-    lines = target.read_bytes().split(b"\n")
-    lines[5] = re.sub(rb'"event":"\w+"', b'"event":["dealt"]', lines[5], count=1)  # still JSON
-    target.write_bytes(b"\n".join(lines))
+    copy, target = edit_line_6(log, tmp_path, lambda line: re.sub(rb'"event":"\w+"', b'"event":["dealt"]', line, count=1))
     result = review(copy, "--key", pub)
     assert result.exit_code == 3
     assert f"{target}:6:" in result.stderr

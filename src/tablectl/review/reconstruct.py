@@ -300,44 +300,14 @@ class Reconstructor:
                 shoe.max_penetration = pen
 
     def _dealt(self, rec: dict[str, Any]) -> None:
-        """The most frequent card line: :meth:`_card` and :meth:`_source_card` inlined."""
-        get = rec.get
-        n = get("event_no")
-        dev = get("device")
-        if self.session is None:
-            self._session(rec)
-        if n and (n != self._gno or dev != self._gdev or "packet" not in rec):
-            self._gno = n
-            self._gdev = dev
-            last = self._last.get(dev)
-            if last is not None and n == last + 1:
-                self._last[dev] = n
-            else:
-                self._irregular(dev, n, rec["seq"], last)
-        card = get("card")
-        rnd = self.round
-        if rnd is not None and get("round") == rnd.number:
-            rnd.events.append(rec)
+        rnd = self._card(rec)
+        if rnd is not None:
             positions = rnd.positions
-            to = get("to")
+            to = rec.get("to")
             pile = positions.get(to)  # type: ignore[arg-type]
             if pile is None:
                 pile = positions[str(to)] = []
-            pile.append(card)
-        if dev != self.source:
-            return
-        if self.csm:
-            self._source_card(rec, dev, n)
-            return
-        shoe = self.shoe_by_id.get(get("shoe"))
-        if shoe is not None:
-            cards = shoe.cards
-            if card is None:
-                self.misread_at[(dev, n)] = (cards, len(cards), -1)
-            cards.append(card)
-            pen = get("penetration")
-            if pen is not None and (shoe.max_penetration is None or pen > shoe.max_penetration):
-                shoe.max_penetration = pen
+            pile.append(rec.get("card"))
 
     def _burned(self, rec: dict[str, Any]) -> None:
         rnd = self._card(rec)
