@@ -50,6 +50,16 @@ def test_ts_is_utc_iso8601_with_microseconds_from_the_clock(tmp_path, key):
     assert records_of(tmp_path)[1]["ts"] == "2024-05-01T12:51:30.250000Z"
 
 
+def test_append_writes_the_bytes_the_structlog_chain_renders(tmp_path, key, make_clock):
+    fields = {"shoe": 4, "round": 17, "card": "QH", "to": "seat:3", "face": "up", "device": "shoe-1", "event_no": 9,
+              "penetration": 0.4215, "wagers": {"2": {"ante": 500}}}
+    with EventLog(tmp_path / "a", "T1", signing_key=key, clock=make_clock()) as direct:
+        direct.append("dealt", **fields)
+    with EventLog(tmp_path / "b", "T1", signing_key=key, clock=make_clock()) as chained:
+        chained._write_log_event("dealt", **fields)  # through the bound structlog logger
+    assert lines_of(tmp_path / "a")[1] == lines_of(tmp_path / "b")[1]
+
+
 def test_every_prev_is_the_digest_of_the_previous_lines_raw_bytes(signed_log):
     lines = lines_of(signed_log)
     for before, line in zip(lines, lines[1:]):

@@ -44,8 +44,10 @@ Listener = Callable[[dict[str, Any]], None]
 
 _log = logging.getLogger(__name__)
 _blake2b = hashlib.blake2b
+_dumps = orjson.dumps
 _OPEN, _FAILED, _CLOSED = "open", "failed", "closed"
 _REVERSE_BLOCK = 1 << 16
+_RESERVED = fmt.RESERVED_FIELDS
 
 
 @dataclass
@@ -159,7 +161,7 @@ class EventLog:
         # The bound context fixes the envelope's member order: seq, event, ts, table, then the
         # fields in the order given (dicts keep insertion order; re-set keys keep their place).
         sink = _Sink(self._emit)
-        render = structlog.processors.JSONRenderer(serializer=orjson.dumps, default=None)
+        render = structlog.processors.JSONRenderer(serializer=_dumps, default=None)
         envelope = {"seq": 0, "event": "", "ts": "", "table": table}
         self._bound: _LineLogger = structlog.wrap_logger(
             sink, processors=[self._stamp, render], wrapper_class=_LineLogger
@@ -167,12 +169,7 @@ class EventLog:
         self._bound_signed: _LineLogger = structlog.wrap_logger(
             sink, processors=[self._stamp, render, self._sign_checkpoint], wrapper_class=_LineLogger
         ).bind(**envelope)
-        # The hot path (``append``) runs the bound logger's processor chain itself: the same
-        # bound context, the same processors, in the same order, the same bytes to the sink —
-        # without the wrapper's generic dispatch (see ``_run_chain``).
-        self._chain_context: dict[str, Any] = dict(self._bound._context)
-        self._chain: tuple[Any, ...] = tuple(self._bound._processors)
-        self._chain_logger = sink
+        self._envelope: dict[str, Any] = dict(self._bound._context)
 
         self._dir.mkdir(parents=True, exist_ok=True)
         self._lock_fd = self._lock()
@@ -195,32 +192,24 @@ class EventLog:
             self._raise_not_open()
         if event not in self._event_names:
             self._admit_event_name(event)
-        number: int | None = None
-        device: str | None = None
-        if fields:
-            if not fmt.RESERVED_FIELDS.isdisjoint(fields):
-                bad = sorted(fmt.RESERVED_FIELDS.intersection(fields))
-                raise ValueError(f"fields {bad} are written by the log itself")
-            number = fields.get("event_no")
-            if number is not None:
-                device = fields.get("device")
-                if type(number) is not int or not isinstance(device, str):
-                    raise TypeError("event_no must be an int and come with a device name (str)")
+        if not _RESERVED.isdisjoint(fields):
+            raise ValueError(f"fields {sorted(_RESERVED.intersection(fields))} are written by the log itself")
+        number = fields.get("event_no")
+        if number is not None:
+            device = fields.get("device")
+            if type(number) is not int or not isinstance(device, str):
+                raise TypeError("event_no must be an int and come with a device name (str)")
         now = self._clock()
         if now >= self._day_end:
             self.rotate("day")
         self._now = now
-        # == self._bound.line(event, fields), with structlog's per-call machinery unrolled
-        # (BoundLoggerBase._process_event: context copy, update, "event", each processor; the
-        # last returns the line's bytes, which go to the sink)
-        event_dict: Any = self._chain_context.copy()  # a dict, and bytes after the renderer
-        event_dict.update(fields)
+        # == self._bound.line(event, fields): the same envelope, the same two processors (stamp,
+        # then the JSON renderer's orjson.dumps), the same sink; without structlog's per-call
+        # dispatch, which costs an eighth of a line
+        event_dict = {**self._envelope, **fields}
         event_dict["event"] = event
-        logger = self._chain_logger
-        for proc in self._chain:
-            event_dict = proc(logger, "line", event_dict)
-        logger.msg(event_dict)
-        if number is not None and device is not None and number > self._event_nos.get(device, -1):
+        self._emit(_dumps(self._stamp(None, "line", event_dict)))
+        if number is not None and number > self._event_nos.get(device, -1):
             self._event_nos[device] = number
             self._event_nos_dirty = True
         if self._seq - self._checkpoint_seq >= self._checkpoint_every:
@@ -395,9 +384,9 @@ class EventLog:
         second = int(t)
         if second != self._ts_second:
             self._ts_second = second
-            self._ts_prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+            self._ts_prefix = time.strftime("%Y-%m-%dT%H:%M:%S.", time.gmtime(second))
         event_dict["seq"] = self._seq + 1
-        event_dict["ts"] = f"{self._ts_prefix}.{int((t - second) * 1_000_000):06d}Z"
+        event_dict["ts"] = self._ts_prefix + "%06dZ" % ((t - second) * 1_000_000)
         event_dict["prev"] = self._head
         self._line_dict = event_dict
         return event_dict
