@@ -14,6 +14,7 @@ from tablectl.cards import card as parse_card
 from tablectl.config import TableConfig, parse_config
 from tablectl.drivers import events as ev
 from tablectl.table.core import TableCore
+from tablectl.table.resume import LogState, fold
 
 
 class MemoryLog:
@@ -90,11 +91,18 @@ def make_config(game: str, *, tmp: Path | None = None, **overrides: Any) -> Tabl
 class Table:
     """A ``TableCore`` on a ``MemoryLog`` with the card device ``dev``, driven from plain values."""
 
-    def __init__(self, config: TableConfig) -> None:
+    def __init__(self, config: TableConfig, resumed: LogState | None = None, highest: int = 0) -> None:
+        self.config = config
         self.log = MemoryLog()
-        self.core = TableCore(config, self.log)
-        self.core.go_online()
-        self._numbers = itertools.count(1)
+        first_round = resumed.last_round + 1 if resumed is not None else 1
+        self.core = TableCore(config, self.log, first_round=first_round)
+        self.core.go_online({"dev": highest}, resumed)
+        self._numbers = itertools.count(highest + 1)
+
+    def restarted(self) -> Table:
+        """This table after its controller restarted: a new core on a new log, given what this
+        table's log says (``tablectl.table.resume.fold``); the device's numbers go on."""
+        return Table(self.config, fold(self.log.lines, "dev"), self.core.highest.get("dev", 0))
 
     def event(self, make: Callable[[int], ev.DeviceEvent], device: str = "dev") -> None:
         self.core.handle_event(device, make(next(self._numbers)))
@@ -152,6 +160,13 @@ def config() -> Callable[..., TableConfig]:
 def table() -> Callable[..., Table]:
     """``table(game, **overrides)`` -> a ``Table`` (online, nothing loaded yet)."""
     return lambda game, **overrides: Table(make_config(game, **overrides))
+
+
+@pytest.fixture
+def table_from_log() -> Callable[..., Table]:
+    """``table_from_log(game, records)`` -> a ``Table`` that went online after a restart, given the
+    log records of its previous run (plain dicts with ``event``)."""
+    return lambda game, records: Table(make_config(game), fold(records, "dev"))
 
 
 # --- the whole stack on simulated devices -------------------------------------------------------

@@ -210,17 +210,33 @@ class TableCore(lc.LifecycleModel):
             devices={n: d.driver for n, d in self.config.devices.items()},
         )
         self._fire("connect")
-        if resumed is None or self.kind != "shoe":
+        if resumed is None:
+            return
+        self._resume_duty(resumed)
+        if self.kind != "shoe":
             return
         if resumed.shoe is not None and resumed.shoe.device == self.source:
             self._resume_shoe(resumed.shoe)
         elif resumed.not_resumed:
             self.log.append("shoe_not_resumed", reason=resumed.not_resumed)
 
+    def _resume_duty(self, resumed: LogState) -> None:
+        """Carry on with the dealer on duty and the bank's rotation as the log left them."""
+        bank = resumed.bank if self.game.banker else None
+        if resumed.dealer is None and bank is None:
+            return
+        self.dealer_id = resumed.dealer
+        rotation: dict[str, Any] = {}
+        if bank is not None:
+            self.banker, self.banker_hands, self.wanting_bank = bank.banker, bank.hands, set(bank.wanting)
+            rotation = {"banker": bank.banker, "banker_hands": bank.hands, "bank_wanted": sorted(bank.wanting)}
+        self.log.append("duty_resumed", dealer=self.dealer_id, **rotation)
+
     def _resume_shoe(self, shoe: ShoeInPlay) -> None:
         """Go on dealing from the shoe in play: every card already drawn from it counts again
-        (composition, penetration, the cap), as do the last-round announcement and the end of
-        the shoe; the burns after its shuffle were due only before its first card."""
+        (composition, penetration, the cap), as do the last-round announcement, the end of the
+        shoe and the dealer-change burns not dealt yet; the burns after its shuffle were due
+        only before its first card."""
         self._new_shoe(shoe.shoe)
         for c in shoe.cards:
             if c is None:
@@ -229,6 +245,7 @@ class TableCore(lc.LifecycleModel):
                 self.comp.see(c)  # a foreign card fails here as it did when drawn: not counted
         if shoe.cards:
             self.burns_due = []
+        self.burns_due += [BURN_DEALER_CHANGE] * shoe.dealer_change_burns
         self.last_round_announced = shoe.last_round_announced
         self.exhausted = shoe.exhausted
         self.capped_out = self.comp.drawn + self.unread > self.cap_cards
@@ -236,7 +253,7 @@ class TableCore(lc.LifecycleModel):
         self.log.append(
             "shoe_resumed", shoe=shoe.shoe, cards=[_txt(c) for c in shoe.cards],
             last_round_announced=shoe.last_round_announced, exhausted=shoe.exhausted,
-            penetration=self.penetration, device=shoe.device,
+            penetration=self.penetration, burns_due=list(self.burns_due), device=shoe.device,
         )
         self._fire("shoe_resumed")
 
@@ -703,11 +720,13 @@ class TableCore(lc.LifecycleModel):
         self.this_round_last = self.last_round_announced
         ctx = RoundContext(seats, self.round_wagers, banker, self.packets, self.rules)
         self.cursor = RoundCursor(game.script, ctx)
+        # a banking game's rotation, for a restarted controller to carry on (tablectl.table.resume)
+        rotation = {"banker_hands": banked, "bank_wanted": sorted(self.wanting_bank)} if game.banker else {}
         self.log.append(
             "round_started", round=self.round_no, seats=list(seats),
             wagers={str(s): w for s, w in self.round_wagers.items()} if self.round_wagers is not None else None,
             banker=banker, banker_stake=inp.banker_stake, shoe=self.shoe, dealer=self.dealer_id,
-            last_round=self.this_round_last,
+            last_round=self.this_round_last, **rotation,
         )
         if past_last:
             self.log.append("alarm", kind=PAST_LAST_ROUND, round=self.round_no, penetration=self.penetration if self.capped else None)

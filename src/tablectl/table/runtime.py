@@ -11,7 +11,7 @@ shutdown checkpoint.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -68,9 +68,9 @@ class TableRuntime:
         # a simulator made now holds no shoe: only a real device, or a simulator kept across the
         # restart, still has the shoe in play
         keeps_shoe = not self.simulate or cfg.card_device in self.sims
-        controller = TableController(
-            cfg, self.log, first_round=state.last_round + 1, resumed=state if keeps_shoe else None
-        )
+        if not keeps_shoe:
+            state = replace(state, shoe=None, not_resumed=None)
+        controller = TableController(cfg, self.log, first_round=state.last_round + 1, resumed=state)
         self.controller = controller
         for i, (name, device) in enumerate(cfg.devices.items()):
             address = device.address
