@@ -38,12 +38,22 @@ def test_a_shoe_between_rounds_is_taken_over_with_every_card_drawn_in_order() ->
     assert got.shoe.cards == tuple(card(c) for c in ("9S", "QH", "2C", "AD"))
 
 
-def test_a_round_in_play_when_the_table_stopped_is_not_taken_over() -> None:
-    records = [shoe_loaded(), state(lc.READY), *a_round(1, "QH"), {"event": "round_started", "round": 2},
-               state(lc.IN_ROUND), dealt("AD")]
+def test_a_round_in_play_is_taken_over_with_its_lines_from_its_start() -> None:
+    start = {"event": "round_started", "round": 2, "shoe": 1, "seats": [1]}
+    line = {**dealt("AD"), "round": 2}
+    records = [shoe_loaded(), state(lc.READY), *a_round(1, "QH"), start, state(lc.IN_ROUND), line]
     got = fold(records, "shoe")
-    assert got.shoe is None and got.last_round == 2
-    assert got.not_resumed is not None and "in round" in got.not_resumed
+    assert got.shoe is not None and got.last_round == 2 and got.shoe.state == lc.READY
+    assert got.shoe.round == (start, line)
+    assert got.shoe.cards == (card("QH"), card("AD"))
+
+
+def test_a_round_in_play_with_a_misread_card_is_left_to_the_supervisor() -> None:
+    records = [shoe_loaded(), state(lc.READY), {"event": "round_started", "round": 1, "shoe": 1},
+               state(lc.IN_ROUND), {**dealt(None, event_no=4), "round": 1}]
+    got = fold(records, "shoe")
+    assert got.shoe is None and got.last_round == 1
+    assert got.not_resumed is not None and "misread" in got.not_resumed
 
 
 def test_an_open_violation_is_not_taken_over_and_a_resolved_one_is() -> None:

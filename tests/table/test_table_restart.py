@@ -83,6 +83,42 @@ def test_a_restart_between_rounds_takes_over_the_shoe_in_play_and_deals_on_from_
     assert shoe.max_penetration == penetration[-1]
 
 
+def test_a_restart_in_the_middle_of_a_round_goes_on_with_that_round(tmp_path):
+    config = load_config(CONFIG)
+    log_dir = tmp_path / "log"
+    first = session(config, log_dir, rounds=3)
+    sim = first.sims["shoe"]
+    again = TableRuntime(config, simulate=True, log_dir=log_dir, seed=5, fsync=False, sims={"shoe": sim})
+    controller = again.start()
+    try:  # a round starts and two cards are dealt; then the controller stops
+        controller.start_round([1, 2, 3], {s: {"primary": 1000} for s in (1, 2, 3)}).result(5)
+        for _ in range(2):
+            sim.draw()
+        assert controller.wait_processed("shoe", sim.store.last_no)
+    finally:
+        again.stop()
+    third = TableRuntime(config, simulate=True, log_dir=log_dir, seed=5, fsync=False, sims={"shoe": sim})
+    controller = third.start()
+    try:
+        view = controller.snapshot()
+        assert (view.state, view.round, view.prompt.action) == ("in_round", 4, "deal")
+        VirtualDealer(controller, sim, seed=8).play(2)  # round 4 first, then two more
+        assert controller.core.violations == []
+    finally:
+        third.stop()
+    records = list(iter_events([log_dir]))
+    assert [r["round"] for r in records if r["event"] == "round_resumed"] == [4]
+    assert [r["round"] for r in records if r["event"] == "round_ended"] == [1, 2, 3, 4, 5, 6]
+    round_4 = [r for r in records if r["event"] == "dealt" and r["round"] == 4]
+    assert len(round_4) == 4 and [r["to"] for r in round_4] == ["seat:1", "seat:2", "seat:3", "dp"]
+    assert not [r for r in records if r["event"] == "violation"]
+    report = review([log_dir])
+    assert report.anomalies == []
+    [rnd] = [r for r in report.rounds if r.number == 4]  # one round across the two sessions
+    assert (rnd.status, rnd.settlement, rnd.session, rnd.resumed_in) == ("complete", "match", 2, [3])
+    assert rnd.positions["seat:1"] == [round_4[0]["card"]] and rnd.positions["dp"] == [round_4[3]["card"]]
+
+
 def test_a_restart_with_a_new_simulator_does_not_take_over_a_shoe_it_does_not_hold(tmp_path):
     config = load_config(CONFIG)
     log_dir = tmp_path / "log"

@@ -123,6 +123,7 @@ class RoundRecord:
     settlement: str = NOT_SETTLED
     problems: list[str] = field(default_factory=list)
     violations: list[int] = field(default_factory=list)
+    resumed_in: list[int] = field(default_factory=list)  # sessions whose controller went on with it at their start
 
     @property
     def recomputed(self) -> list[dict[str, Any]] | None:

@@ -42,6 +42,8 @@ DEVICE_RECORDS = frozenset({
 CARD_LINES = ("dealt", "burned", "drawn")
 HELD = "held"
 DEVICE_FAULT = "device_fault"
+#: why a round ended with its session: (stopped, crashed)
+_INTERRUPTIONS = ("the controller stopped during the round", "the controller crashed during the round")
 
 
 @dataclass(slots=True)
@@ -155,7 +157,7 @@ class Reconstructor:
             "round_voided": self._round_voided, "state": self._state, "returned": self._returned,
             "violation": self._violation, "resolved": self._resolved, "fault": self._fault,
             "shoe_loaded": self._shoe_start, "shuffle_done": self._shoe_start, "shoe_change": self._shoe_change,
-            "shoe_resumed": self._shoe_resumed,
+            "shoe_resumed": self._shoe_resumed, "round_resumed": self._round_resumed,
             "cut_card": self._cut_card, "last_round": self._last_round, "shuffle_started": self._numbered,
             "shoe_empty": self._numbered, "button": self._numbered, "device_event": self._numbered,
             "log_opened": self._log_opened, "recovery": self._recovery, "rotated": self._rotated,
@@ -482,6 +484,20 @@ class Reconstructor:
         self.shoe = shoe
         self.shoe_by_id[shoe_id] = shoe
 
+    def _round_resumed(self, rec: dict[str, Any]) -> None:
+        """A restarted controller went on with the round its previous session was in: the round the
+        interruption closed is open again, and its record goes on (cards, decisions, settlement)."""
+        self._session(rec)
+        number = rec.get("round")
+        rnd = next((r for r in reversed(self.out.rounds) if r.number == number), None)
+        if rnd is None or rnd.status != INTERRUPTED or self.round is not None:
+            return  # a slice that starts after the round did, or a line that matches no round
+        rnd.status, rnd.end_seq, rnd.end_ts = OPEN, None, None
+        if rnd.problems and rnd.problems[-1] in _INTERRUPTIONS:
+            rnd.problems.pop()
+        rnd.resumed_in.append(self.out.sessions[-1].index)
+        self.round = rnd
+
     def _shoe_refused(self, v: ViolationRecord) -> None:
         """The controller did not take the shoe just loaded (the table was not between rounds)."""
         shoe = self.shoe
@@ -615,7 +631,7 @@ class Reconstructor:
             return
         last = self._previous(rec) or rec
         if self.round is not None:
-            why = "the controller crashed during the round" if ended_by == "crash" else "the controller stopped during the round"
+            why = _INTERRUPTIONS[ended_by == "crash"]
             self._close_round(last, INTERRUPTED, why)
         if self.hold is not None:
             self.hold.ended_to = ended_by or "stop"

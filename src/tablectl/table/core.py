@@ -51,7 +51,8 @@ from tablectl.table.inputs import (
     StartRound,
     SupervisorDenied,
 )
-from tablectl.table.resume import LogState, ShoeInPlay
+from tablectl.table.layout import lay, reveal, take_back, trade_out
+from tablectl.table.resume import LogState, RoundRebuilt, ShoeInPlay, rebuild_round
 from tablectl.table.rotation import banker_for_round
 from tablectl.table.view import AlarmView, Prompt, SeatView, TableView, redact
 
@@ -215,10 +216,22 @@ class TableCore(lc.LifecycleModel):
         self._resume_duty(resumed)
         if self.kind != "shoe":
             return
-        if resumed.shoe is not None and resumed.shoe.device == self.source:
-            self._resume_shoe(resumed.shoe)
-        elif resumed.not_resumed:
-            self.log.append("shoe_not_resumed", reason=resumed.not_resumed)
+        shoe = resumed.shoe
+        if shoe is None or shoe.device != self.source:
+            if resumed.not_resumed:
+                self.log.append("shoe_not_resumed", reason=resumed.not_resumed)
+            return
+        rebuilt = None
+        if shoe.round:
+            try:
+                rebuilt = self._rebuild_round(shoe.round)
+            except (KeyError, TypeError, ValueError) as e:  # CursorError and CardError are ValueErrors
+                why = f"shoe {shoe.shoe}: round {shoe.round[0].get('round')} in play does not fit its procedure: {e}"
+                self.log.append("shoe_not_resumed", reason=why)
+                return
+        self._resume_shoe(shoe)
+        if rebuilt is not None:
+            self._resume_round(shoe.round[0], rebuilt)
 
     def _resume_duty(self, resumed: LogState) -> None:
         """Carry on with the dealer on duty and the bank's rotation as the log left them."""
@@ -256,6 +269,32 @@ class TableCore(lc.LifecycleModel):
             penetration=self.penetration, burns_due=list(self.burns_due), device=shoe.device,
         )
         self._fire("shoe_resumed")
+
+    def _rebuild_round(self, records: tuple[dict[str, Any], ...]) -> RoundRebuilt:
+        start = records[0]
+        seats = tuple(start["seats"])
+        wagers = start.get("wagers")
+        wagers = {int(s): dict(w) for s, w in wagers.items()} if wagers is not None else None
+        ctx = RoundContext(seats, wagers, start.get("banker"), self.packets, self.rules)
+        return rebuild_round(records, self.game.script, ctx)
+
+    def _resume_round(self, start: dict[str, Any], rebuilt: RoundRebuilt) -> None:
+        """Go on with the round that was in play: its procedure stands where its logged lines left
+        it, so the next card goes where it would have gone; a round whose cards and decisions were
+        all in is settled (once: what was logged stands) and waits for the dealer to collect."""
+        self.round_no = start["round"]
+        self._open_round(rebuilt.cursor, start.get("banker_stake"), bool(start.get("last_round")))
+        self.layout, self.decisions, self.settlement = rebuilt.layout, rebuilt.decisions, rebuilt.settlement
+        cards = sum(len(held) for held in self.layout.values())
+        self.log.append(
+            "round_resumed", round=self.round_no, cards=cards, settled=bool(self.settlement), complete=self.cursor.done
+        )
+        self._fire("round_resumed")
+        if self.cursor.done:
+            if self.settlement:
+                self._fire("round_complete")
+            else:
+                self._complete_round()
 
     def go_offline(self, reason: str = "stop") -> None:
         """The table goes offline."""
@@ -397,10 +436,7 @@ class TableCore(lc.LifecycleModel):
             face = "up" if face_up else "down"
             to = step.to
             self.log.append("dealt", card=None if card is None else CARD_TEXT[card], to=to, face=face, **fields)
-            held = self.layout.get(to)
-            if held is None:
-                self.layout[to] = held = []
-            held.append([card, face_up])
+            lay(self.layout, to, card, face_up)
             if card is None:
                 self._misread(device, event_no, "cursor", step.to, face)
         if card is not None and advance:
@@ -413,19 +449,12 @@ class TableCore(lc.LifecycleModel):
             return
         for effect in cursor.take_effects() if cursor.effects else ():
             if isinstance(effect, Reveal):
-                cards = self.layout.get(effect.to, [])
-                for entry in cards:
-                    entry[1] = True
+                cards = reveal(self.layout, effect.to)
                 self.log.append(
                     "revealed", round=self.round_no, to=effect.to, cards=[_txt(c) for c, _ in cards], face="up"
                 )
             elif isinstance(effect, Trade):
-                position = seat_to(effect.seat)
-                held = self.layout.get(position, [])
-                for i, (c, _) in enumerate(held):
-                    if c == effect.card:
-                        del held[i]
-                        break
+                position = trade_out(self.layout, effect.seat, effect.card)
                 self.log.append(
                     "traded", round=self.round_no, card=text(effect.card), seat=effect.seat,
                     **{"from": position}, to=DISCARD, face="up",
@@ -710,16 +739,9 @@ class TableCore(lc.LifecycleModel):
             self.log.append("bank", seat=banker, previous=self.banker, round=self.round_no + 1)
         self.banker, self.banker_hands = banker, banked
         self.round_no += 1
-        self.in_round = True
-        self.round_seats = seats
-        self.round_wagers = {s: dict(inp.wagers[s]) for s in seats} if inp.wagers is not None else None
-        self.banker_stake = inp.banker_stake
-        self.layout = {}
-        self.decisions = {s: [] for s in seats}
-        self.settlement = []
-        self.this_round_last = self.last_round_announced
-        ctx = RoundContext(seats, self.round_wagers, banker, self.packets, self.rules)
-        self.cursor = RoundCursor(game.script, ctx)
+        wagers = {s: dict(inp.wagers[s]) for s in seats} if inp.wagers is not None else None
+        cursor = RoundCursor(game.script, RoundContext(seats, wagers, banker, self.packets, self.rules))
+        self._open_round(cursor, inp.banker_stake, self.last_round_announced)
         # a banking game's rotation, for a restarted controller to carry on (tablectl.table.resume)
         rotation = {"banker_hands": banked, "bank_wanted": sorted(self.wanting_bank)} if game.banker else {}
         self.log.append(
@@ -732,6 +754,19 @@ class TableCore(lc.LifecycleModel):
             self.log.append("alarm", kind=PAST_LAST_ROUND, round=self.round_no, penetration=self.penetration if self.capped else None)
         self._fire("start_round")
         self._after_cursor()
+
+    def _open_round(self, cursor: RoundCursor, banker_stake: int | None, last: bool) -> None:
+        """Round ``round_no`` is in play, on ``cursor``'s seats and wagers: nothing dealt yet."""
+        ctx = cursor.context
+        self.in_round = True
+        self.round_seats = ctx.seats
+        self.round_wagers = ctx.wagers
+        self.banker_stake = banker_stake
+        self.layout = {}
+        self.decisions = {s: [] for s in ctx.seats}
+        self.settlement = []
+        self.this_round_last = last
+        self.cursor = cursor
 
     def _decision(self, inp: Decision) -> None:
         self._require(lc.IN_ROUND)
@@ -761,11 +796,7 @@ class TableCore(lc.LifecycleModel):
             raise InputRejected(str(e)) from None
         if card is None:
             raise InputRejected("identify the misread card first")
-        held = self.layout.get(step.to, [])
-        for i in range(len(held) - 1, -1, -1):
-            if held[i][0] == card:
-                del held[i]
-                break
+        take_back(self.layout, step.to, card)
         self.log.append("corrected", round=self.round_no, card=text(card), **{"from": step.to}, to=BURN, face="up", reason="exposed")
 
     def _identify_card(self, inp: IdentifyCard) -> None:

@@ -43,6 +43,7 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "shoe_resumed", "source": IDLE, "dest": RESHUFFLE_DUE, "conditions": "reshuffle_needed"},
     {"trigger": "shoe_resumed", "source": IDLE, "dest": READY, "unless": "reshuffle_needed"},
     {"trigger": "start_round", "source": READY, "dest": IN_ROUND, "conditions": "round_ok"},
+    {"trigger": "round_resumed", "source": [READY, RESHUFFLE_DUE], "dest": IN_ROUND},
     {"trigger": "start_round", "source": RESHUFFLE_DUE, "dest": IN_ROUND, "conditions": ["round_ok", "cards_left"]},
     {"trigger": "round_complete", "source": IN_ROUND, "dest": SETTLING},
     {"trigger": "end_round", "source": SETTLING, "dest": RESHUFFLE_DUE, "conditions": "reshuffle_needed"},

@@ -16,7 +16,7 @@ shoe themselves, so only card-reading shoes are taken over.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,8 +25,17 @@ import orjson
 
 from tablectl.cards import card as parse_card
 from tablectl.eventlog.logformat import log_files
-from tablectl.games.procedure import BURN_DEALER_CHANGE
+from tablectl.games.procedure import (
+    BURN_DEALER_CHANGE,
+    BURN_SHUFFLE,
+    Reveal,
+    RoundContext,
+    Script,
+    Trade,
+)
 from tablectl.table import lifecycle as lc
+from tablectl.table.cursor import CursorError, RoundCursor
+from tablectl.table.layout import Layout, lay, reveal, take_back, trade_out
 
 #: lines read back (every other line is skipped before it is parsed)
 _WANTED = (
@@ -34,11 +43,16 @@ _WANTED = (
     b'"event":"identified"', b'"event":"shoe_loaded"', b'"event":"shuffle_done"', b'"event":"state"',
     b'"event":"last_round"', b'"event":"shoe_empty"', b'"event":"shoe_change"', b'"event":"violation"',
     b'"event":"resolved"', b'"event":"shoe_resumed"', b'"event":"table_started"', b'"event":"dealer_change"',
-    b'"event":"offer_bank"', b'"event":"bank"', b'"event":"round_ended"',
+    b'"event":"offer_bank"', b'"event":"bank"', b'"event":"round_ended"', b'"event":"round_voided"',
+    b'"event":"decision"', b'"event":"corrected"', b'"event":"settled"',
 )
 _SHOE_STARTS = ("shoe_loaded", "shuffle_done", "shoe_resumed")
 _CARD_LINES = ("dealt", "burned", "drawn")
 _RESUMABLE = (lc.READY, lc.RESHUFFLE_DUE)
+#: burns that are not steps of the deal script (due after a shuffle or a dealer change, or extra)
+_NOT_SCRIPT_BURNS = frozenset({BURN_SHUFFLE, BURN_DEALER_CHANGE, "extra"})
+#: the members of a ``settled`` line after the envelope (what the controller keeps of each)
+_SETTLED = ("round", "seat", "bet", "stake", "outcome", "pays", "net")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +67,7 @@ class ShoeInPlay:
     exhausted: bool
     state: str  # ready or reshuffle_due
     dealer_change_burns: int = 0  # burns due at the last dealer change, not dealt yet
+    round: tuple[dict[str, Any], ...] = ()  # the round in play: its round_started line, then its lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,10 +139,15 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
     banker: int | None = None
     banked = 0
     wanting: set[int] | None = None  # None: no line about the bank read
+    between = lc.READY  # the state the round in play started from
+    in_play: list[dict[str, Any]] | None = None  # the round in play: round_started, then its lines
     for r in records:
         event = r["event"]
+        if in_play is not None and r.get("round") == in_play[0].get("round"):
+            in_play.append(r)
         if event == "round_started":
             last_round = max(last_round, _int(r.get("round")))
+            in_play = [r]
             dealer = r.get("dealer")
             if "bank_wanted" in r:
                 banker, banked, wanting = r.get("banker"), _int(r.get("banker_hands")), set(r["bank_wanted"] or ())
@@ -142,12 +162,15 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             banker, banked = r.get("seat"), 0
             wanting = set() if wanting is None else wanting
         elif event == "round_ended":
+            in_play = None
             if r.get("complete") and banker is not None:
                 banked += 1
         elif event == "state":
             to = r.get("to")
             if to in lc.BASE_STATES:
                 state = to
+                if to in _RESUMABLE:
+                    between = to
         elif event == "table_started":  # a new session: what was held before did not carry over
             open_violations = 0
         elif event == "violation":
@@ -184,15 +207,82 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
     if open_violations:
         why = f"shoe {shoe}: a violation was open when the table stopped"
         return LogState(last_round, None, why, dealer, bank)
+    round_in_play: tuple[dict[str, Any], ...] = ()
     if state not in _RESUMABLE:
-        why = f"shoe {shoe}: the table stopped {state.replace('_', ' ')}, not between rounds"
-        return LogState(last_round, None, why, dealer, bank)
-    in_play = ShoeInPlay(shoe, str(source), tuple(cards), announced, exhausted, state, dealer_change_burns)
-    return LogState(last_round, in_play, None, dealer, bank)
+        why = _round_not_resumed(in_play, shoe) if state in (lc.IN_ROUND, lc.SETTLING) else "not between rounds"
+        if why is not None:
+            why = f"shoe {shoe}: the table stopped {state.replace('_', ' ')}, {why}"
+            return LogState(last_round, None, why, dealer, bank)
+        round_in_play, state = tuple(in_play or ()), between
+    taken = ShoeInPlay(shoe, str(source), tuple(cards), announced, exhausted, state, dealer_change_burns, round_in_play)
+    return LogState(last_round, taken, None, dealer, bank)
+
+
+def _round_not_resumed(records: list[dict[str, Any]] | None, shoe: Any) -> str | None:
+    """Why the round in play cannot be taken over (None: it can). A round with a violation or an
+    unidentified misread is left to the supervisor, as is one whose lines the read-back lacks."""
+    if not records or records[0]["event"] != "round_started" or records[0].get("shoe") != shoe:
+        return "and its round's start is not in the log read back"
+    number = records[0].get("round")
+    for r in records:
+        if r["event"] == "violation":
+            return f"round {number} had a violation ({r.get('kind')}): the supervisor deals with it"
+        if r["event"] in _CARD_LINES and r.get("card") is None:
+            return f"round {number} has a misread card: the supervisor deals with it"
+    return None
+
+
+@dataclass(slots=True)
+class RoundRebuilt:
+    """The round in play as its logged lines leave it: the procedure's cursor (the next card goes
+    where it would have gone), the cards by position, each seat's decisions and the settlement
+    already logged."""
+
+    cursor: RoundCursor
+    layout: Layout
+    decisions: dict[int, list[str]]
+    settlement: list[dict[str, Any]]
+
+
+def rebuild_round(
+    records: Sequence[dict[str, Any]], script: Callable[[RoundContext], Script], ctx: RoundContext
+) -> RoundRebuilt:
+    """Walk the round's logged lines (``ShoeInPlay.round``) through its game's deal script, in log
+    order, as the controller placed them. Raises ``CursorError`` if they do not fit the script."""
+    cursor = RoundCursor(script, ctx)
+    layout: Layout = {}
+    decisions: dict[int, list[str]] = {s: [] for s in ctx.seats}
+    settlement: list[dict[str, Any]] = []
+    for r in records[1:]:
+        event = r["event"]
+        if event == "dealt" or (event == "burned" and r.get("reason") not in _NOT_SCRIPT_BURNS):
+            card = int(parse_card(r["card"]))
+            step = cursor.place(card)
+            if step.to != r.get("to"):
+                where = f"seq {r.get('seq')}: {r['card']} was logged to {r.get('to')}"
+                raise CursorError(f"{where}; the procedure puts it to {step.to}")
+            if not step.burn:
+                lay(layout, step.to, card, step.face_up)
+        elif event == "decision":
+            asked = cursor.decide(r["seat"], r["decision"])
+            if not asked.banker:
+                decisions.setdefault(r["seat"], []).append(r["decision"])
+        elif event == "corrected":
+            step, card = cursor.retract()
+            if card is not None:
+                take_back(layout, step.to, card)
+        elif event == "settled":
+            settlement.append({k: r.get(k) for k in _SETTLED})
+        for effect in cursor.take_effects() if cursor.effects else ():
+            if isinstance(effect, Reveal):
+                reveal(layout, effect.to)
+            elif isinstance(effect, Trade):
+                trade_out(layout, effect.seat, effect.card)
+    return RoundRebuilt(cursor, layout, decisions, settlement)
 
 
 def _int(value: Any) -> int:
     return value if isinstance(value, int) else 0
 
 
-__all__ = ["Bank", "LogState", "ShoeInPlay", "fold", "read_back"]
+__all__ = ["Bank", "LogState", "RoundRebuilt", "ShoeInPlay", "fold", "read_back", "rebuild_round"]

@@ -98,7 +98,11 @@ class VirtualDealer:
     # --- the game ---------------------------------------------------------------------------
 
     def play(self, rounds: int) -> DealerReport:
-        """Play ``rounds`` complete rounds."""
+        """Play ``rounds`` complete rounds (a round the table is in the middle of first: a
+        restarted controller goes on with it)."""
+        view = self._snapshot()
+        if view.state in (lc.IN_ROUND, lc.SETTLING) and view.round is not None:
+            self._finish_round(view, view.round)
         if self.game.banker:
             for seat in range(1, self.config.seats + 1):
                 self._input(self.controller.offer_bank(seat, True))
@@ -124,8 +128,11 @@ class VirtualDealer:
                     continue
                 raise
         view = self._snapshot()
-        round_no = view.round
-        assert round_no is not None
+        assert view.round is not None
+        self._finish_round(view, view.round)
+
+    def _finish_round(self, view: TableView, round_no: int) -> None:
+        """Deal and decide as the table asks until the round is settled; then collect it."""
         while view.state != lc.SETTLING or view.prompt.action != "end_round":
             view = self._step(view, round_no)
         self._collect(round_no)
