@@ -91,8 +91,11 @@ def make_config(game: str, *, tmp: Path | None = None, **overrides: Any) -> Tabl
 class Table:
     """A ``TableCore`` on a ``MemoryLog`` with the card device ``dev``, driven from plain values."""
 
-    def __init__(self, config: TableConfig, resumed: LogState | None = None, highest: int = 0) -> None:
+    def __init__(
+        self, config: TableConfig, resumed: LogState | None = None, highest: int = 0, history: list[dict[str, Any]] | None = None
+    ) -> None:
         self.config = config
+        self.history = history or []  # the log lines of the runs before this one
         self.log = MemoryLog()
         first_round = resumed.last_round + 1 if resumed is not None else 1
         self.core = TableCore(config, self.log, first_round=first_round)
@@ -100,9 +103,10 @@ class Table:
         self._numbers = itertools.count(highest + 1)
 
     def restarted(self) -> Table:
-        """This table after its controller restarted: a new core on a new log, given what this
-        table's log says (``tablectl.table.resume.fold``); the device's numbers go on."""
-        return Table(self.config, fold(self.log.lines, "dev"), self.core.highest.get("dev", 0))
+        """This table after its controller restarted: a new core on a new log, given what the log
+        of every run so far says (``tablectl.table.resume.fold``); the device's numbers go on."""
+        history = [*self.history, *self.log.lines]
+        return Table(self.config, fold(history, "dev"), self.core.highest.get("dev", 0), history)
 
     def event(self, make: Callable[[int], ev.DeviceEvent], device: str = "dev") -> None:
         self.core.handle_event(device, make(next(self._numbers)))

@@ -65,6 +65,23 @@ def test_a_tie_waiting_for_its_decision_goes_on_to_the_war_after_the_restart(tab
     assert settled(again) == settled(straight) and again.kinds() == []
 
 
+def test_a_round_goes_on_across_two_restarts(table) -> None:
+    straight, stopped = ocp_round(table), ocp_round(table)
+    straight.draw("9S", "5H", "9C")
+    war(straight)
+    stopped.draw("9S", "5H", "9C")
+    again = stopped.restarted()
+    again.input(Decision(1, "extend"))
+    again.input(Decision(7, "extend"))
+    again.burn("3C", "3D", "3H")
+    third = again.restarted()
+    assert third.state == lc.IN_ROUND and third.log.events("round_resumed")[0]["cards"] == 3
+    third.draw("KS")
+    third.burn("4C", "4D", "4H")
+    third.draw("5S")
+    assert settled(third) == settled(straight) and third.kinds() == []
+
+
 def test_a_round_settled_before_the_restart_is_not_settled_again(table) -> None:
     t = ocp_round(table)
     t.draw("9S", "5H", "QC")
