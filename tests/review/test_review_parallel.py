@@ -213,3 +213,53 @@ def test_a_worker_hands_back_its_result_or_its_exception() -> None:
         workers.Forked(lambda: (_ for _ in ()).throw(LogInputError("bad input"))).result()
     with pytest.raises(workers.WorkerFailed):
         workers.Forked(lambda: os._exit(3)).result()
+
+
+def test_a_worker_started_during_the_reading_takes_half_of_the_work_left() -> None:
+    # 1000 rounds expected, 10 checked here already; each check 1 ms; 2 s of reading left: the
+    # worker takes (2000 + 990) / 2 rounds, and never a negative number; a check measured as
+    # free (too quick for the clock) gives it every round
+    assert engine._early_count(1000, 10, 0.001, 2.0) == 1495
+    assert engine._early_count(1000, 10, 0.001, 0.0) == 495
+    assert engine._early_count(10, 10, 0.001, 0.0) == 0
+    assert engine._early_count(1000, 0, 0.0, 2.0) == 1000
+
+
+def test_the_rounds_timed_before_the_worker_starts_are_checked_once(
+        played: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    log, pub, _ = played
+    files = sorted(log.glob("*.jsonl"))
+    keys = [load_public_key(pub)]
+    one = review(files, keys, parallel=False).to_dict()
+    monkeypatch.setattr(engine, "PARALLEL_ROUNDS", 10)
+    monkeypatch.setattr(engine, "EARLY_FROM", 0.0)
+    monkeypatch.setattr(engine, "SAMPLE_ROUNDS", 1000)  # a quarter of the final rounds: timed here
+    monkeypatch.setattr(workers.Forked, "ready", lambda self: True)  # start as soon as it can
+    report = review(files, keys, parallel=True)
+    two = report.to_dict()
+    one.pop("timings"), two.pop("timings")
+    assert one == two  # (a round checked twice would list its problems twice)
+    assert 0 < report.timings["replay_worker_1_share"] < 1
+
+
+def test_the_command_in_its_own_process_prints_everything_and_exits_with_its_code(
+        played: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    # the report is left for the process's exit to drop (not freed object by object): the output
+    # is complete, the exit code kept, and nothing is printed at exit
+    import subprocess
+    import sys
+
+    import orjson
+
+    log, pub, _ = played
+    for args in ([], ["--json"]):
+        done = subprocess.run([sys.executable, "-m", "tablectl", "review", str(log), "--key", str(pub), *args],
+                              capture_output=True, timeout=300, check=False)
+        inline = CliRunner().invoke(main, ["review", str(log), "--key", str(pub), *args])
+        assert done.returncode == inline.exit_code == 1 and done.stderr == b""
+        if args:
+            got, want = orjson.loads(done.stdout), orjson.loads(inline.stdout)
+            got.pop("timings"), want.pop("timings")
+            assert got == want
+        else:
+            assert done.stdout.decode() == inline.stdout

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from tablectl.eventlog import load_public_key
 from tablectl.eventlog import verify as verify_module
-from tablectl.eventlog.verify import read_blocks, verify
+from tablectl.eventlog.verify import read_blocks, scan, verify
 from tablectl.review.engine import reconstruct, review
 
 if TYPE_CHECKING:
@@ -117,8 +117,10 @@ class _Recorder:
         self.lines: list[tuple[int, int, bytes]] = []
         self.ends: list[tuple[int, int, int]] = []
 
-    def block(self, file_index: int, lineno: int, lines: list[bytes], data: bytes) -> None:
-        assert data == b"\n".join(lines)
+    def block(self, file_index: int, lineno: int, count: int, data: bytes, lines: list[bytes] | None) -> None:
+        if lines is None:  # read_blocks does not split
+            lines = data.split(b"\n")
+        assert data == b"\n".join(lines) and count == len(lines)
         self.lines += [(file_index, lineno + i, line) for i, line in enumerate(lines, start=1)]
 
     def end_file(self, file_index: int, lines: int, torn: int) -> None:
@@ -145,3 +147,22 @@ def test_every_complete_line_reaches_the_sink_once_in_order_with_its_number(
             read_blocks(paths, sink)
     assert sink.lines == [(i, n, line) for i, lines in enumerate(files) for n, line in enumerate(lines, start=1)]
     assert sink.ends == [(i, len(lines), len(torn) if i == len(files) - 1 else 0) for i, lines in enumerate(files)]
+
+
+def test_scan_hands_the_sink_the_lines_read_blocks_does_with_them_split(tmp_path: Path) -> None:
+    lines = [b'{"seq":%d,"event":"x"}' % i for i in range(1, 40)]
+    path = tmp_path / "tablectl-T1-000001.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    split: list[list[bytes] | None] = []
+
+    class Splits(_Recorder):
+        def block(self, file_index: int, lineno: int, count: int, data: bytes, lines: list[bytes] | None) -> None:
+            split.append(lines)
+            super().block(file_index, lineno, count, data, lines)
+
+    scanned, read = Splits(), _Recorder()
+    with mock.patch.object(verify_module, "_BLOCK", 100):
+        scan([path], None, scanned)
+        read_blocks([path], read)
+    assert scanned.lines == read.lines and scanned.ends == read.ends == [(0, len(lines), 0)]
+    assert len(split) > 1 and all(s is not None for s in split)

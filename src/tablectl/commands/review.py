@@ -9,11 +9,19 @@ faults, unclean shutdowns, event-number gaps, settlement or procedure mismatches
 failure (the first one, with file and line, on stderr); 2 bad input (a path that does not exist, a
 directory without logs, a file that is not a log, a missing or unreadable key or config, an
 unknown round, an HTML file that cannot be written) as a one-line error.
+
+The review of a large log builds millions of objects (the parsed lines of every round, for the
+replay), none in a reference cycle: the garbage collector stays off while the report is built and
+printed (it would only scan them again and again), and the report is left for the process's exit
+to drop (:func:`_keep_until_exit`) rather than freed object by object.
 """
 
 from __future__ import annotations
 
+import atexit
+import gc
 from pathlib import Path
+from typing import Any
 
 import click
 import orjson
@@ -38,6 +46,17 @@ def command(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
     """Verify the log in PATH... (log files, or a directory of them), rebuild every round and
     settle it again with the rules engine, list the anomalies and judge the shuffles.
     Without --key only the chain is checked."""
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _review(paths, keys, as_json, round_id, html_path, config_path, partial)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, round_id: str | None,
+            html_path: Path | None, config_path: Path | None, partial: bool) -> None:
     from tablectl.eventlog.errors import LogInputError
     from tablectl.eventlog.keys import KeyFileError, load_public_key
     from tablectl.review.engine import review
@@ -56,6 +75,7 @@ def command(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
         report = review(paths, public_keys, partial=partial, setup=setup)
     except (KeyFileError, LogInputError) as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
+    _keep_until_exit(report)
     games = {s.game for s in report.recon.sessions if s.game}
     if setup is not None and games and setup.game not in games:
         raise CommandError(f"{config_path}: a {setup.game} table; the log is of {', '.join(sorted(games))}", EXIT_USAGE)
@@ -73,7 +93,8 @@ def command(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
             raise CommandError(f"{html_path}: cannot write the HTML report: {e.strerror or e}", EXIT_USAGE) from None
     if as_json:
         data = report.to_dict(rounds=chosen or None)
-        click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
+        _keep_until_exit(report, data)
+        click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2))  # UTF-8 bytes, as they are
     else:
         from tablectl.review import report_text
 
@@ -83,3 +104,26 @@ def command(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
         raise CommandError(f"integrity failure: {first}", EXIT_INTEGRITY)
     if report.anomalies:
         click.get_current_context().exit(EXIT_FINDINGS)
+
+
+_kept: list[Any] = []
+
+
+def _keep_until_exit(*objects: Any) -> None:
+    """Hold *objects* (the report, its JSON form) until the process exits, and let the exit drop
+    them with the rest of the process's memory: freeing a large report object by object takes
+    about a second (a million parsed lines), after the output is complete. In a process that runs
+    the command more than once (tests, a script calling ``tablectl.cli.main``), only the last
+    command's are held."""
+    if not _kept:
+        atexit.register(_leave_to_the_os)
+    _kept[:] = objects
+
+
+def _leave_to_the_os() -> None:
+    """At exit (after the output is flushed, before Python tears its modules down): make the held
+    report unreachable to that teardown. A list that holds itself is never freed by reference
+    counting, and once frozen (``gc.freeze``) the collector's last pass at shutdown leaves it too;
+    the operating system takes the memory back at once."""
+    _kept.append(_kept)
+    gc.freeze()

@@ -204,9 +204,11 @@ def verify(
 class LineSink(Protocol):
     """What :func:`scan` hands every line to, a block at a time, after verifying it."""
 
-    def block(self, file_index: int, lineno: int, lines: list[bytes], data: bytes) -> None:
-        """Complete lines of file *file_index*: ``lines`` are lines ``lineno + 1`` ... (1-based),
-        ``data`` the same bytes in one piece (``b"\\n".join(lines)``)."""
+    def block(self, file_index: int, lineno: int, count: int, data: bytes, lines: list[bytes] | None) -> None:
+        """*count* complete lines of file *file_index*, lines ``lineno + 1`` ... (1-based): ``data``
+        in one piece, without the last newline; ``lines`` the same lines split
+        (``data.split(b"\\n")``) when the caller has them (:func:`scan` does), else None
+        (:func:`read_blocks` does not split: a sink that needs them splits ``data``)."""
 
     def end_file(self, file_index: int, lines: int, torn: int) -> None:
         """File *file_index* is read: ``lines`` complete lines, and ``torn`` bytes after the last
@@ -232,16 +234,17 @@ def scan(
 
 
 def read_blocks(paths: Iterable[Path | str], sink: LineSink) -> None:
-    """Hand every complete line of the log to *sink*, as :func:`scan` does, without verifying."""
+    """Hand every complete line of the log to *sink*, as :func:`scan` does, without verifying
+    (and without splitting the blocks into lines: ``lines`` is None)."""
     for index, path in enumerate(resolve_paths(paths)):
         lineno = 0
         tail: list[bytes] = []
         try:
             with open(path, "rb") as f:
                 for data in _blocks(f, tail):
-                    parts = data.split(b"\n")
-                    sink.block(index, lineno, parts, data)
-                    lineno += len(parts)
+                    count = data.count(b"\n") + 1  # counting is cheaper than splitting
+                    sink.block(index, lineno, count, data, None)
+                    lineno += count
         except OSError as exc:
             raise LogInputError(f"{path}: {exc.strerror}") from None
         sink.end_file(index, lineno, len(tail[0]) if tail else 0)
@@ -348,7 +351,7 @@ class _Verifier:
                 if not self.batch(index, lineno, parts):
                     self.lines(index, lineno, parts)
                 if sink is not None:
-                    sink.block(index, lineno, parts, data)
+                    sink.block(index, lineno, len(parts), data, parts)
                 lineno += len(parts)
                 self.file_lines[index] = lineno
         rest = tail[0] if tail else b""

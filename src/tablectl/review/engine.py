@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,9 +78,12 @@ class ReviewReport:
     def round_counts(self) -> dict[str, int]:
         """Rounds by status and by settlement check."""
         out: dict[str, int] = {"rounds": len(self.recon.rounds)}
-        for r in self.recon.rounds:
-            out[f"status:{r.status}"] = out.get(f"status:{r.status}", 0) + 1
-            out[f"settlement:{r.settlement}"] = out.get(f"settlement:{r.settlement}", 0) + 1
+        # counted by (status, settlement) pair first: the keys come out in the order the rounds
+        # show them first, as counting round by round would put them
+        pairs = Counter([(r.status, r.settlement) for r in self.recon.rounds])
+        for (status, settlement), n in pairs.items():
+            out[f"status:{status}"] = out.get(f"status:{status}", 0) + n
+            out[f"settlement:{settlement}"] = out.get(f"settlement:{settlement}", 0) + n
         return out
 
     def find_rounds(self, round_id: str) -> list[RoundRecord]:
@@ -132,8 +136,10 @@ PARALLEL_ROUNDS = 4000
 #: this share of the log is read; the rounds it does not take are shared with a second worker at
 #: the end (or, without the first, all of them)
 EARLY_FROM = 0.5
-#: reconstructing a round costs about this share of checking it (how many rounds a worker takes)
-RECON_PER_CHECK = 0.6
+#: before that worker starts, this process checks this many rounds itself, timing them: how many
+#: rounds the worker takes follows from what a check costs against what the reading still costs
+#: (both change with the game, the machine and the code: measured, not assumed)
+SAMPLE_ROUNDS = 64
 
 SessionRules = tuple[GameRules | None, bool, str | None]  # a session's game rules, packets, card device
 Plan = list[tuple[RoundRecord, GameRules | None, bool, str | None]]  # each round with its session's rules
@@ -186,19 +192,35 @@ def _verdicts(plan: Plan) -> list[Verdict]:
             for rnd, _, _, _ in plan]
 
 
-def _worker_share(progress: float) -> float:
-    """The share of the log's rounds a replay worker started when *progress* (0..1) of the log is
-    read takes, so that it ends with this process, which still has the rest of the log to
-    reconstruct and then the other rounds to check."""
-    return (1 + RECON_PER_CHECK * (1 - progress)) / 2
+def _early_count(expected: float, sampled: int, check: float, reading: float) -> int:
+    """How many rounds a replay worker started during the reading takes (after the *sampled*
+    rounds this process checked), so that it ends with this process, which still has *reading*
+    CPU seconds of the log to read and reconstruct, and then the other rounds to check (with a
+    second worker): half of all the work left, when *expected* rounds in all cost *check* each."""
+    return max(0, int((reading / check + expected - sampled) / 2)) if check > 0 else int(expected)
+
+
+def _timed_check(plan: Plan) -> float:
+    """Check the rounds of *plan* here; the median CPU seconds a round took (the first rounds
+    also pay for warming up: imports, caches)."""
+    took = []
+    for rnd, rules, packets, source in plan:
+        t = time.process_time()
+        replay_round(rnd, rules, packets=packets, source=source)
+        took.append(time.process_time() - t)
+    took.sort()
+    return took[len(took) // 2] if took else 0.0
 
 
 class _Replay:
-    """The rounds of a plan, checked in a forked worker; *name* says which in the timings."""
+    """The rounds of a plan, checked in a forked worker; *name* says which in the timings.
+    *end*: the index in the log's plan of the round after the worker's (its first rounds, and so
+    the worker's rounds, are rounds ``end - len(plan)`` .. ``end - 1``)."""
 
-    def __init__(self, plan: Plan, name: str) -> None:
+    def __init__(self, plan: Plan, name: str, end: int | None = None) -> None:
         self.plan = plan
         self.name = name
+        self.end = len(plan) if end is None else end
         self.started = time.perf_counter()
         self.worker = Forked(lambda: _verdicts(plan))
 
@@ -218,9 +240,9 @@ class _Replay:
 
 
 def _check_in_two(plan: Plan, meanwhile: Callable[[], None], timings: dict[str, float], name: str) -> None:
-    """Check the rounds of *plan*, the first :func:`_worker_share` of them in a forked worker,
-    the rest here after *meanwhile*."""
-    split = int(len(plan) * _worker_share(1.0))
+    """Check the rounds of *plan*, the first half of them in a forked worker, the rest here after
+    *meanwhile*."""
+    split = len(plan) // 2
     worker = _Replay(plan[:split], name)
     try:
         meanwhile()
@@ -305,6 +327,7 @@ class _TwoProcesses:
         self.reader = LogReader(files, self._feed)
         self.size = sum(p.stat().st_size for p in files) or 1
         self.verifier: Forked[VerifyReport] | None = None
+        self.cpu0 = time.process_time()
 
     def run(self, timings: dict[str, float]) -> VerifyReport:
         """Verify and read the log (:attr:`builder`, :attr:`reader`); the verification report.
@@ -335,12 +358,18 @@ class _TwoProcesses:
                 self._start_replay(progress)
 
     def _start_replay(self, progress: float) -> None:
+        """Time the check of a few rounds here, then hand the worker as many of the next rounds
+        (of those no line to come can change) as keeps it busy until this process is done."""
         builder = self.builder
-        expected = len(builder.out.rounds) / progress
-        count = min(builder.final_rounds(), int(expected * _worker_share(progress)))
-        if count >= PARALLEL_ROUNDS // 2:
-            plan, _ = _plan(builder.out, self.setup)
-            self.replay = _Replay(plan[:count], "replay_worker_1")
+        final = builder.final_rounds()
+        if final < PARALLEL_ROUNDS // 2:
+            return
+        plan, _ = _plan(builder.out, self.setup)
+        sampled = min(SAMPLE_ROUNDS, final // 4)
+        reading = (time.process_time() - self.cpu0) * (1 - progress) / progress
+        check = _timed_check(plan[:sampled])
+        end = min(final, sampled + _early_count(len(builder.out.rounds) / progress, sampled, check, reading))
+        self.replay = _Replay(plan[sampled:end], "replay_worker_1", end)
 
 
 def _review(files: list[Path], keys: list[Ed25519PublicKey], partial: bool, setup: TableSetup | None,
@@ -376,7 +405,7 @@ def _rest(files: list[Path], builder: Reconstructor, reader: LogReader, verifica
         timings["quality"] = time.perf_counter() - t
 
     early = two.replay if two is not None else None
-    rest = plan[len(early.plan) :] if early is not None else plan
+    rest = plan[early.end :] if early is not None else plan  # (the rounds before the worker's: checked)
     if not replay:
         shuffles()
     elif two is not None and len(rest) >= PARALLEL_ROUNDS:

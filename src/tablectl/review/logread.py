@@ -3,8 +3,9 @@
 :class:`LogReader` is a :class:`tablectl.eventlog.verify.LineSink`: ``verify.scan`` hands it every
 block of lines (about 64 KiB) right after verifying it, so the file is read once and each line's
 bytes are hashed, checked and parsed while they are still in the CPU cache. :meth:`LogReader.read`
-reads the files without verifying: the review of a large log does that while a forked worker
-process verifies the same files (``tablectl.review.engine``).
+reads the files without verifying (nor splitting a block into lines, which only the verification
+needs): the review of a large log does that while a forked worker process verifies the same files
+(``tablectl.review.engine``).
 
 Parsing line by line costs one ``orjson.loads`` call per line; a block is parsed as one JSON array
 (``[line,line,...]``), which moves that loop into C. A block that does not parse as an array (a
@@ -22,7 +23,6 @@ import bisect
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +71,7 @@ class LogReader:
 
     # ------------------------------------------------------------------ LineSink
 
-    def block(self, file_index: int, lineno: int, lines: list[bytes], data: bytes) -> None:
+    def block(self, file_index: int, lineno: int, count: int, data: bytes, lines: list[bytes] | None) -> None:
         spans = self._spans
         while len(spans) <= file_index:
             spans.append(_FileSpan(str(self.files[len(spans)])))
@@ -81,9 +81,9 @@ class LogReader:
             records = orjson.loads(b"[" + data.replace(b"\n", b",") + b"]")
         except orjson.JSONDecodeError:
             records = None
-        seqs = _seqs(records) if records is not None and len(records) == len(lines) else None
+        seqs = _seqs(records) if records is not None and len(records) == count else None
         if seqs is None:
-            records = self._slow(span, lines, lineno)
+            records = self._slow(span, data.split(b"\n") if lines is None else lines, lineno)
             seqs = list(map(_SEQ, records))
         elif span.first_seq is None:
             span.first_seq = seqs[0]
@@ -91,7 +91,7 @@ class LogReader:
         if records:
             if span.regular and span.first_seq is not None:
                 start = span.first_seq + lineno + 1 - span.first_line  # the seq line lineno + 1 should carry
-                if seqs != list(range(start, start + len(lines))):
+                if seqs != list(range(start, start + count)):
                     span.regular = False
             self.feed(records)
 
@@ -141,7 +141,6 @@ class LogReader:
         return span.path, line
 
 
-_contains = operator.contains
 _SEQ = operator.itemgetter("seq")
 _EVENT = operator.itemgetter("event")
 
@@ -150,11 +149,15 @@ def _seqs(records: list[Any]) -> list[Any] | None:
     """Every record's ``seq``, if every record is a dict with ``seq`` and a string ``event``; else
     None (the block is then read line by line, and such a line reported as unreadable).
 
-    C-level passes (this runs on every block): only a JSON object can be indexed by ``"seq"`` — a
-    list, a string or a number raises TypeError."""
+    Two C-level passes (this runs on every block): only a JSON object can be indexed by ``"seq"``
+    or ``"event"`` (a list, a string or a number raises TypeError, an object without the key
+    KeyError); the set of event names (hashing them now costs nothing: the reconstruction looks
+    each one up by its name next) must hold only strings."""
     try:
-        if not all(map(_contains, records, repeat("event"))) or set(map(type, map(_EVENT, records))) != {str}:
-            return None
-        return list(map(_SEQ, records))
+        events = set(map(_EVENT, records))  # TypeError too for an unhashable event (a list, an object)
+        seqs = list(map(_SEQ, records))
     except (KeyError, TypeError):
         return None
+    if not all(type(e) is str for e in events):
+        return None
+    return seqs

@@ -130,9 +130,13 @@ class RoundRecord:
         """The settlement the rules engine gives, as ``settled`` lines (None: not recomputed)."""
         if self.recomputed_rows is None:
             if self.settlement == MATCH:  # recomputed elsewhere and found identical to the log
-                return [{f: s.get(f) for f in SETTLED_FIELDS} for s in self.settled]
+                return self._logged()
             return None
         return [dict(zip(SETTLED_FIELDS, row, strict=True)) for row in self.recomputed_rows]
+
+    def _logged(self) -> list[dict[str, Any]]:
+        """The logged settlement: each ``settled`` line's :data:`SETTLED_FIELDS`."""
+        return [{f: s.get(f) for f in SETTLED_FIELDS} for s in self.settled]
 
     @property
     def net(self) -> int:
@@ -148,10 +152,12 @@ class RoundRecord:
             "wagers": self.wagers, "problems": self.problems, "violations": self.violations,
         }
         if detail:
+            settled = self._logged()
+            # a matching settlement is the logged one: the same rows (JSON writes them out twice)
+            same = self.recomputed_rows is None and self.settlement == MATCH
             out.update(
                 positions=self.positions, burns=self.burns, discards=self.discards, decisions=self.decisions,
-                corrections=self.corrections, settled=[{f: s.get(f) for f in SETTLED_FIELDS} for s in self.settled],
-                recomputed=self.recomputed,
+                corrections=self.corrections, settled=settled, recomputed=settled if same else self.recomputed,
             )
         return out
 

@@ -257,11 +257,11 @@ class Reconstructor:
     # ------------------------------------------------------------------ cards
 
     def _card(self, rec: dict[str, Any]) -> RoundRecord | None:
-        """What every card line does: device numbers, the shoe's cards and penetration. Returns
-        the round when the line belongs to the round being played (and adds it to its events)."""
-        get = rec.get
-        n = get("event_no")
-        dev = get("device")
+        """What every card line does: device numbers, and for a card from the table's card source
+        its shoe's sequence and penetration. Returns the round when the line belongs to the round
+        being played (and adds it to its events). (A quarter of a log's lines: one call, no more.)"""
+        n = rec.get("event_no")
+        dev = rec.get("device")
         if self.session is None:
             self._session(rec)
         # the cards of one packet are lines of one device event: the same number, in a row
@@ -273,33 +273,27 @@ class Reconstructor:
                 self._last[dev] = n
             else:
                 self._irregular(dev, n, rec["seq"], last)
-        rnd = self.round
-        if rnd is not None and get("round") == rnd.number:
-            rnd.events.append(rec)
-        else:
-            rnd = None
         if dev == self.source:
-            self._source_card(rec, dev, n)
-        return rnd
-
-    def _source_card(self, rec: dict[str, Any], dev: Any, n: Any) -> None:
-        """A card from the table's card source: its shoe's sequence and penetration."""
-        get = rec.get
-        card = get("card")
-        if self.csm:
-            csm = self.out.csm_events
-            if card is None:
-                self.misread_at[(dev, n)] = (csm, len(csm), 1)
-            csm.append(("dispense", card, rec["seq"]))
-        shoe = self.shoe_by_id.get(get("shoe"))
-        if shoe is not None:
-            cards = shoe.cards  # cards_drawn is their number (set at the end)
-            if card is None and not self.csm:
-                self.misread_at[(dev, n)] = (cards, len(cards), -1)
-            cards.append(card)
-            pen = get("penetration")
-            if pen is not None and (shoe.max_penetration is None or pen > shoe.max_penetration):
-                shoe.max_penetration = pen
+            card = rec.get("card")
+            if self.csm:
+                csm = self.out.csm_events
+                if card is None:
+                    self.misread_at[(dev, n)] = (csm, len(csm), 1)
+                csm.append(("dispense", card, rec["seq"]))
+            shoe = self.shoe_by_id.get(rec.get("shoe"))
+            if shoe is not None:
+                cards = shoe.cards  # cards_drawn is their number (set at the end)
+                if card is None and not self.csm:
+                    self.misread_at[(dev, n)] = (cards, len(cards), -1)
+                cards.append(card)
+                pen = rec.get("penetration")
+                if pen is not None and (shoe.max_penetration is None or pen > shoe.max_penetration):
+                    shoe.max_penetration = pen
+        rnd = self.round
+        if rnd is not None and rec.get("round") == rnd.number:
+            rnd.events.append(rec)
+            return rnd
+        return None
 
     def _dealt(self, rec: dict[str, Any]) -> None:
         rnd = self._card(rec)
@@ -536,17 +530,19 @@ class Reconstructor:
 
     def _state(self, rec: dict[str, Any]) -> None:
         to = rec.get("to")
-        frm = rec.get("from")
-        if frm in (HELD, DEVICE_FAULT) and self.hold is not None:
-            hold = self.hold
-            if to in (HELD, DEVICE_FAULT):  # held <-> device fault: one stop, its kind changes
+        hold = self.hold
+        if hold is not None:
+            frm = rec.get("from")
+            if frm != HELD and frm != DEVICE_FAULT:
+                return
+            if to == HELD or to == DEVICE_FAULT:  # held <-> device fault: one stop, its kind changes
                 hold.kind = to if to == DEVICE_FAULT else hold.kind
                 return
             hold.end_seq = rec["seq"]
             hold.end_ts = rec.get("ts")
             hold.ended_to = to
             self.hold = None
-        elif to in (HELD, DEVICE_FAULT) and self.hold is None:
+        elif to == HELD or to == DEVICE_FAULT:
             session = self._session(rec)
             rnd = self.round
             self.hold = Hold(to, session.index, rec["seq"], rec.get("ts", ""), (rnd.session, rnd.number) if rnd else None)
