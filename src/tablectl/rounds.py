@@ -34,9 +34,11 @@ class RoundHands:
     banker_stake: int | None = None  # cents the banker put up (limits payouts where the game says)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BetResult:
-    """How one bet of one seat was settled.
+    """How one bet of one seat was settled: a value, never changed once settled (not a frozen
+    dataclass only because a round builds many, and a frozen dataclass is several times dearer
+    to build).
 
     ``outcome`` is a short name ("win", "lose", "push", "fold", "surrender", "no-action", or a pay
     table line such as "straight-flush"); ``pays`` the odds paid as "N:1" text ("" if none);

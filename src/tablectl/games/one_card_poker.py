@@ -63,13 +63,12 @@ def script(ctx: RoundContext) -> Script:
     else:
         dealt = yield deal_steps((DP, *seat_positions(players)))
         dp, cards = dealt[0], dealt[1:]
-    hands = {s: SeatHand(s, [c]) for s, c in zip(players, cards)}
+    hands = [SeatHand(s, [c]) for s, c in zip(players, cards)]
 
-    burns = burn_steps(BURN_WAR, rules.war_burns)
-    for seat in reversed(players):  # ties one at a time, from the dealer's right to left
-        hand = hands[seat]
+    for hand in reversed(hands):  # ties one at a time, from the dealer's right to left
         if compare1(hand.cards[0], dp) != 0:
             continue
+        seat = hand.seat
         choice = yield Decide(seat, PLAYER_OPTIONS)
         hand.decisions.append(choice)
         if choice == SURRENDER:
@@ -79,6 +78,7 @@ def script(ctx: RoundContext) -> Script:
         if dp_choice == DP_DECLINES:
             hand.decisions.append(DP_DECLINES)
             continue
+        burns = burn_steps(BURN_WAR, rules.war_burns)
         while True:
             war = yield burns + deal_steps((seat_to(seat),)) + burns + deal_steps((DP,))
             pair = (war[len(burns)], war[-1])
@@ -86,7 +86,7 @@ def script(ctx: RoundContext) -> Script:
             if compare1(*pair) != 0:
                 break
 
-    return RoundHands(GAME, [hands[s] for s in players], dealer=[dp])
+    return RoundHands(GAME, hands, dealer=[dp])
 
 
 def round_budget(seats: int, rules: OneCardPokerProcedure) -> int:

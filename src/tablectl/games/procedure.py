@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Union
+from typing import Any, ClassVar, NamedTuple, Union
 
 from tablectl.rounds import RoundHands
 from tablectl.rules.configure import RulesConfigError, from_mapping
@@ -61,10 +61,7 @@ class Deal:
 
     to: str
     face_up: bool = True
-
-    @property
-    def burn(self) -> bool:
-        return False
+    burn: ClassVar[bool] = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +71,7 @@ class Burn:
     reason: str
     to: str = BURN
     face_up: bool = False
-
-    @property
-    def burn(self) -> bool:
-        return True
+    burn: ClassVar[bool] = True
 
 
 CardStep = Union[Deal, Burn]
@@ -141,9 +135,8 @@ Instruction = Union[Phase, Decide, Discard, Reveal, Trade]
 Script = Generator[Instruction, Any, RoundHands]
 
 
-@dataclass(frozen=True, slots=True)
-class RoundContext:
-    """What a deal script knows about its round.
+class RoundContext(NamedTuple):
+    """What a deal script knows about its round (an immutable value, built once per round).
 
     ``seats``: the player seats in play, clockwise (ascending). ``wagers``: each seat's wagers by
     bet name, or None when the wagers are not known (every seat is then taken to have made the

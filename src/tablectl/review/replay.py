@@ -21,7 +21,7 @@ the defaults (and the report says which).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -115,114 +115,25 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
     *packets*: the cards came in packets from a hand-forming shuffler; *source*: the card device.
     """
     problems = rnd.problems
-    cursor: RoundCursor | None = None
     wagers: dict[int, dict[str, int]] | None = None
     if rnd.wagers is not None:
         try:
             wagers = {int(s): dict(w) for s, w in rnd.wagers.items()}
         except (TypeError, ValueError, AttributeError):
             problems.append("the round's wagers are not readable")
-    replay_error: str | None = None
-    if rules is not None:
-        try:
-            ctx = RoundContext(tuple(rnd.seats), wagers, rnd.banker, packets, rules.procedure)
-            cursor = RoundCursor(rules.game.script, ctx)
-        except Exception as e:  # noqa: BLE001 - a script that cannot start on these values
-            replay_error = f"the deal script cannot start: {e}"
-    misreads: list[bool] = []  # FIFO: True = a card of the procedure (identified into the cursor)
-    last_placed = False
-    expected_trades: list[tuple[int, int]] = []
-    logged_trades: list[tuple[int, int | None]] = []
-    settlement_failed = False
-
-    for rec in rnd.events:
-        ev = rec["event"]
-        if ev == "dealt" or ev == "burned" or ev == "drawn":
-            text = rec.get("card")
-            if ev == "dealt":
-                script_card = True
-            elif ev == "burned":
-                script_card = rec.get("reason") not in _NOT_SCRIPT_BURNS
-            else:
-                script_card = False
-            last_placed = script_card
-            if text is None and (script_card or rec.get("device") == source):
-                misreads.append(script_card)
-            if not script_card or cursor is None or replay_error:
-                continue
-            to = rec.get("to")
-            card = _card(text)
-            try:
-                if ev == "dealt":
-                    step = cursor.expected()
-                    if step is not None and step.burn:
-                        cursor.skip_burns()  # the controller's "burn missing": the card takes the next step
-                step = cursor.place(card)
-            except CursorError as e:
-                replay_error = f"seq {rec['seq']}: {ev} {text} to {to}: {e}"
-                continue
-            if step.to != to:
-                replay_error = f"seq {rec['seq']}: {text} was logged to {to}; the procedure puts it to {step.to}"
-                continue
-            if cursor.effects:
-                expected_trades += [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
-        elif ev == "decision":
-            seat, choice = rec.get("seat"), rec.get("decision")
-            last_placed = False
-            if cursor is not None and not replay_error:
-                try:
-                    cursor.decide(seat, choice)  # type: ignore[arg-type]
-                except CursorError as e:
-                    replay_error = f"seq {rec['seq']}: decision {choice!r} of seat {seat}: {e}"
-                    continue
-                if cursor.effects:
-                    expected_trades += [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
-        elif ev == "identified":
-            text = rec.get("card")
-            in_script = misreads.pop(0) if misreads else False
-            if in_script and cursor is not None and not replay_error and cursor.unidentified:
-                try:
-                    cursor.identify(_card(text))  # type: ignore[arg-type]
-                except CursorError as e:
-                    replay_error = f"seq {rec['seq']}: identified {text}: {e}"
-                    continue
-                if cursor.effects:
-                    expected_trades += [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
-        elif ev == "corrected":
-            text, frm = rec.get("card"), str(rec.get("from"))
-            if cursor is not None and not replay_error:
-                try:
-                    step, card = cursor.retract()
-                except CursorError as e:
-                    replay_error = f"seq {rec['seq']}: exposed card {text}: {e}"
-                    continue
-                if step.to != frm or card != _card(text):
-                    replay_error = f"seq {rec['seq']}: the exposed card {text} from {frm} is not the last card the procedure placed"
-        elif ev == "traded":
-            logged_trades.append((rec.get("seat"), _card(rec.get("card"))))  # type: ignore[arg-type]
-        elif ev == "discarded":
-            if cursor is not None and not replay_error and cursor.discard:
-                try:
-                    cursor.discarded(int(rec.get("count") or 0))
-                except CursorError as e:
-                    replay_error = f"seq {rec['seq']}: discard: {e}"
-        elif ev == "violation":
-            kind = rec.get("kind")
-            if kind == BURN_MISSING and not last_placed and cursor is not None and not replay_error:
-                cursor.skip_burns()
-            elif kind == SETTLEMENT_FAILED:
-                settlement_failed = True
-
-    if replay_error is None and expected_trades != logged_trades and cursor is not None:
-        replay_error = (f"trades logged ({_trades(logged_trades)}) differ from the procedure's "
-                        f"({_trades(expected_trades)})")
+    if rules is None:
+        rnd.settlement = NOT_RECOMPUTED
+        problems.append("the game is not known (no table_started line; give --config): not recomputed")
+        return
+    try:
+        cursor = RoundCursor(rules.game.script, RoundContext(tuple(rnd.seats), wagers, rnd.banker, packets, rules.procedure))
+    except Exception as e:  # noqa: BLE001 - a script that cannot start on these values
+        replay_error: str | None = f"the deal script cannot start: {e}"
+    else:
+        replay_error = _walk(cursor, rnd.events, source)
     if replay_error is not None:
         problems.append(replay_error)
         rnd.settlement = REPLAY_FAILED
-        return
-    if rules is None or cursor is None:
-        rnd.settlement = NOT_RECOMPUTED
-        problems.append("the game is not known (no table_started line; give --config): not recomputed")
         return
     if rnd.status == VOIDED:
         rnd.settlement = NOT_SETTLED
@@ -244,11 +155,13 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
     assert hands is not None
     hands.banker_seat = rnd.banker if rules.game.banker else None
     hands.banker_stake = rnd.banker_stake
+    no_wagers: dict[str, int] = {}
     for seat in hands.seats:
-        seat.wagers = dict(wagers.get(seat.seat, {}))
+        seat.wagers = wagers.get(seat.seat, no_wagers)  # copied from the log above; settling only reads it
     try:
         results = settle(hands, rules.settlement).results
     except SettlementError as e:
+        settlement_failed = any(rec["event"] == "violation" and rec.get("kind") == SETTLEMENT_FAILED for rec in rnd.events)
         if settlement_failed and not rnd.settled:
             rnd.settlement = BOTH_FAILED
         else:
@@ -266,6 +179,85 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
         return
     rnd.settlement = MISMATCH
     problems.append(_first_difference(logged, again))
+
+
+def _walk(cursor: RoundCursor, events: Iterable[Mapping[str, Any]], source: str | None) -> str | None:
+    """Feed a round's log lines, in log order, to its procedure's cursor. Returns the first thing
+    the procedure refuses (the line and why), or None when every line follows it."""
+    misreads: list[bool] = []  # FIFO: True = a card of the procedure (identified into the cursor)
+    last_placed = False
+    expected_trades: list[tuple[int, int]] = []
+    logged_trades: list[tuple[int, int | None]] = []
+
+    for rec in events:
+        ev = rec["event"]
+        if ev == "dealt" or ev == "burned" or ev == "drawn":
+            text = rec.get("card")
+            if ev == "dealt":
+                script_card = True
+            elif ev == "burned":
+                script_card = rec.get("reason") not in _NOT_SCRIPT_BURNS
+            else:
+                script_card = False
+            last_placed = script_card
+            if text is None and (script_card or rec.get("device") == source):
+                misreads.append(script_card)
+            if not script_card:
+                continue
+            to = rec.get("to")
+            card = _card(text)
+            try:
+                if ev == "dealt":
+                    step = cursor.expected()
+                    if step is not None and step.burn:
+                        cursor.skip_burns()  # the controller's "burn missing": the card takes the next step
+                step = cursor.place(card)
+            except CursorError as e:
+                return f"seq {rec['seq']}: {ev} {text} to {to}: {e}"
+            if step.to != to:
+                return f"seq {rec['seq']}: {text} was logged to {to}; the procedure puts it to {step.to}"
+        elif ev == "decision":
+            seat, choice = rec.get("seat"), rec.get("decision")
+            last_placed = False
+            try:
+                cursor.decide(seat, choice)  # type: ignore[arg-type]
+            except CursorError as e:
+                return f"seq {rec['seq']}: decision {choice!r} of seat {seat}: {e}"
+        elif ev == "identified":
+            text = rec.get("card")
+            in_script = misreads.pop(0) if misreads else False
+            if in_script and cursor.unidentified:
+                try:
+                    cursor.identify(_card(text))  # type: ignore[arg-type]
+                except CursorError as e:
+                    return f"seq {rec['seq']}: identified {text}: {e}"
+        elif ev == "corrected":
+            text, frm = rec.get("card"), str(rec.get("from"))
+            try:
+                step, card = cursor.retract()
+            except CursorError as e:
+                return f"seq {rec['seq']}: exposed card {text}: {e}"
+            if step.to != frm or card != _card(text):
+                return f"seq {rec['seq']}: the exposed card {text} from {frm} is not the last card the procedure placed"
+        elif ev == "traded":
+            logged_trades.append((rec.get("seat"), _card(rec.get("card"))))  # type: ignore[arg-type]
+        elif ev == "discarded":
+            if cursor.discard:
+                try:
+                    cursor.discarded(int(rec.get("count") or 0))
+                except CursorError as e:
+                    return f"seq {rec['seq']}: discard: {e}"
+        elif ev == "violation":
+            if rec.get("kind") == BURN_MISSING and not last_placed:
+                cursor.skip_burns()
+        else:
+            continue
+        if cursor.effects:
+            expected_trades += [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
+
+    if expected_trades != logged_trades:
+        return f"trades logged ({_trades(logged_trades)}) differ from the procedure's ({_trades(expected_trades)})"
+    return None
 
 
 def _trades(trades: list[tuple[int, int]] | list[tuple[int, int | None]]) -> str:

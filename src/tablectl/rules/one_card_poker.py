@@ -56,23 +56,23 @@ def war_winner(wars: Sequence[tuple[int, int]]) -> int:
 
 def primary_payouts(
     player: int, dp: int, wars: Sequence[tuple[int, int]], decisions: Sequence[str], rules: OneCardPokerRules
-) -> list[tuple[str, Payout]]:
+) -> tuple[tuple[str, Payout], ...]:
     """The primary wager (and the war's matching bet, when the hand extends)."""
     first = compare1(player, dp)
     if first:
         if decisions or wars:
             raise SettlementError("no rank tie, so no decision or war may follow")
-        return [(PRIMARY, by_sign(first))]
+        return ((PRIMARY, WIN if first > 0 else LOSE),)
     made = tuple(decisions)
     if made == (SURRENDER,) or made == (EXTEND, DP_DECLINES):
         if wars:
             raise SettlementError("a hand that does not extend has no war cards")
         if made == (SURRENDER,):
-            return [(PRIMARY, SURRENDERED)]
-        return [(PRIMARY, DP_DECLINED if rules.dp_declines_war == "push" else WIN)]
+            return ((PRIMARY, SURRENDERED),)
+        return ((PRIMARY, DP_DECLINED if rules.dp_declines_war == "push" else WIN),)
     if made == (EXTEND,):
         war = by_sign(war_winner(wars))
-        return [(PRIMARY, war), (WAR, war)]
+        return ((PRIMARY, war), (WAR, war))
     raise SettlementError(f"a rank tie needs one of {[list(d) for d in ON_TIE]}, got {list(made)}")
 
 
@@ -109,15 +109,14 @@ def tie_payout(
 
 def settle_round(hands: RoundHands, rules: OneCardPokerRules) -> Settlement:
     """Settle a One Card Poker round (see the module docstring for the input)."""
-    dp = seats.exactly(hands.dealer, 1, "the DP")[0]
+    (dp,) = seats.exactly(hands.dealer, 1, "the DP")
     cover = Cover(hands.banker_stake if rules.limit_to_banker_stake else None, rules.losses_extend_cover)
     results: list[BetResult] = []
     for seat in seats.players(hands, descending=True):
         stakes = seats.wagers(seat, WAGERS)
         if not stakes:
             continue
-        player = seats.exactly(seat.cards, 1, f"seat {seat.seat}")[0]
-        extended = tuple(seat.decisions) == (EXTEND,)
+        (player,) = seats.hand(seat, 1)
         if PRIMARY in stakes:
             for bet, payout in primary_payouts(player, dp, seat.war, seat.decisions, rules):
                 result = payout.result(seat.seat, bet, stakes[PRIMARY])
@@ -125,6 +124,6 @@ def settle_round(hands: RoundHands, rules: OneCardPokerRules) -> Settlement:
         elif seat.decisions or seat.war:
             raise SettlementError(f"seat {seat.seat}: decisions or war cards without a primary wager")
         if TIE in stakes:
-            payout = tie_payout(player, dp, seat.war, extended, rules)
+            payout = tie_payout(player, dp, seat.war, tuple(seat.decisions) == (EXTEND,), rules)
             results.append(cover.apply(payout.result(seat.seat, TIE, stakes[TIE])))
     return Settlement(results)

@@ -44,7 +44,7 @@ _BONUS_CATEGORIES = (STRAIGHT_FLUSH, THREE_OF_A_KIND, STRAIGHT, FLUSH)
 
 def showdown(player: int, dealer: Sequence[int]) -> int:
     """``1`` if the player's card outranks the dealer's higher card, ``-1`` if lower, ``0`` if equal."""
-    diff = (player >> 2) - max(c >> 2 for c in dealer)
+    diff = (player >> 2) - (max(dealer) >> 2)  # cards are rank * 4 + suit: the highest card has the highest rank
     return (diff > 0) - (diff < 0)
 
 
@@ -100,10 +100,10 @@ def settle_round(hands: RoundHands, rules: OneForTheMoneyRules) -> Settlement:
         stakes = seats.wagers(seat, WAGERS)
         if not stakes:
             continue
-        player = seats.exactly(seat.cards, 1, f"seat {seat.seat}")[0]
+        (player,) = seats.hand(seat, 1)
         if ANTE in stakes:
             made = seats.decisions(seat, PLAYS)
-            seats.exactly(seat.traded, 1 if TRADE in made else 0, f"seat {seat.seat}'s traded card")
+            seats.traded(seat, 1 if TRADE in made else 0)
             for bet, payout in main_payouts(showdown(player, dealer), made):
                 results.append(payout.result(seat.seat, bet, stakes[ANTE]))
         elif seat.decisions or seat.traded:

@@ -37,6 +37,8 @@ FOLD_DECISION = "fold"
 CHECK = "check"
 DECISIONS = (FOLD_DECISION, FLOP, TURN, RIVER, CHECK)
 PLAYS = ((FOLD_DECISION,),) + tuple((FLOP, turn, river) for turn in (TURN, CHECK) for river in (RIVER, CHECK))
+NO_DECISION = ((),)
+"""A seat's decisions without an Ante."""
 
 _ANTE_FROM = {"straight": STRAIGHT, "flush": FLUSH}
 _ACE, _KING, _QUEEN, _JACK, _TEN = 12, 11, 10, 9, 8
@@ -86,7 +88,7 @@ def settle_round(hands: RoundHands, rules: TexasHoldemBonusRules) -> Settlement:
         stakes = seats.wagers(seat, WAGERS)
         if not stakes:
             continue
-        hole = seats.exactly(seat.cards, 2, f"seat {seat.seat}")
+        hole = seats.hand(seat, 2)
         folded = False
         if ANTE in stakes:
             made = seats.decisions(seat, PLAYS)
@@ -101,7 +103,7 @@ def settle_round(hands: RoundHands, rules: TexasHoldemBonusRules) -> Settlement:
             for bet, payout in payouts:
                 results.append(payout.result(seat.seat, bet, stakes[ANTE] * MULTIPLE[bet]))
         else:
-            seats.decisions(seat, [()])
+            seats.decisions(seat, NO_DECISION)
         if BONUS in stakes:
             payout = FOLD if folded and rules.fold_forfeits_bonus else bonus_payout(hole, dealer_hole, rules.bonus)
             results.append(payout.result(seat.seat, BONUS, stakes[BONUS]))

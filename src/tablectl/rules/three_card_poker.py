@@ -47,6 +47,10 @@ BETS = (ANTE, PLAY, PAIRPLUS, SIX_CARD_BONUS, ANTE_BONUS)
 FOLD_DECISION = "fold"
 PLAY_DECISION = PLAY
 DECISIONS = (PLAY_DECISION, FOLD_DECISION)
+ANTE_PLAYS = ((PLAY_DECISION,), (FOLD_DECISION,))
+"""A seat's decisions when it has an Ante."""
+NO_DECISION = ((),)
+"""A seat's decisions without an Ante."""
 
 NOT_QUALIFIED = "dealer-not-qualified"
 SHOWDOWNS = (NOT_QUALIFIED, "win", "push", "lose")
@@ -115,35 +119,35 @@ def settle_round(hands: RoundHands, rules: ThreeCardPokerRules) -> Settlement:
         stakes = seats.wagers(seat, WAGERS)
         if not stakes:
             continue
-        cards = seats.exactly(seat.cards, 3, f"seat {seat.seat}")
+        n = seat.seat
+        cards = seats.hand(seat, 3)
         player = value3(cards)
         folded = False
         if ANTE in stakes:
-            folded = seats.decisions(seat, [(PLAY_DECISION,), (FOLD_DECISION,)]) == (FOLD_DECISION,)
+            folded = seats.decisions(seat, ANTE_PLAYS) == (FOLD_DECISION,)
         else:
-            seats.decisions(seat, [()])
-
-        def add(bet: str, payout: Payout, forfeited: bool = False) -> None:
-            stake = stakes[ANTE] if bet in (PLAY, ANTE_BONUS) else stakes[bet]
-            results.append(cover.apply(payout.result(seat.seat, bet, stake), forfeited))
+            seats.decisions(seat, NO_DECISION)
 
         if ANTE in stakes:
-            ante, play = ante_play_payouts(None if folded else showdown(player, dealer))
-            add(ANTE, ante, forfeited=folded)
+            ante = stakes[ANTE]
+            ante_payout, play = ante_play_payouts(None if folded else showdown(player, dealer))
+            results.append(cover.apply(ante_payout.result(n, ANTE, ante), forfeited=folded))
             if play is not None:
-                add(PLAY, play)
+                results.append(cover.apply(play.result(n, PLAY, ante)))
         if PAIRPLUS in stakes:
             if folded and rules.fold_forfeits_pairplus:
-                add(PAIRPLUS, FOLD, forfeited=True)
+                results.append(cover.apply(FOLD.result(n, PAIRPLUS, stakes[PAIRPLUS]), forfeited=True))
             else:
-                add(PAIRPLUS, pairplus_payout(player, rules.pairplus))
+                payout = pairplus_payout(player, rules.pairplus)
+                results.append(cover.apply(payout.result(n, PAIRPLUS, stakes[PAIRPLUS])))
         if SIX_CARD_BONUS in stakes:
             if folded and rules.fold_forfeits_six_card_bonus:
-                add(SIX_CARD_BONUS, FOLD, forfeited=True)
+                results.append(cover.apply(FOLD.result(n, SIX_CARD_BONUS, stakes[SIX_CARD_BONUS]), forfeited=True))
             else:
-                add(SIX_CARD_BONUS, six_card_bonus_payout(best_five(cards + dealer_cards), rules.six_card_bonus))
+                payout = six_card_bonus_payout(best_five(cards + dealer_cards), rules.six_card_bonus)
+                results.append(cover.apply(payout.result(n, SIX_CARD_BONUS, stakes[SIX_CARD_BONUS])))
         if ANTE in stakes and not folded:
             bonus = ante_bonus_payout(player, rules.ante_bonus)
             if bonus is not None:
-                add(ANTE_BONUS, bonus)
+                results.append(cover.apply(bonus.result(n, ANTE_BONUS, stakes[ANTE])))
     return Settlement(results)

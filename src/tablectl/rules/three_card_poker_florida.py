@@ -30,6 +30,10 @@ BETS = (ANTE, PLAY, PAIRPLUS)
 RAISE = "raise"
 FOLD_DECISION = "fold"
 DECISIONS = (RAISE, FOLD_DECISION)
+ANTE_PLAYS = ((RAISE,), (FOLD_DECISION,))
+"""A seat's decisions when it has an Ante."""
+NO_DECISION = ((),)
+"""A seat's decisions without an Ante."""
 
 
 def pairplus_payout(player: int, dealer: int, rules: FloridaRules) -> Payout:
@@ -53,16 +57,16 @@ def settle_round(hands: RoundHands, rules: FloridaRules) -> Settlement:
         stakes = seats.wagers(seat, WAGERS)
         if not stakes:
             continue
-        player = value3(seats.exactly(seat.cards, 3, f"seat {seat.seat}"))
+        player = value3(seats.hand(seat, 3))
         folded = False
         if ANTE in stakes:
-            folded = seats.decisions(seat, [(RAISE,), (FOLD_DECISION,)]) == (FOLD_DECISION,)
+            folded = seats.decisions(seat, ANTE_PLAYS) == (FOLD_DECISION,)
             ante, play = ante_play_payouts(None if folded else showdown(player, dealer))
             results.append(cover.apply(ante.result(seat.seat, ANTE, stakes[ANTE]), forfeited=folded))
             if play is not None:
                 results.append(cover.apply(play.result(seat.seat, PLAY, stakes[ANTE])))
         else:
-            seats.decisions(seat, [()])
+            seats.decisions(seat, NO_DECISION)
         if PAIRPLUS in stakes:
             if folded and rules.fold_forfeits_pairplus:
                 results.append(cover.apply(FOLD.result(seat.seat, PAIRPLUS, stakes[PAIRPLUS]), forfeited=True))

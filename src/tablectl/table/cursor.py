@@ -65,7 +65,7 @@ class RoundCursor:
         self.done = False
         self.hands: RoundHands | None = None
         self.effects: list[Reveal | Trade] = []
-        self._run(lambda: next(self._gen))
+        self._run(None)  # start the script: sending None to a fresh generator is ``next``
 
     @property
     def context(self) -> RoundContext:
@@ -104,12 +104,14 @@ class RoundCursor:
 
     def place(self, card: int | None) -> CardStep:
         """The next card (None: misread) goes to the expected step; returns that step."""
-        step = self.expected()
-        if step is None:
+        filled, phase = self.filled, self.phase
+        i = len(filled)
+        if i >= len(phase):
             raise CursorError("no card is expected now")
-        self.filled.append(card)
-        self._maybe_complete()
-        return step
+        filled.append(card)
+        if i + 1 == len(phase):  # the phase's last step: complete it unless a card is unknown
+            self._maybe_complete()
+        return phase[i]
 
     def skip_burns(self) -> int:
         """The burns due now were not dealt (a violation): step past them; returns how many."""
@@ -190,12 +192,12 @@ class RoundCursor:
     def _send(self, value: Any) -> None:
         self._sent.append(value)
         self._effects_after_phase = 0
-        self._run(lambda: self._gen.send(value))
+        self._run(value)
 
-    def _run(self, step: Callable[[], Any], *, replaying: bool = False) -> None:
-        """Advance the script until it waits for something."""
+    def _run(self, value: Any, *, replaying: bool = False) -> None:
+        """Send ``value`` to the script and advance it until it waits for something."""
         try:
-            instruction = step()
+            instruction = self._gen.send(value)
             while True:
                 if isinstance(instruction, tuple):
                     if instruction:
@@ -225,8 +227,8 @@ class RoundCursor:
         self._gen = self._script(self._ctx)
         self._sent = []
         self.phase, self.filled, self.decision, self.discard = (), [], None, False
-        self._run(lambda: next(self._gen), replaying=True)
+        self._run(None, replaying=True)
         for value in values:
             self.phase, self.filled, self.decision, self.discard = (), [], None, False
             self._sent.append(value)
-            self._run(lambda v=value: self._gen.send(v), replaying=True)
+            self._run(value, replaying=True)
