@@ -62,6 +62,17 @@ class TcpServer(ServerBase):
             self._client = None
             self.device.disconnected()
 
+    def _client_closed(self) -> bool:
+        """The connected host has closed its end (its EOF is waiting to be read)."""
+        client = self._client
+        assert client is not None
+        if not select.select([client], [], [], 0)[0]:
+            return False
+        try:
+            return client.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
+
     def _serve_once(self) -> None:
         assert self._listener is not None
         now = time.monotonic()
@@ -114,6 +125,8 @@ class TcpServer(ServerBase):
             conn, _ = self._listener.accept()
         except (BlockingIOError, InterruptedError):
             return
+        if self._client is not None and self._client_closed():
+            self._drop_client()  # the host closed and reconnected at once: serve the new connection
         if self._client is not None or self._unplugged_until:
             conn.close()  # one host at a time; none while unplugged
             return
