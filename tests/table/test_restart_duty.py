@@ -81,6 +81,17 @@ def test_a_burn_due_at_a_dealer_change_is_still_due_after_a_restart(table) -> No
     assert again.log.events("violation")[-1]["where"] == "dealer_change"
 
 
+def test_a_burn_due_at_a_dealer_change_is_still_due_after_a_second_restart(table) -> None:
+    t = ocp_ready(table)
+    play_ocp_round(t)
+    t.input(DealerChange("d-2"))
+    again = t.restarted().restarted()
+    again.input(StartRound((1, 2), OCP_WAGERS))
+    again.draw("AS")  # no burn first
+    assert again.kinds() == [va.BURN_MISSING]
+    assert again.log.events("violation")[-1]["where"] == "dealer_change"
+
+
 def test_a_burn_dealt_after_the_restart_satisfies_the_dealer_change(table) -> None:
     t = ocp_ready(table)
     play_ocp_round(t)
@@ -100,9 +111,9 @@ def test_the_designated_player_button_moves_on_as_if_there_had_been_no_restart(t
         play_ocp_round(restarted)
         if n in (1, 2):
             restarted = restarted.restarted()
-    banks = [[line["banker"] for line in t.log.events("round_started")] for t in (straight, restarted)]
-    assert banks[0] == [5, 7, 5, 7, 5]
-    assert restarted.log.events("round_started")[-1]["banker"] == banks[0][-1]
+    every_run = [*restarted.history, *restarted.log.lines]
+    assert [line["banker"] for line in straight.log.events("round_started")] == [5, 7, 5, 7, 5]
+    assert [line["banker"] for line in every_run if line["event"] == "round_started"] == [5, 7, 5, 7, 5]
     assert restarted.kinds() == []
 
 

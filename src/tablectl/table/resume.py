@@ -191,6 +191,7 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             if event == "shoe_resumed":
                 cards = [None if c is None else int(parse_card(c)) for c in r.get("cards", ())]
                 announced, exhausted = bool(r.get("last_round_announced")), bool(r.get("exhausted"))
+                dealer_change_burns = list(r.get("burns_due") or ()).count(BURN_DEALER_CHANGE)
         elif event in _CARD_LINES and shoe is not None and r.get("shoe") == shoe:
             if dealer_change_burns:  # a due burn dealt, or skipped (the violation clears the rest)
                 dealer_change_burns = dealer_change_burns - 1 if r.get("reason") == BURN_DEALER_CHANGE else 0
