@@ -253,24 +253,6 @@ def _check_in_two(plan: Plan, meanwhile: Callable[[], None], timings: dict[str, 
     worker.collect(timings)
 
 
-def replay_all(recon: Reconstruction, setup: TableSetup | None = None, *, parallel: bool = False,
-               check: bool = True) -> list[RulesInForce]:
-    """Replay every round with its session's game and house rules (see :func:`review`).
-
-    *parallel*: check about half the rounds in a forked worker process (which sees the rounds
-    through the fork, so nothing is sent to it; it sends back each round's verdict). *check*
-    False: only say which rules would apply (the rounds' layout is the reconstruction's).
-    """
-    if not check:
-        return _session_rules(recon, setup)[1]
-    plan, in_force = _plan(recon, setup)
-    if parallel and len(plan) >= PARALLEL_ROUNDS:
-        _check_in_two(plan, lambda: None, {}, "replay_worker")
-    else:
-        _check(plan)
-    return in_force
-
-
 def review(
     paths: Iterable[Path | str],
     keys: Sequence[Ed25519PublicKey] = (),
@@ -429,4 +411,4 @@ def _rest(files: list[Path], builder: Reconstructor, reader: LogReader, verifica
                         timings)
 
 
-__all__ = ["MATCH", "MISMATCH", "ReviewReport", "TableSetup", "reconstruct", "replay_all", "review"]
+__all__ = ["MATCH", "MISMATCH", "ReviewReport", "TableSetup", "reconstruct", "review"]
