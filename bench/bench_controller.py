@@ -748,9 +748,12 @@ def bench_stack(g: Game, cards: int, fsync: bool, separate: bool) -> dict[str, A
     }
 
 
-def bench_device_path(cards: int) -> float:
+def bench_device_path(cards: int) -> tuple[float, float]:
     """Cards per second from a simulated shoe through the pty, link and driver to a sink that only
-    counts (no controller, no log): what the device layer alone carries in one process."""
+    counts (no controller, no log): what the device layer alone carries in one process; and the
+    process's CPU us per card (every thread: simulator, server, link and driver). Whatever the
+    controller costs comes on top of that CPU, so 1e6 / it bounds the full stack's cards/s in
+    one process."""
     from tablectl.drivers.registry import open_device
     from tablectl.simulators.factory import build_device
     from tablectl.simulators.pty_server import PtyServer
@@ -760,7 +763,7 @@ def bench_device_path(cards: int) -> float:
     receipts = Receipts(lambda device, event: None)
     driver = open_device("shoe", server.start(), "shoe", receipts, resume_after=0)
     try:
-        start = time.perf_counter()
+        start, cpu0 = time.perf_counter(), time.process_time()
         last = 0
         drawn = 0
         while drawn < cards:
@@ -770,7 +773,7 @@ def bench_device_path(cards: int) -> float:
                 drawn += 1
             driver.persisted(last)
         receipts.wait(last, 60)
-        return drawn / (time.perf_counter() - start)
+        return drawn / (time.perf_counter() - start), (time.process_time() - cpu0) / drawn * 1e6
     finally:
         driver.stop()
         server.stop()
@@ -828,7 +831,10 @@ def main() -> None:
             for fsync in fsyncs:
                 _print_stack(g, bench_stack(g, args.cards, fsync, separate=True), fsync, True)
     if args.mode in ("device", "all"):
-        print(f"device layer alone (simulated shoe -> pty -> driver, no controller, one process): {bench_device_path(max(args.cards, 40_000)):,.0f} cards/s")
+        rate, cpu = bench_device_path(max(args.cards, 40_000))
+        print(f"device layer alone (simulated shoe -> pty -> driver, no controller, one process): {rate:,.0f} cards/s;"
+              f" {cpu:.1f} us of process CPU per card (all threads): the full stack in one process can reach at most"
+              f" {1e6 / cpu:,.0f} cards/s on this machine, before the controller, log and dealer")
 
 
 if __name__ == "__main__":

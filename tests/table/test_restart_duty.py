@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from tablectl.table import lifecycle as lc
 from tablectl.table import validation as va
-from tablectl.table.inputs import DealerChange, EndRound, OfferBank, StartRound
+from tablectl.drivers import events as ev
+from tablectl.table.inputs import BurnNext, DealerChange, EndRound, OfferBank, StartRound
 from tablectl.table.resume import Bank, fold
 
 OCP_WAGERS = {1: {"primary": 1000}, 2: {"primary": 1000}}
@@ -51,6 +52,25 @@ def test_dealer_change_burns_not_dealt_yet_are_still_due_after_the_takeover() ->
     assert fold(start, "dev").shoe.dealer_change_burns == 2
     assert fold([*start, burn], "dev").shoe.dealer_change_burns == 1
     assert fold([*start, burn, burn], "dev").shoe.dealer_change_burns == 0
+
+
+def test_burn_marks_not_used_yet_are_carried_over_and_each_card_drawn_takes_one() -> None:
+    start = [{"event": "shoe_loaded", "shoe": 1, "device": "dev"}, state(lc.READY),
+             {"event": "button", "burn_mark": True, "device": "dev"},
+             {"event": "burn_next", "marks": 2}]
+    card = {"event": "burned", "card": "2C", "shoe": 1, "device": "dev", "reason": "shuffle"}
+    assert fold(start, "dev").shoe.burn_marks == 2
+    assert fold([*start, card], "dev").shoe.burn_marks == 1
+    assert fold([*start, card, card, card], "dev").shoe.burn_marks == 0
+
+
+def test_burn_marks_end_with_the_round_and_count_only_the_card_devices_button() -> None:
+    start = [{"event": "shoe_loaded", "shoe": 1, "device": "dev"}, state(lc.READY),
+             {"event": "button", "burn_mark": True, "device": "other"},
+             {"event": "button", "burn_mark": False, "device": "dev"}]
+    assert fold(start, "dev").shoe.burn_marks == 0
+    ended = [*start, {"event": "burn_next", "marks": 1}, {"event": "round_ended", "round": 1, "complete": True}]
+    assert fold(ended, "dev").shoe.burn_marks == 0
 
 
 def test_the_bank_rotation_goes_on_from_the_last_round_and_what_followed_it() -> None:
@@ -101,6 +121,32 @@ def test_a_burn_dealt_after_the_restart_satisfies_the_dealer_change(table) -> No
     play_ocp_round(again)
     assert again.kinds() == [] and again.state == lc.READY
     assert again.log.events("round_started")[-1]["dealer"] == "d-2"
+
+
+def test_a_burn_marked_with_the_button_before_a_restart_is_burned_after_it(table) -> None:
+    t = table("one-card-poker")
+    t.load_shoe()
+    for seat in (5, 7):
+        t.input(OfferBank(seat))
+    t.event(lambda n: ev.ButtonPressed(n, 0))  # the dealer marks the burn; the card is not out yet
+    again = t.restarted()
+    assert again.log.events("shoe_resumed")[-1]["burn_marks"] == 1
+    again.draw("2C")
+    assert again.log.events("burned")[-1]["reason"] == "shuffle"
+    play_ocp_round(again)
+    assert again.kinds() == [] and again.state == lc.READY
+
+
+def test_a_burn_marked_by_the_dealer_before_a_restart_is_burned_after_a_second_one(table) -> None:
+    t = ocp_ready(table)
+    play_ocp_round(t)
+    t.input(DealerChange("d-2"))
+    t.input(BurnNext())
+    again = t.restarted().restarted()
+    again.draw("4C")
+    assert again.log.events("burned")[-1]["reason"] == "dealer_change"
+    play_ocp_round(again)
+    assert again.kinds() == []
 
 
 def test_the_designated_player_button_moves_on_as_if_there_had_been_no_restart(table) -> None:

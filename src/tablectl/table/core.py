@@ -248,8 +248,8 @@ class TableCore(lc.LifecycleModel):
     def _resume_shoe(self, shoe: ShoeInPlay) -> None:
         """Go on dealing from the shoe in play: every card already drawn from it counts again
         (composition, penetration, the cap), as do the last-round announcement, the end of the
-        shoe and the dealer-change burns not dealt yet; the burns after its shuffle were due
-        only before its first card."""
+        shoe, the dealer-change burns not dealt yet and the dealer's burn marks not used yet; the
+        burns after its shuffle were due only before its first card."""
         self._new_shoe(shoe.shoe)
         for c in shoe.cards:
             if c is None:
@@ -259,6 +259,7 @@ class TableCore(lc.LifecycleModel):
         if shoe.cards:
             self.burns_due = []
         self.burns_due += [BURN_DEALER_CHANGE] * shoe.dealer_change_burns
+        self.marks = shoe.burn_marks
         self.last_round_announced = shoe.last_round_announced
         self.exhausted = shoe.exhausted
         self.capped_out = self.comp.drawn + self.unread > self.cap_cards
@@ -266,7 +267,7 @@ class TableCore(lc.LifecycleModel):
         self.log.append(
             "shoe_resumed", shoe=shoe.shoe, cards=[_txt(c) for c in shoe.cards],
             last_round_announced=shoe.last_round_announced, exhausted=shoe.exhausted,
-            penetration=self.penetration, burns_due=list(self.burns_due), device=shoe.device,
+            penetration=self.penetration, burns_due=list(self.burns_due), burn_marks=self.marks, device=shoe.device,
         )
         self._fire("shoe_resumed")
 

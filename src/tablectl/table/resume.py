@@ -5,8 +5,9 @@ A card-reading shoe keeps its cards when the controller restarts (a crash, an up
 of the table computer alone): without this, the table would come back wanting a new shoe and the
 rest of the cards would be wasted. The log has everything needed to go on: which shoe, every card
 drawn from it (so composition, penetration and the cap continue exactly), whether the last round
-was announced, whether the shoe ran out. :func:`read_back` reads the table's log files from the
-newest back to that shoe's start; :func:`fold` is the pure part, over plain records.
+was announced, whether the shoe ran out, the burns still due and the dealer's burn marks not used
+yet. :func:`read_back` reads the table's log files from the newest back to that shoe's start;
+:func:`fold` is the pure part, over plain records.
 
 The shoe is taken over only when nothing is pending: the table stopped between rounds (ready, or
 reshuffle due), with no violation open and the shoe still in the device. Otherwise the reason is
@@ -44,7 +45,8 @@ _WANTED = (
     b'"event":"last_round"', b'"event":"shoe_empty"', b'"event":"shoe_change"', b'"event":"violation"',
     b'"event":"resolved"', b'"event":"shoe_resumed"', b'"event":"table_started"', b'"event":"dealer_change"',
     b'"event":"offer_bank"', b'"event":"bank"', b'"event":"round_ended"', b'"event":"round_voided"',
-    b'"event":"decision"', b'"event":"corrected"', b'"event":"settled"',
+    b'"event":"decision"', b'"event":"corrected"', b'"event":"settled"', b'"event":"button"',
+    b'"event":"burn_next"',
 )
 _SHOE_STARTS = ("shoe_loaded", "shuffle_done", "shoe_resumed")
 _CARD_LINES = ("dealt", "burned", "drawn")
@@ -67,6 +69,7 @@ class ShoeInPlay:
     exhausted: bool
     state: str  # ready or reshuffle_due
     dealer_change_burns: int = 0  # burns due at the last dealer change, not dealt yet
+    burn_marks: int = 0  # cards the dealer had marked as burns (button, burn_next), not drawn yet
     round: tuple[dict[str, Any], ...] = ()  # the round in play: its round_started line, then its lines
 
 
@@ -135,6 +138,7 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
     state = lc.IDLE
     open_violations = 0
     dealer_change_burns = 0
+    marks = 0  # burn marks pending: each card drawn from the shoe takes one
     dealer: str | None = None
     banker: int | None = None
     banked = 0
@@ -163,6 +167,7 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             wanting = set() if wanting is None else wanting
         elif event == "round_ended":
             in_play = None
+            marks = 0
             if r.get("complete") and banker is not None:
                 banked += 1
         elif event == "state":
@@ -181,18 +186,24 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             announced = announced or (shoe is not None and r.get("shoe") == shoe)
         elif event == "shoe_change":
             removed = True
+        elif event == "burn_next":
+            marks = _int(r.get("marks"))
         elif r.get("device") != source:
             continue
+        elif event == "button":
+            marks += 1 if r.get("burn_mark") else 0
         elif event in _SHOE_STARTS:
             shoe, deck_ok = r.get("shoe"), r.get("deck_ok", True) is not False
             cards, misreads = [], {}
             announced = exhausted = removed = False
-            dealer_change_burns = 0
+            dealer_change_burns = marks = 0
             if event == "shoe_resumed":
                 cards = [None if c is None else int(parse_card(c)) for c in r.get("cards", ())]
                 announced, exhausted = bool(r.get("last_round_announced")), bool(r.get("exhausted"))
                 dealer_change_burns = list(r.get("burns_due") or ()).count(BURN_DEALER_CHANGE)
+                marks = _int(r.get("burn_marks"))
         elif event in _CARD_LINES and shoe is not None and r.get("shoe") == shoe:
+            marks = max(0, marks - 1)
             if dealer_change_burns:  # a due burn dealt, or skipped (the violation clears the rest)
                 dealer_change_burns = dealer_change_burns - 1 if r.get("reason") == BURN_DEALER_CHANGE else 0
             if r.get("card") is None:
@@ -215,7 +226,7 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             why = f"shoe {shoe}: the table stopped {state.replace('_', ' ')}, {why}"
             return LogState(last_round, None, why, dealer, bank)
         round_in_play, state = tuple(in_play or ()), between
-    taken = ShoeInPlay(shoe, str(source), tuple(cards), announced, exhausted, state, dealer_change_burns, round_in_play)
+    taken = ShoeInPlay(shoe, str(source), tuple(cards), announced, exhausted, state, dealer_change_burns, marks, round_in_play)
     return LogState(last_round, taken, None, dealer, bank)
 
 
