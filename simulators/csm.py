@@ -61,6 +61,10 @@ class CsmModel(DeviceModel):
     def cards_in_device(self) -> int:
         return len(self._carousel)
 
+    def cards_out(self) -> list[int]:
+        """The cards dispensed and not returned yet: on the table, or kept back."""
+        return [card for card, n in enumerate(self._out_counts) for _ in range(n)]
+
     def load(self) -> list[DeviceEvent]:
         """Fresh decks in (the old content out): reported as a shuffle of the new content."""
         self._check_ready("load")

@@ -196,6 +196,11 @@ class SimDevice:
         parsed = [c if isinstance(c, int) else int(parse_card(c)) for c in cards]
         return self._control(lambda: self.model.return_cards(parsed))
 
+    def cards_out(self) -> list[int]:
+        """A CSM's cards dispensed and not returned yet (what a dealer finds on the table)."""
+        with self._lock:
+            return self.model.cards_out()  # type: ignore[attr-defined,no-any-return]
+
     def press_button(self, button: int = 0) -> list[DeviceEvent]:
         return self._control(lambda: self.model.press_button(button))
 

@@ -34,6 +34,13 @@ def test_returned_cards_are_reported_and_counted_back_in() -> None:
     assert csm.cards_in_device == 52
 
 
+def test_the_cards_out_are_those_dispensed_and_not_returned_yet() -> None:
+    csm = CsmModel(decks=1, seed=1)
+    drawn = [csm.draw()[0].card for _ in range(5)]
+    csm.return_cards(drawn[1:3])
+    assert csm.cards_out() == sorted([drawn[0], *drawn[3:]])
+
+
 def test_a_card_it_never_dispensed_is_still_reported() -> None:
     csm = CsmModel(decks=1, seed=1)
     (event,) = csm.return_cards([int(card("AS"))])

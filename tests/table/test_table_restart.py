@@ -15,6 +15,7 @@ from tablectl.table.runtime import TableRuntime
 from tablectl.table.virtual_dealer import VirtualDealer
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "tables" / "one-card-poker.toml"
+CSM_CONFIG = CONFIG.with_name("one-for-the-money-csm.toml")
 
 
 def session(config, log_dir, sims=None, rounds=0):
@@ -22,7 +23,7 @@ def session(config, log_dir, sims=None, rounds=0):
     controller = runtime.start()
     try:
         if rounds:
-            VirtualDealer(controller, runtime.sims["shoe"], seed=6).play(rounds)
+            VirtualDealer(controller, runtime.sims[config.card_device], seed=6).play(rounds)
     finally:
         runtime.stop()
     return runtime
@@ -129,3 +130,35 @@ def test_a_restart_with_a_new_simulator_does_not_take_over_a_shoe_it_does_not_ho
         assert controller.snapshot().state == "idle"
     finally:
         second.stop()
+
+
+def test_a_restart_in_the_middle_of_a_round_at_a_continuous_shuffler_goes_on_with_it(tmp_path):
+    config = load_config(CSM_CONFIG)
+    log_dir = tmp_path / "log"
+    sim = session(config, log_dir, rounds=3).sims["csm"]
+    again = TableRuntime(config, simulate=True, log_dir=log_dir, seed=5, fsync=False, sims={"csm": sim})
+    controller = again.start()
+    try:  # a round starts and two cards are dealt; then the controller stops
+        controller.start_round([1, 2], {s: {"ante": 1000} for s in (1, 2)}).result(5)
+        for _ in range(2):
+            sim.draw()
+        assert controller.wait_processed("csm", sim.store.last_no)
+    finally:
+        again.stop()
+    third = TableRuntime(config, simulate=True, log_dir=log_dir, seed=5, fsync=False, sims={"csm": sim})
+    controller = third.start()
+    try:
+        view = controller.snapshot()
+        assert (view.state, view.round, view.cards_out) == ("in_round", 4, 2)
+        VirtualDealer(controller, sim, seed=8).play(2)  # round 4 first (its cards go back too), then two more
+        assert controller.core.violations == [] and controller.snapshot().cards_out == 0
+    finally:
+        third.stop()
+    records = list(iter_events([log_dir]))
+    assert [r["round"] for r in records if r["event"] == "round_resumed"] == [4]
+    assert sum(r["event"] == "shuffle_done" for r in records) == 1  # the same shuffler content throughout
+    assert not [r for r in records if r["event"] == "violation"]
+    report = review([log_dir])
+    assert report.anomalies == []
+    [rnd] = [r for r in report.rounds if r.number == 4]  # one round across the two sessions
+    assert (rnd.status, rnd.settlement, rnd.resumed_in) == ("complete", "match", [3])

@@ -194,8 +194,8 @@ class TableCore(lc.LifecycleModel):
     def go_online(self, devices: Mapping[str, int] | None = None, resumed: LogState | None = None) -> None:
         """The devices are connected: ``devices`` maps each to the highest event number already
         logged for it (events up to it are not taken again); ``resumed``: what the log says was
-        in play when the table stopped (``tablectl.table.resume``): a card-reading shoe between
-        rounds is taken over."""
+        in play when the table stopped (``tablectl.table.resume``): a card-reading shoe or a
+        continuous shuffler, and the round being dealt from it, are taken over."""
         for name, number in (devices or {}).items():
             self.highest[name] = number
         self.log.append(
@@ -214,7 +214,7 @@ class TableCore(lc.LifecycleModel):
         if resumed is None:
             return
         self._resume_duty(resumed)
-        if self.kind != "shoe":
+        if self.packets:  # a hand-forming shuffler shuffles for every round: nothing to go on with
             return
         shoe = resumed.shoe
         if shoe is None or shoe.device != self.source:
@@ -246,28 +246,31 @@ class TableCore(lc.LifecycleModel):
         self.log.append("duty_resumed", dealer=self.dealer_id, **rotation)
 
     def _resume_shoe(self, shoe: ShoeInPlay) -> None:
-        """Go on dealing from the shoe in play: every card already drawn from it counts again
-        (composition, penetration, the cap), as do the last-round announcement, the end of the
-        shoe, the dealer-change burns not dealt yet and the dealer's burn marks not used yet; the
-        burns after its shuffle were due only before its first card."""
+        """Go on dealing from the shoe (or continuous shuffler) in play: every card drawn from it
+        and not returned counts again (composition, penetration, the cap, the cards a continuous
+        shuffler must get back), as do the last-round announcement, the end of the shoe, the
+        dealer-change burns not dealt yet, the dealer's burn marks not used yet and the cards a
+        supervisor wrote off; the burns after its shuffle were due only before its first card."""
         self._new_shoe(shoe.shoe)
         for c in shoe.cards:
             if c is None:
                 self.unread += 1
             else:
                 self.comp.see(c)  # a foreign card fails here as it did when drawn: not counted
-        if shoe.cards:
+        if shoe.drawn:
             self.burns_due = []
         self.burns_due += [BURN_DEALER_CHANGE] * shoe.dealer_change_burns
         self.marks = shoe.burn_marks
+        self.written_off = Counter(shoe.written_off)
         self.last_round_announced = shoe.last_round_announced
         self.exhausted = shoe.exhausted
-        self.capped_out = self.comp.drawn + self.unread > self.cap_cards
+        self.capped_out = self.capped and self.comp.drawn + self.unread > self.cap_cards
         self.needs_reshuffle = shoe.state == lc.RESHUFFLE_DUE
         self.log.append(
             "shoe_resumed", shoe=shoe.shoe, cards=[_txt(c) for c in shoe.cards],
             last_round_announced=shoe.last_round_announced, exhausted=shoe.exhausted,
-            penetration=self.penetration, burns_due=list(self.burns_due), burn_marks=self.marks, device=shoe.device,
+            penetration=self.penetration, burns_due=list(self.burns_due), burn_marks=self.marks,
+            written_off=[text(c) for c in shoe.written_off], drawn=shoe.drawn, device=shoe.device,
         )
         self._fire("shoe_resumed")
 

@@ -1,22 +1,24 @@
 """What a restarted controller takes over from its own log: the last round number, the dealer on
-duty and the bank's rotation, and the shoe in play when the table stopped between rounds.
+duty and the bank's rotation, and the shoe in play and its round when the table stopped.
 
 A card-reading shoe keeps its cards when the controller restarts (a crash, an update, a power cut
-of the table computer alone): without this, the table would come back wanting a new shoe and the
-rest of the cards would be wasted. The log has everything needed to go on: which shoe, every card
-drawn from it (so composition, penetration and the cap continue exactly), whether the last round
-was announced, whether the shoe ran out, the burns still due and the dealer's burn marks not used
-yet. :func:`read_back` reads the table's log files from the newest back to that shoe's start;
+of the table computer alone), and so does a continuous shuffler: without this, the table would
+come back wanting a new shoe (or the whole shuffler reloaded) and the rest of the cards would be
+wasted. The log has everything needed to go on: which shoe, every card drawn from it and not
+returned (so composition, penetration, the cap and the cards a shuffler must get back continue
+exactly), the cards a supervisor wrote off, whether the last round was announced, whether the
+shoe ran out, the burns still due and the dealer's burn marks not used yet. :func:`read_back` reads the table's log files from the newest back to that shoe's start;
 :func:`fold` is the pure part, over plain records.
 
-The shoe is taken over only when nothing is pending: the table stopped between rounds (ready, or
-reshuffle due), with no violation open and the shoe still in the device. Otherwise the reason is
-given and the table starts as before, wanting a shoe. Continuous and batch shufflers start every
-shoe themselves, so only card-reading shoes are taken over.
+The shoe is taken over only when nothing is pending: no violation open, the round in play (if
+any) fits its procedure, the shoe still in the device. Otherwise the reason is given and the table
+starts as before, wanting a shoe. A hand-forming shuffler shuffles for every round: there is no
+shoe to go on with.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +39,7 @@ from tablectl.games.procedure import (
 from tablectl.table import lifecycle as lc
 from tablectl.table.cursor import CursorError, RoundCursor
 from tablectl.table.layout import Layout, lay, reveal, take_back, trade_out
+from tablectl.table.validation import CARD_NOT_RETURNED
 
 #: lines read back (every other line is skipped before it is parsed)
 _WANTED = (
@@ -46,7 +49,7 @@ _WANTED = (
     b'"event":"resolved"', b'"event":"shoe_resumed"', b'"event":"table_started"', b'"event":"dealer_change"',
     b'"event":"offer_bank"', b'"event":"bank"', b'"event":"round_ended"', b'"event":"round_voided"',
     b'"event":"decision"', b'"event":"corrected"', b'"event":"settled"', b'"event":"button"',
-    b'"event":"burn_next"',
+    b'"event":"burn_next"', b'"event":"returned"',
 )
 _SHOE_STARTS = ("shoe_loaded", "shuffle_done", "shoe_resumed")
 _CARD_LINES = ("dealt", "burned", "drawn")
@@ -59,8 +62,9 @@ _SETTLED = ("round", "seat", "bet", "stake", "outcome", "pays", "net")
 
 @dataclass(frozen=True, slots=True)
 class ShoeInPlay:
-    """The shoe a stopped table was dealing from: every card drawn from it, in order (None: a
-    misread never identified), and what the table had said about it."""
+    """The shoe (or continuous shuffler) a stopped table was dealing from: every card drawn from
+    it and not returned to it, in order (None: a misread never identified), and what the table had
+    said about it."""
 
     shoe: Any
     device: str
@@ -71,6 +75,8 @@ class ShoeInPlay:
     dealer_change_burns: int = 0  # burns due at the last dealer change, not dealt yet
     burn_marks: int = 0  # cards the dealer had marked as burns (button, burn_next), not drawn yet
     round: tuple[dict[str, Any], ...] = ()  # the round in play: its round_started line, then its lines
+    written_off: tuple[int, ...] = ()  # cards out that a supervisor excused from coming back
+    drawn: int = 0  # cards drawn from it since its start, returned or not
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +137,11 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
     """The state at the end of *records* (log order, from before the shoe in play started)."""
     last_round = 0
     shoe: Any = None
-    cards: list[int | None] = []
-    misreads: dict[Any, int] = {}  # event_no -> index in cards
+    cards: list[list[int | None]] = []  # each card out of the device, as a one-item cell
+    misreads: dict[Any, list[int | None]] = {}  # event_no -> the misread card's cell
+    returns: set[Any] = set()  # event_nos of returned cards the device could not read
+    written_off: Counter[int] = Counter()
+    drawn = 0
     announced = exhausted = removed = False
     deck_ok = True
     state = lc.IDLE
@@ -182,6 +191,8 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             open_violations += 1
         elif event == "resolved":
             open_violations = 0
+            if CARD_NOT_RETURNED in (r.get("kinds") or ()):
+                written_off = Counter(c for c, in cards if c is not None)
         elif event == "last_round":
             announced = announced or (shoe is not None and r.get("shoe") == shoe)
         elif event == "shoe_change":
@@ -194,11 +205,13 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             marks += 1 if r.get("burn_mark") else 0
         elif event in _SHOE_STARTS:
             shoe, deck_ok = r.get("shoe"), r.get("deck_ok", True) is not False
-            cards, misreads = [], {}
+            cards, misreads, returns, written_off, drawn = [], {}, set(), Counter(), 0
             announced = exhausted = removed = False
             dealer_change_burns = marks = 0
             if event == "shoe_resumed":
-                cards = [None if c is None else int(parse_card(c)) for c in r.get("cards", ())]
+                cards = [[None if c is None else int(parse_card(c))] for c in r.get("cards", ())]
+                written_off = Counter(int(parse_card(c)) for c in r.get("written_off") or ())
+                drawn = _int(r.get("drawn")) or len(cards)
                 announced, exhausted = bool(r.get("last_round_announced")), bool(r.get("exhausted"))
                 dealer_change_burns = list(r.get("burns_due") or ()).count(BURN_DEALER_CHANGE)
                 marks = _int(r.get("burn_marks"))
@@ -206,11 +219,21 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             marks = max(0, marks - 1)
             if dealer_change_burns:  # a due burn dealt, or skipped (the violation clears the rest)
                 dealer_change_burns = dealer_change_burns - 1 if r.get("reason") == BURN_DEALER_CHANGE else 0
+            drawn += 1
+            cell = [None if r.get("card") is None else int(parse_card(r["card"]))]
+            if cell[0] is None:
+                misreads[r.get("event_no")] = cell
+            cards.append(cell)
+        elif event == "returned" and shoe is not None and r.get("shoe") == shoe:
             if r.get("card") is None:
-                misreads[r.get("event_no")] = len(cards)
-            cards.append(None if r.get("card") is None else int(parse_card(r["card"])))
+                returns.add(r.get("event_no"))
+            else:
+                _take_back(cards, written_off, int(parse_card(r["card"])))
         elif event == "identified" and r.get("event_no") in misreads:
-            cards[misreads.pop(r.get("event_no"))] = int(parse_card(r["card"]))
+            misreads.pop(r.get("event_no"))[0] = int(parse_card(r["card"]))
+        elif event == "identified" and r.get("event_no") in returns:
+            returns.discard(r.get("event_no"))
+            _take_back(cards, written_off, int(parse_card(r["card"])))
         elif event == "shoe_empty":
             exhausted = True
     bank = None if wanting is None else Bank(banker, banked, frozenset(wanting))
@@ -226,8 +249,21 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             why = f"shoe {shoe}: the table stopped {state.replace('_', ' ')}, {why}"
             return LogState(last_round, None, why, dealer, bank)
         round_in_play, state = tuple(in_play or ()), between
-    taken = ShoeInPlay(shoe, str(source), tuple(cards), announced, exhausted, state, dealer_change_burns, marks, round_in_play)
+    taken = ShoeInPlay(
+        shoe, str(source), tuple(c for c, in cards), announced, exhausted, state, dealer_change_burns, marks,
+        round_in_play, tuple(sorted(written_off.elements())), drawn,
+    )
     return LogState(last_round, taken, None, dealer, bank)
+
+
+def _take_back(cards: list[list[int | None]], written_off: Counter[int], card: int) -> None:
+    """``card`` went back into the continuous shuffler: the first copy of it out is back in."""
+    for i, (c,) in enumerate(cards):
+        if c == card:
+            del cards[i]
+            break
+    if written_off[card]:
+        written_off[card] -= 1
 
 
 def _round_not_resumed(records: list[dict[str, Any]] | None, shoe: Any) -> str | None:

@@ -4,8 +4,8 @@ served on pseudo-terminals so the real serial path runs), their drivers and the 
 Start order: open the log; for each device, start its simulator (when simulating) and open its
 driver with ``resume_after`` = the highest event number already logged for it; then start the
 controller, which takes over from the log what was in play: round numbers, the dealer and the
-bank's rotation, the shoe and its round (``tablectl.table.resume``). Stop order is the reverse; the log closes last with a signed
-shutdown checkpoint.
+bank's rotation, the shoe (or continuous shuffler) and its round (``tablectl.table.resume``).
+Stop order is the reverse; the log closes last with a signed shutdown checkpoint.
 """
 
 from __future__ import annotations

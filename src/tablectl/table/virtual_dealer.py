@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -101,6 +102,8 @@ class VirtualDealer:
         """Play ``rounds`` complete rounds (a round the table is in the middle of first: a
         restarted controller goes on with it)."""
         view = self._snapshot()
+        if self.kind == "csm":
+            self._pick_up()
         if view.state in (lc.IN_ROUND, lc.SETTLING) and view.round is not None:
             self._finish_round(view, view.round)
         if self.game.banker:
@@ -323,6 +326,13 @@ class VirtualDealer:
             self._record(round_no, CARD_NOT_RETURNED)
             self._armed = None
         self._return_cards()
+
+    def _pick_up(self) -> None:
+        """Cards out of the continuous shuffler that this dealer did not draw (it took over a
+        table after a restart) are returned with the round's cards, as a dealer would gather
+        everything on the layout."""
+        known = Counter(self._out) + Counter(self._held_back)
+        self._out += sorted((Counter(self.sim.cards_out()) - known).elements())
 
     def _return_cards(self, *, final: bool = False) -> None:
         if self.kind != "csm":
