@@ -170,7 +170,7 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
                 dealer_change_burns = _int(r.get("burns_due"))
         elif event == "offer_bank":
             wanting = set() if wanting is None else wanting
-            (wanting.add if r.get("wants") else wanting.discard)(r.get("seat"))
+            (wanting.add if r.get("wants") else wanting.discard)(_int(r.get("seat")))
         elif event == "bank":
             banker, banked = r.get("seat"), 0
             wanting = set() if wanting is None else wanting
@@ -240,14 +240,12 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
     if shoe is None or removed or not deck_ok:
         return LogState(last_round, dealer=dealer, bank=bank)
     if open_violations:
-        why = f"shoe {shoe}: a violation was open when the table stopped"
-        return LogState(last_round, None, why, dealer, bank)
+        return LogState(last_round, None, f"shoe {shoe}: a violation was open when the table stopped", dealer, bank)
     round_in_play: tuple[dict[str, Any], ...] = ()
     if state not in _RESUMABLE:
         why = _round_not_resumed(in_play, shoe) if state in (lc.IN_ROUND, lc.SETTLING) else "not between rounds"
         if why is not None:
-            why = f"shoe {shoe}: the table stopped {state.replace('_', ' ')}, {why}"
-            return LogState(last_round, None, why, dealer, bank)
+            return LogState(last_round, None, f"shoe {shoe}: the table stopped {state.replace('_', ' ')}, {why}", dealer, bank)
         round_in_play, state = tuple(in_play or ()), between
     taken = ShoeInPlay(
         shoe, str(source), tuple(c for c, in cards), announced, exhausted, state, dealer_change_burns, marks,
@@ -316,9 +314,9 @@ def rebuild_round(
             if not asked.banker:
                 decisions.setdefault(r["seat"], []).append(r["decision"])
         elif event == "corrected":
-            step, card = cursor.retract()
-            if card is not None:
-                take_back(layout, step.to, card)
+            step, taken = cursor.retract()
+            if taken is not None:
+                take_back(layout, step.to, taken)
         elif event == "settled":
             settlement.append({k: r.get(k) for k in _SETTLED})
         for effect in cursor.take_effects() if cursor.effects else ():
