@@ -29,6 +29,20 @@ def session(config, log_dir, sims=None, rounds=0):
     return runtime
 
 
+def stopped_two_cards_into_a_round(config, log_dir, sim, wagers):
+    """A run on the same simulator that starts a round, deals two cards and stops."""
+    device = config.card_device
+    runtime = TableRuntime(config, simulate=True, log_dir=log_dir, seed=5, fsync=False, sims={device: sim})
+    controller = runtime.start()
+    try:
+        controller.start_round(list(wagers), wagers).result(5)
+        for _ in range(2):
+            sim.draw()
+        assert controller.wait_processed(device, sim.store.last_no)
+    finally:
+        runtime.stop()
+
+
 def test_a_restart_resumes_without_duplicates_and_flags_a_card_drawn_while_down(tmp_path):
     config = load_config(CONFIG)
     log_dir = tmp_path / "log"
@@ -87,17 +101,8 @@ def test_a_restart_between_rounds_takes_over_the_shoe_in_play_and_deals_on_from_
 def test_a_restart_in_the_middle_of_a_round_goes_on_with_that_round(tmp_path):
     config = load_config(CONFIG)
     log_dir = tmp_path / "log"
-    first = session(config, log_dir, rounds=3)
-    sim = first.sims["shoe"]
-    again = TableRuntime(config, simulate=True, log_dir=log_dir, seed=5, fsync=False, sims={"shoe": sim})
-    controller = again.start()
-    try:  # a round starts and two cards are dealt; then the controller stops
-        controller.start_round([1, 2, 3], {s: {"primary": 1000} for s in (1, 2, 3)}).result(5)
-        for _ in range(2):
-            sim.draw()
-        assert controller.wait_processed("shoe", sim.store.last_no)
-    finally:
-        again.stop()
+    sim = session(config, log_dir, rounds=3).sims["shoe"]
+    stopped_two_cards_into_a_round(config, log_dir, sim, {s: {"primary": 1000} for s in (1, 2, 3)})
     third = TableRuntime(config, simulate=True, log_dir=log_dir, seed=5, fsync=False, sims={"shoe": sim})
     controller = third.start()
     try:
@@ -136,15 +141,7 @@ def test_a_restart_in_the_middle_of_a_round_at_a_continuous_shuffler_goes_on_wit
     config = load_config(CSM_CONFIG)
     log_dir = tmp_path / "log"
     sim = session(config, log_dir, rounds=3).sims["csm"]
-    again = TableRuntime(config, simulate=True, log_dir=log_dir, seed=5, fsync=False, sims={"csm": sim})
-    controller = again.start()
-    try:  # a round starts and two cards are dealt; then the controller stops
-        controller.start_round([1, 2], {s: {"ante": 1000} for s in (1, 2)}).result(5)
-        for _ in range(2):
-            sim.draw()
-        assert controller.wait_processed("csm", sim.store.last_no)
-    finally:
-        again.stop()
+    stopped_two_cards_into_a_round(config, log_dir, sim, {s: {"ante": 1000} for s in (1, 2)})
     third = TableRuntime(config, simulate=True, log_dir=log_dir, seed=5, fsync=False, sims={"csm": sim})
     controller = third.start()
     try:
