@@ -117,11 +117,13 @@ class _Recorder:
         self.lines: list[tuple[int, int, bytes]] = []
         self.ends: list[tuple[int, int, int]] = []
 
-    def block(self, file_index: int, lineno: int, count: int, data: bytes, lines: list[bytes] | None) -> None:
-        if lines is None:  # read_blocks does not split
+    def block(self, file_index: int, lineno: int, count: int | None, data: bytes, lines: list[bytes] | None) -> int:
+        if lines is None:  # read_blocks neither splits nor counts
+            assert count is None
             lines = data.split(b"\n")
-        assert data == b"\n".join(lines) and count == len(lines)
+        assert data == b"\n".join(lines) and count in (None, len(lines))
         self.lines += [(file_index, lineno + i, line) for i, line in enumerate(lines, start=1)]
+        return len(lines)
 
     def end_file(self, file_index: int, lines: int, torn: int) -> None:
         self.ends.append((file_index, lines, torn))
@@ -156,9 +158,9 @@ def test_scan_hands_the_sink_the_lines_read_blocks_does_with_them_split(tmp_path
     split: list[list[bytes] | None] = []
 
     class Splits(_Recorder):
-        def block(self, file_index: int, lineno: int, count: int, data: bytes, lines: list[bytes] | None) -> None:
+        def block(self, file_index: int, lineno: int, count: int | None, data: bytes, lines: list[bytes] | None) -> int:
             split.append(lines)
-            super().block(file_index, lineno, count, data, lines)
+            return super().block(file_index, lineno, count, data, lines)
 
     scanned, read = Splits(), _Recorder()
     with mock.patch.object(verify_module, "_BLOCK", 100):

@@ -65,6 +65,8 @@ _UPDATE = hashlib.blake2b.update
 _HEXDIGEST = hashlib.blake2b.hexdigest
 _TAIL = slice(-fmt.SUFFIX_LEN, None)
 _HEAD = b'{"seq":%d,"event":"'  # every line starts so
+# a head's last three digits of seq and what follows them: see _heads
+_HEAD_ENDS = [b'%03d,"event":"' % i for i in range(1000)]
 _getitem = cast(Callable[[bytes, slice], bytes], operator.getitem)  # for map(_getitem, lines, repeat(a slice))
 
 
@@ -204,11 +206,12 @@ def verify(
 class LineSink(Protocol):
     """What :func:`scan` hands every line to, a block at a time, after verifying it."""
 
-    def block(self, file_index: int, lineno: int, count: int, data: bytes, lines: list[bytes] | None) -> None:
-        """*count* complete lines of file *file_index*, lines ``lineno + 1`` ... (1-based): ``data``
-        in one piece, without the last newline; ``lines`` the same lines split
-        (``data.split(b"\\n")``) when the caller has them (:func:`scan` does), else None
-        (:func:`read_blocks` does not split: a sink that needs them splits ``data``)."""
+    def block(self, file_index: int, lineno: int, count: int | None, data: bytes, lines: list[bytes] | None) -> int:
+        """Complete lines of file *file_index*, lines ``lineno + 1`` ... (1-based): ``data`` in one
+        piece, without the last newline; ``lines`` the same lines split (``data.split(b"\\n")``)
+        and *count* their number, when the caller has them (:func:`scan` does), else None
+        (:func:`read_blocks` neither splits nor counts: a sink that needs them splits ``data``).
+        Returns the number of lines (*count*, or ``data.count(b"\\n") + 1`` when *count* is None)."""
 
     def end_file(self, file_index: int, lines: int, torn: int) -> None:
         """File *file_index* is read: ``lines`` complete lines, and ``torn`` bytes after the last
@@ -234,17 +237,16 @@ def scan(
 
 
 def read_blocks(paths: Iterable[Path | str], sink: LineSink) -> None:
-    """Hand every complete line of the log to *sink*, as :func:`scan` does, without verifying
-    (and without splitting the blocks into lines: ``lines`` is None)."""
+    """Hand every complete line of the log to *sink*, as :func:`scan` does, without verifying,
+    and without splitting the blocks into lines or counting them (``count`` and ``lines`` are
+    None): the sink counts them, which costs it nothing when it looks at every newline anyway."""
     for index, path in enumerate(resolve_paths(paths)):
         lineno = 0
         tail: list[bytes] = []
         try:
             with open(path, "rb") as f:
                 for data in _blocks(f, tail):
-                    count = data.count(b"\n") + 1  # counting is cheaper than splitting
-                    sink.block(index, lineno, count, data, None)
-                    lineno += count
+                    lineno += sink.block(index, lineno, None, data, None)
         except OSError as exc:
             raise LogInputError(f"{path}: {exc.strerror}") from None
         sink.end_file(index, lineno, len(tail[0]) if tail else 0)
@@ -389,7 +391,7 @@ class _Verifier:
         width = len(str(exp))
         if width == len(str(exp + n - 1)):  # every head as long: compare them all in one piece
             cut = len(b'{"seq":,"event":"') + width
-            if b"".join(map(_getitem, parts, repeat(slice(0, cut)))) != (_HEAD * n) % tuple(range(exp, exp + n)):
+            if b"".join(map(_getitem, parts, repeat(slice(0, cut)))) != _heads(exp, n):
                 return False
             names = list(map(_getitem, parts, repeat(slice(cut, cut + 4))))
         else:  # seq gains a digit in this block: head by head
@@ -585,6 +587,26 @@ class _Verifier:
             self.add(NOT_CLOSED, last_index, last_line, last_seq,
                      f"the log ends at a '{self.covered_reason}' checkpoint, not a clean shutdown: later lines were "
                      "removed, or the writer is still running or crashed")
+
+
+def _heads(first: int, n: int) -> bytes:
+    """The heads of *n* lines from seq *first* on (``{"seq":<first>,"event":"{"seq":<first + 1>,...``),
+    in one piece: ``(_HEAD * n) % tuple(range(first, first + n))`` without formatting every number.
+
+    From seq 1000 on, the heads of a thousand seqs differ only in their last three digits: the
+    heads are joined from :data:`_HEAD_ENDS` with the digits before those as the separator.
+    """
+    if first < 1000:
+        return (_HEAD * n) % tuple(range(first, first + n))
+    pieces = []
+    seq, end = first, first + n
+    while seq < end:
+        thousands, low = divmod(seq, 1000)
+        upto = min(end, seq - low + 1000)
+        start = b'{"seq":%d' % thousands
+        pieces.append(start + start.join(_HEAD_ENDS[low : low + upto - seq]))
+        seq = upto
+    return b"".join(pieces)
 
 
 def _read_lines(path: Path) -> Iterator[tuple[int, bytes]]:

@@ -16,6 +16,7 @@ Settlement (primary, war, tie) is ``tablectl.rules.one_card_poker``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from tablectl.games.procedure import (
@@ -23,6 +24,7 @@ from tablectl.games.procedure import (
     DP,
     Decide,
     GameDef,
+    Phase,
     RoundContext,
     Script,
     burn_steps,
@@ -53,15 +55,29 @@ class OneCardPokerProcedure:
     war_reserve: int = 3
 
 
+@lru_cache(maxsize=256)
+def first_deal(players: tuple[int, ...], dp_card: str) -> Phase:
+    """A card face up to each player seat clockwise, and one to the DP: after the players' when
+    ``dp_card`` is "last", else before them (a round start looks the phase up, once)."""
+    seats = seat_positions(players)
+    return deal_steps((*seats, DP) if dp_card == "last" else (DP, *seats))
+
+
+@lru_cache(maxsize=256)
+def war_steps(seat: int, burns: int) -> Phase:
+    """One war: ``burns`` burns, a card to the player's seat, ``burns`` burns, a card to the DP."""
+    burned = burn_steps(BURN_WAR, burns)
+    return burned + deal_steps((seat_to(seat),)) + burned + deal_steps((DP,))
+
+
 def script(ctx: RoundContext) -> Script:
     """The deal of one One Card Poker round."""
     rules: OneCardPokerProcedure = ctx.rules
     players = ctx.seats
+    dealt = yield first_deal(players, rules.dp_card)
     if rules.dp_card == "last":
-        dealt = yield deal_steps((*seat_positions(players), DP))
         cards, dp = dealt[:-1], dealt[-1]
     else:
-        dealt = yield deal_steps((DP, *seat_positions(players)))
         dp, cards = dealt[0], dealt[1:]
     hands = [SeatHand(s, [c]) for s, c in zip(players, cards)]
 
@@ -78,10 +94,9 @@ def script(ctx: RoundContext) -> Script:
         if dp_choice == DP_DECLINES:
             hand.decisions.append(DP_DECLINES)
             continue
-        burns = burn_steps(BURN_WAR, rules.war_burns)
         while True:
-            war = yield burns + deal_steps((seat_to(seat),)) + burns + deal_steps((DP,))
-            pair = (war[len(burns)], war[-1])
+            war = yield war_steps(seat, rules.war_burns)
+            pair = (war[rules.war_burns], war[-1])
             hand.war.append(pair)
             if compare1(*pair) != 0:
                 break

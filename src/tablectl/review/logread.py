@@ -8,10 +8,11 @@ needs): the review of a large log does that while a forked worker process verifi
 (``tablectl.review.engine``).
 
 Parsing line by line costs one ``orjson.loads`` call per line; a block is parsed as one JSON array
-(``[line,line,...]``), which moves that loop into C. A block that does not parse as an array (a
-line that is not JSON, or fragments that happen to join) is parsed again line by line, and
-unreadable lines are reported, not fatal: a log that failed verification can still be read as far
-as it goes.
+(``[line,<newline>line,...]``), which moves that loop into C, and the same text tells how many lines
+the block holds (:func:`~tablectl.eventlog.verify.read_blocks` does not count them). A block that
+does not parse as an array of as many items as it has lines (a line that is not JSON, or fragments
+that happen to join) is parsed again line by line, and unreadable lines are reported, not fatal: a
+log that failed verification can still be read as far as it goes.
 
 :class:`LogReader` also remembers, per file, the first seq and line count, so that a seq can be
 turned back into ``file:line`` for the report without tracking every line's position.
@@ -71,14 +72,20 @@ class LogReader:
 
     # ------------------------------------------------------------------ LineSink
 
-    def block(self, file_index: int, lineno: int, count: int, data: bytes, lines: list[bytes] | None) -> None:
+    def block(self, file_index: int, lineno: int, count: int | None, data: bytes, lines: list[bytes] | None) -> int:
         spans = self._spans
         while len(spans) <= file_index:
             spans.append(_FileSpan(str(self.files[len(spans)])))
         span = spans[file_index]
         self.bytes_read += len(data) + 1
+        # The lines as the items of one JSON array: a comma before every newline (which JSON reads
+        # as white space, and refuses inside a string). One byte replaced by two makes the text
+        # longer by the number of newlines: the count, without another pass over the bytes.
+        items = data.replace(b"\n", b",\n")
+        if count is None:
+            count = len(items) - len(data) + 1
         try:
-            records = orjson.loads(b"[" + data.replace(b"\n", b",") + b"]")
+            records = orjson.loads(b"".join((b"[", items, b"]")))
         except orjson.JSONDecodeError:
             records = None
         seqs = _seqs(records) if records is not None and len(records) == count else None
@@ -94,6 +101,7 @@ class LogReader:
                 if seqs != list(range(start, start + count)):
                     span.regular = False
             self.feed(records)
+        return count
 
     def end_file(self, file_index: int, lines: int, torn: int) -> None:
         spans = self._spans

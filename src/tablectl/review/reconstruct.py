@@ -16,6 +16,7 @@ log's own (``docs/events.md``).
 
 from __future__ import annotations
 
+import operator
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,6 +41,12 @@ DEVICE_RECORDS = frozenset({
     "cut_card", "shoe_empty", "button", "fault", "device_event",
 })
 CARD_LINES = ("dealt", "burned", "drawn")
+#: what every card line carries (the controller's card lines always do), in one C-level call
+_CARD_FIELDS = ("event_no", "device", "card", "shoe", "round", "to")
+_card_fields = operator.itemgetter(*_CARD_FIELDS)
+#: what a round_started line carries: RoundRecord's fields after start_seq and start_ts, in order
+_ROUND_FIELDS = ("round", "seats", "wagers", "banker", "banker_stake", "shoe", "dealer", "last_round")
+_round_fields = operator.itemgetter(*_ROUND_FIELDS)
 HELD = "held"
 DEVICE_FAULT = "device_fault"
 #: why a round ended with its session: (stopped, crashed)
@@ -150,7 +157,7 @@ class Reconstructor:
         self._batch: list[dict[str, Any]] = []  # the records being fed
         self._before: dict[str, Any] | None = None  # the record before the batch (the last one fed before)
         h: dict[str, Callable[[dict[str, Any]], None]] = {
-            "dealt": self._dealt, "burned": self._burned, "drawn": self._drawn,
+            "dealt": self._card, "burned": self._card, "drawn": self._card,
             "decision": self._decision, "corrected": self._corrected, "traded": self._traded,
             "revealed": self._in_round, "identified": self._identified, "discarded": self._discarded,
             "settled": self._settled, "round_started": self._round_started, "round_ended": self._round_ended,
@@ -256,12 +263,14 @@ class Reconstructor:
 
     # ------------------------------------------------------------------ cards
 
-    def _card(self, rec: dict[str, Any]) -> RoundRecord | None:
-        """What every card line does: device numbers, and for a card from the table's card source
-        its shoe's sequence and penetration. Returns the round when the line belongs to the round
-        being played (and adds it to its events). (A quarter of a log's lines: one call, no more.)"""
-        n = rec.get("event_no")
-        dev = rec.get("device")
+    def _card(self, rec: dict[str, Any]) -> None:
+        """A card line (``dealt``, ``burned``, ``drawn``; a quarter of a log's lines: one call, no
+        more): device numbers; for a card from the table's card source, its shoe's sequence and
+        penetration; for a card of the round being played, the round's lines and layout."""
+        try:
+            n, dev, card, shoe_id, number, to = _card_fields(rec)
+        except KeyError:  # a line that lacks one (only in a damaged log)
+            n, dev, card, shoe_id, number, to = map(rec.get, _CARD_FIELDS)
         if self.session is None:
             self._session(rec)
         # the cards of one packet are lines of one device event: the same number, in a row
@@ -274,13 +283,12 @@ class Reconstructor:
             else:
                 self._irregular(dev, n, rec["seq"], last)
         if dev == self.source:
-            card = rec.get("card")
             if self.csm:
                 csm = self.out.csm_events
                 if card is None:
                     self.misread_at[(dev, n)] = (csm, len(csm), 1)
                 csm.append(("dispense", card, rec["seq"]))
-            shoe = self.shoe_by_id.get(rec.get("shoe"))
+            shoe = self.shoe_by_id.get(shoe_id)
             if shoe is not None:
                 cards = shoe.cards  # cards_drawn is their number (set at the end)
                 if card is None and not self.csm:
@@ -290,30 +298,22 @@ class Reconstructor:
                 if pen is not None and (shoe.max_penetration is None or pen > shoe.max_penetration):
                     shoe.max_penetration = pen
         rnd = self.round
-        if rnd is not None and rec.get("round") == rnd.number:
+        if rnd is not None and number == rnd.number:
             rnd.events.append(rec)
-            return rnd
-        return None
-
-    def _dealt(self, rec: dict[str, Any]) -> None:
-        rnd = self._card(rec)
-        if rnd is not None:
-            positions = rnd.positions
-            to = rec.get("to")
-            pile = positions.get(to)  # type: ignore[arg-type]
-            if pile is None:
-                pile = positions[str(to)] = []
-            pile.append(rec.get("card"))
-
-    def _burned(self, rec: dict[str, Any]) -> None:
-        rnd = self._card(rec)
-        if rnd is not None:
-            rnd.burns.append(rec.get("card"))
-
-    def _drawn(self, rec: dict[str, Any]) -> None:
-        rnd = self._card(rec)
-        if rnd is not None:
-            rnd.discards.append(rec.get("card"))
+            event = rec["event"]
+            if event == "dealt":
+                if type(to) is str:
+                    rnd.positions.setdefault(to, []).append(card)
+                else:  # not text (not as the controller writes it): never found under itself
+                    positions = rnd.positions
+                    pile = positions.get(to)  # type: ignore[arg-type]
+                    if pile is None:
+                        pile = positions[str(to)] = []
+                    pile.append(card)
+            elif event == "burned":
+                rnd.burns.append(card)
+            else:
+                rnd.discards.append(card)
 
     def _returned(self, rec: dict[str, Any]) -> None:
         self._number(rec)
@@ -383,16 +383,18 @@ class Reconstructor:
     # ------------------------------------------------------------------ rounds
 
     def _round_started(self, rec: dict[str, Any]) -> None:
-        session = self._session(rec)
+        session = self.session
+        if session is None:
+            session = self._session(rec)
         if self.round is not None:
             self._close_round(self._previous(rec) or rec, INTERRUPTED, "a new round started before it ended")
-        get = rec.get
-        number = get("round")
-        rnd = RoundRecord(  # positionally: session, number, start_seq, start_ts, seats, wagers, banker,
-            # banker_stake, shoe, dealer, last_round (a round every 17 lines: keywords cost a third more)
-            session.index, number if isinstance(number, int) else 0, rec["seq"], get("ts", ""),
-            list(get("seats") or ()), get("wagers"), get("banker"), get("banker_stake"), get("shoe"),
-            get("dealer"), bool(get("last_round")),
+        try:
+            number, seats, wagers, banker, banker_stake, shoe, dealer, last_round = _round_fields(rec)
+        except KeyError:  # a line that lacks one (only in a damaged log)
+            number, seats, wagers, banker, banker_stake, shoe, dealer, last_round = map(rec.get, _ROUND_FIELDS)
+        rnd = RoundRecord(  # positionally (a round every 17 lines: keywords cost a third more)
+            session.index, number if isinstance(number, int) else 0, rec["seq"], rec.get("ts", ""),
+            list(seats or ()), wagers, banker, banker_stake, shoe, dealer, bool(last_round),
         )
         if self.unkept is not None:
             rnd.events = self.unkept

@@ -33,6 +33,7 @@ from tablectl.games import GAMES, GameDef
 from tablectl.games.procedure import (
     BURN_DEALER_CHANGE,
     BURN_SHUFFLE,
+    Phase,
     RoundContext,
     Trade,
 )
@@ -60,6 +61,7 @@ _NOT_SCRIPT_BURNS = frozenset({BURN_SHUFFLE, BURN_DEALER_CHANGE, "extra"})
 _LOGGED = itemgetter(*SETTLED_FIELDS)
 _RESULT = attrgetter(*SETTLED_FIELDS)
 _CARDS = {r + s: int(parse_card(r + s)) for r in RANKS for s in SUITS}
+_SEAT_NUMBERS = {str(n): n for n in range(1, 100)}  # "3" -> 3 without parsing (``int`` reads the others)
 BURN_MISSING = "burn_missing"
 SETTLEMENT_FAILED = "settlement_failed"
 
@@ -118,7 +120,7 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
     wagers: dict[int, dict[str, int]] | None = None
     if rnd.wagers is not None:
         try:
-            wagers = {int(s): dict(w) for s, w in rnd.wagers.items()}
+            wagers = _wagers(rnd.wagers)
         except (TypeError, ValueError, AttributeError):
             problems.append("the round's wagers are not readable")
     if rules is None:
@@ -157,7 +159,7 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
     hands.banker_stake = rnd.banker_stake
     no_wagers: dict[str, int] = {}
     for seat in hands.seats:
-        seat.wagers = wagers.get(seat.seat, no_wagers)  # copied from the log above; settling only reads it
+        seat.wagers = wagers.get(seat.seat, no_wagers)  # the logged mapping: settling only reads it
     try:
         results = settle(hands, rules.settlement).results
     except SettlementError as e:
@@ -168,7 +170,7 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
             rnd.settlement = MISMATCH
             problems.append(f"the rules engine refuses the round ({e}), but it was settled")
         return
-    again = list(map(_RESULT, results))
+    again: list[tuple[Any, ...]] = results  # type: ignore[assignment]  # each BetResult is such a row
     rnd.recomputed_rows = again
     try:
         logged = list(map(_LOGGED, rnd.settled))
@@ -181,41 +183,79 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
     problems.append(_first_difference(logged, again))
 
 
+def _wagers(logged: Mapping[str, Any]) -> dict[int, dict[str, int]]:
+    """The round's logged wagers by seat number (raises what ``int`` / ``dict`` raise when they are
+    not readable). Settlement only reads them: a seat's wagers logged as a mapping are used as
+    they are, not copied."""
+    wagers: dict[int, dict[str, int]] = {}
+    for seat, bets in logged.items():
+        number = _SEAT_NUMBERS.get(seat)
+        if number is None:
+            number = int(seat)
+        wagers[number] = bets if type(bets) is dict else dict(bets)
+    return wagers
+
+
 def _walk(cursor: RoundCursor, events: Iterable[Mapping[str, Any]], source: str | None) -> str | None:
     """Feed a round's log lines, in log order, to its procedure's cursor. Returns the first thing
-    the procedure refuses (the line and why), or None when every line follows it."""
+    the procedure refuses (the line and why), or None when every line follows it.
+
+    A run of card lines is checked against the steps of the current phase as it comes and handed
+    to the cursor at once (``place_run``) before any other line, or a card the phase has no plain
+    step for (``place``, one card), which is what placing each card in turn comes to."""
     misreads: list[bool] = []  # FIFO: True = a card of the procedure (identified into the cursor)
     last_placed = False
-    expected_trades: list[tuple[int, int]] = []
     logged_trades: list[tuple[int, int | None]] = []
+    run: list[int | None] = []  # cards checked against the phase's next steps, not handed over yet
+    steps: Phase | None = None  # the current phase, while the cursor has not changed since it was read
+    at = 0  # the step of ``steps`` the next card takes
 
     for rec in events:
         ev = rec["event"]
-        if ev == "dealt" or ev == "burned" or ev == "drawn":
+        if ev == "dealt" or ev == "burned":
             text = rec.get("card")
-            if ev == "dealt":
-                script_card = True
-            elif ev == "burned":
-                script_card = rec.get("reason") not in _NOT_SCRIPT_BURNS
-            else:
-                script_card = False
+            dealt = ev == "dealt"
+            script_card = dealt or rec.get("reason") not in _NOT_SCRIPT_BURNS
             last_placed = script_card
-            if text is None and (script_card or rec.get("device") == source):
-                misreads.append(script_card)
-            if not script_card:
+            if text is None:
+                if script_card or rec.get("device") == source:
+                    misreads.append(script_card)
+                if not script_card:
+                    continue
+                card = None
+            elif not script_card:
                 continue
-            to = rec.get("to")
-            card = _card(text)
-            try:
-                if ev == "dealt":
-                    step = cursor.expected()
-                    if step is not None and step.burn:
-                        cursor.skip_burns()  # the controller's "burn missing": the card takes the next step
-                step = cursor.place(card)
-            except CursorError as e:
-                return f"seq {rec['seq']}: {ev} {text} to {to}: {e}"
-            if step.to != to:
-                return f"seq {rec['seq']}: {text} was logged to {to}; the procedure puts it to {step.to}"
+            else:
+                card = _CARDS.get(text)
+                if card is None:
+                    card = _card(text)
+            if steps is None:
+                steps, at = cursor.phase, len(cursor.filled)
+            # a dealt card where burns are due takes the step after them (the controller's "burn missing")
+            if at < len(steps) and not (dealt and steps[at].burn):
+                step = steps[at]
+                at += 1
+                run.append(card)
+            else:
+                if run:
+                    cursor.place_run(run)
+                    run = []
+                steps = None
+                try:
+                    step = cursor.place(card, dealt)
+                except CursorError as e:
+                    return f"seq {rec['seq']}: {ev} {text} to {rec.get('to')}: {e}"
+            if step.to != rec.get("to"):
+                return f"seq {rec['seq']}: {text} was logged to {rec.get('to')}; the procedure puts it to {step.to}"
+            continue
+        if run:  # the lines below see every card before them placed
+            cursor.place_run(run)
+            run = []
+        steps = None
+        if ev == "drawn":
+            last_placed = False
+            if rec.get("card") is None and rec.get("device") == source:
+                misreads.append(False)
         elif ev == "decision":
             seat, choice = rec.get("seat"), rec.get("decision")
             last_placed = False
@@ -250,11 +290,11 @@ def _walk(cursor: RoundCursor, events: Iterable[Mapping[str, Any]], source: str 
         elif ev == "violation":
             if rec.get("kind") == BURN_MISSING and not last_placed:
                 cursor.skip_burns()
-        else:
-            continue
-        if cursor.effects:
-            expected_trades += [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
+    if run:
+        cursor.place_run(run)
 
+    # the script reports its trades as it goes; the cursor keeps them in order until taken
+    expected_trades = [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
     if expected_trades != logged_trades:
         return f"trades logged ({_trades(logged_trades)}) differ from the procedure's ({_trades(expected_trades)})"
     return None

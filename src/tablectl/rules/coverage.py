@@ -8,8 +8,6 @@ Bets forfeited before the showdown (folds) were collected already and are never 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tablectl.rounds import BetResult
 
 
@@ -27,9 +25,9 @@ class Cover:
         if self.left is None or forfeited:
             return result
         if self.left <= 0:
-            return replace(result, outcome="no-action", pays="", net=0)
+            return result._replace(outcome="no-action", pays="", net=0)
         if result.net > self.left:
-            capped = replace(result, outcome="win-capped", net=self.left)
+            capped = result._replace(outcome="win-capped", net=self.left)
             self.left = 0
             return capped
         if result.net > 0:
@@ -37,3 +35,10 @@ class Cover:
         elif result.net < 0 and self.losses_extend:
             self.left -= result.net
         return result
+
+
+def cover(stake: int | None, losses_extend: bool = False) -> Cover | None:
+    """The banker's cover for one settlement, or None when payouts are not limited (``stake``
+    None): every result then stands as computed (what ``Cover(None).apply`` returns), and a game
+    settling many rounds need not pass each result through it."""
+    return None if stake is None else Cover(stake, losses_extend)

@@ -5,5 +5,6 @@ from __future__ import annotations
 
 def compare1(player: int, other: int) -> int:
     """``1`` if the player's card outranks the other, ``-1`` if lower, ``0`` on a rank tie."""
-    diff = (player >> 2) - (other >> 2)
-    return (diff > 0) - (diff < 0)
+    mine, theirs = player >> 2, other >> 2
+    return 1 if mine > theirs else -1 if mine < theirs else 0
+

@@ -17,7 +17,7 @@ from fractions import Fraction
 from tablectl.cards import is_black, rank
 from tablectl.rounds import BetResult, RoundHands, Settlement
 from tablectl.rules import seats
-from tablectl.rules.coverage import Cover
+from tablectl.rules.coverage import cover
 from tablectl.rules.errors import SettlementError
 from tablectl.rules.hand1 import compare1
 from tablectl.rules.houserules import OneCardPokerRules
@@ -110,20 +110,22 @@ def tie_payout(
 def settle_round(hands: RoundHands, rules: OneCardPokerRules) -> Settlement:
     """Settle a One Card Poker round (see the module docstring for the input)."""
     (dp,) = seats.exactly(hands.dealer, 1, "the DP")
-    cover = Cover(hands.banker_stake if rules.limit_to_banker_stake else None, rules.losses_extend_cover)
+    limit = cover(hands.banker_stake if rules.limit_to_banker_stake else None, rules.losses_extend_cover)
     results: list[BetResult] = []
     for seat in seats.players(hands, descending=True):
         stakes = seats.wagers(seat, WAGERS)
         if not stakes:
             continue
-        (player,) = seats.hand(seat, 1)
+        player = seats.card(seat)
         if PRIMARY in stakes:
+            stake = stakes[PRIMARY]
             for bet, payout in primary_payouts(player, dp, seat.war, seat.decisions, rules):
-                result = payout.result(seat.seat, bet, stakes[PRIMARY])
-                results.append(cover.apply(result, forfeited=payout is SURRENDERED))
+                result = payout.result(seat.seat, bet, stake)
+                results.append(result if limit is None else limit.apply(result, forfeited=payout is SURRENDERED))
         elif seat.decisions or seat.war:
             raise SettlementError(f"seat {seat.seat}: decisions or war cards without a primary wager")
         if TIE in stakes:
             payout = tie_payout(player, dp, seat.war, tuple(seat.decisions) == (EXTEND,), rules)
-            results.append(cover.apply(payout.result(seat.seat, TIE, stakes[TIE])))
+            result = payout.result(seat.seat, TIE, stakes[TIE])
+            results.append(result if limit is None else limit.apply(result))
     return Settlement(results)

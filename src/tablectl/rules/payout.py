@@ -17,6 +17,10 @@ from functools import lru_cache
 
 from tablectl.rounds import BetResult
 
+# builds a BetResult from its six fields in order, as ``BetResult._make`` does, without the named
+# tuple's Python-level argument handling (a settlement builds one per bet)
+_bet_result = tuple.__new__
+
 
 @dataclass(frozen=True, slots=True)
 class Payout:
@@ -50,7 +54,8 @@ class Payout:
         return stake * self._num // self._den
 
     def result(self, seat: int, bet: str, stake: int) -> BetResult:
-        return BetResult(seat, bet, stake, self.outcome, self._pays, stake * self._num // self._den)
+        """The bet's ``BetResult`` for ``stake`` cents."""
+        return _bet_result(BetResult, (seat, bet, stake, self.outcome, self._pays, stake * self._num // self._den))
 
 
 @lru_cache(maxsize=1024)

@@ -7,7 +7,6 @@ and builds its error message only when the input is wrong.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from itertools import pairwise
 from operator import attrgetter
 
 from tablectl.cards import text
@@ -21,13 +20,17 @@ def players(hands: RoundHands, descending: bool = False) -> list[SeatHand]:
     """The seats to settle (never the banker's own), in seat order from the dealer's left, or from
     the dealer's right when ``descending``."""
     banker = hands.banker_seat
-    seats = [s for s in hands.seats if s.seat != banker]
-    for before, after in pairwise(seats):
-        if before.seat >= after.seat:  # not in seat order, as deal scripts give it: check and sort
-            if len({s.seat for s in seats}) != len(seats):
-                raise SettlementError(f"a seat appears twice: {sorted(s.seat for s in seats)}")
-            seats.sort(key=_SEAT)
-            break
+    seats: list[SeatHand] = []
+    ordered = True
+    for seat in hands.seats:  # one pass: the players, and whether they come in seat order
+        if seat.seat != banker:
+            if ordered and seats and seats[-1].seat >= seat.seat:
+                ordered = False
+            seats.append(seat)
+    if not ordered:  # not in seat order, as deal scripts give it: check and sort
+        if len({s.seat for s in seats}) != len(seats):
+            raise SettlementError(f"a seat appears twice: {sorted(s.seat for s in seats)}")
+        seats.sort(key=_SEAT)
     if descending:
         seats.reverse()
     return seats
@@ -67,6 +70,16 @@ def hand(seat: SeatHand, n: int) -> list[int]:
     if not _are_cards(cards, n):
         raise _wrong_cards(cards, n, f"seat {seat.seat}")
     return list(cards)
+
+
+def card(seat: SeatHand) -> int:
+    """The seat's one card, checked to be a card int (``hand(seat, 1)``'s card, and its error)."""
+    cards = seat.cards
+    if len(cards) == 1:
+        c = cards[0]
+        if isinstance(c, int) and 0 <= c < 52:
+            return c
+    raise _wrong_cards(cards, 1, f"seat {seat.seat}")
 
 
 def traded(seat: SeatHand, n: int) -> list[int]:

@@ -102,16 +102,33 @@ class RoundCursor:
 
     # --- what happens --------------------------------------------------------------------------
 
-    def place(self, card: int | None) -> CardStep:
-        """The next card (None: misread) goes to the expected step; returns that step."""
-        filled, phase = self.filled, self.phase
-        i = len(filled)
-        if i >= len(phase):
+    def place(self, card: int | None, past_burns: bool = False) -> CardStep:
+        """The next card (None: misread) goes to the expected step; returns that step.
+
+        ``past_burns``: the card was dealt to a position, not burned: burns due now were not dealt
+        (``skip_burns``: the controller's "burn missing") and the card takes the step after them.
+        """
+        phase = self.phase
+        i = len(self.filled)
+        if i < len(phase):
+            step = phase[i]
+            if past_burns and step.burn:
+                self.skip_burns()  # which completes the phase when the burns were its last steps
+                return self.place(card)
+            self.filled.append(card)
+            if i + 1 == len(phase):  # the phase's last step: complete it unless a card is unknown
+                self._maybe_complete()
+            return step
+        raise CursorError("no card is expected now")
+
+    def place_run(self, cards: list[int | None]) -> None:
+        """Several cards, each to the next step as ``place(card)`` puts it: for a caller that has
+        read their steps from ``phase`` (after ``filled``) and knows the phase has them all."""
+        filled = self.filled
+        if len(filled) + len(cards) > len(self.phase):
             raise CursorError("no card is expected now")
-        filled.append(card)
-        if i + 1 == len(phase):  # the phase's last step: complete it unless a card is unknown
-            self._maybe_complete()
-        return phase[i]
+        filled.extend(cards)
+        self._maybe_complete()
 
     def skip_burns(self) -> int:
         """The burns due now were not dealt (a violation): step past them; returns how many."""
@@ -183,11 +200,14 @@ class RoundCursor:
     # --- internals -----------------------------------------------------------------------------
 
     def _maybe_complete(self) -> None:
-        if len(self.filled) == len(self.phase) and None not in self.filled:
-            value = tuple(self.filled)
+        filled = self.filled
+        if len(filled) == len(self.phase) and None not in filled:
+            value = tuple(filled)
             self.phase = ()
             self.filled = []
-            self._send(value)
+            self._sent.append(value)  # as ``_send``, once per phase: one call less
+            self._effects_after_phase = 0
+            self._run(value)
 
     def _send(self, value: Any) -> None:
         self._sent.append(value)
