@@ -101,7 +101,7 @@ def script(ctx: RoundContext) -> Script:
             if compare1(*pair) != 0:
                 break
 
-    return RoundHands(GAME, hands, dealer=[dp])
+    return RoundHands(GAME, hands, [dp])  # the DP's card as the dealer's
 
 
 def round_budget(seats: int, rules: OneCardPokerProcedure) -> int:

@@ -200,9 +200,9 @@ def _walk(cursor: RoundCursor, events: Iterable[Mapping[str, Any]], source: str 
     """Feed a round's log lines, in log order, to its procedure's cursor. Returns the first thing
     the procedure refuses (the line and why), or None when every line follows it.
 
-    A run of card lines is checked against the steps of the current phase as it comes and handed
-    to the cursor at once (``place_run``) before any other line, or a card the phase has no plain
-    step for (``place``, one card), which is what placing each card in turn comes to."""
+    The cards of consecutive card lines are checked against the current phase's next steps as
+    they come and handed to the cursor together (``place_run``) before any other line is taken; a
+    card with no such step is placed alone (``place``). That is what placing each in turn does."""
     misreads: list[bool] = []  # FIFO: True = a card of the procedure (identified into the cursor)
     last_placed = False
     logged_trades: list[tuple[int, int | None]] = []
@@ -212,84 +212,89 @@ def _walk(cursor: RoundCursor, events: Iterable[Mapping[str, Any]], source: str 
 
     for rec in events:
         ev = rec["event"]
-        if ev == "dealt" or ev == "burned":
+        if ev == "dealt":
             text = rec.get("card")
-            dealt = ev == "dealt"
-            script_card = dealt or rec.get("reason") not in _NOT_SCRIPT_BURNS
-            last_placed = script_card
+            past_burns = True  # burns due now were not dealt: the card takes the step after them
+            last_placed = True
             if text is None:
-                if script_card or rec.get("device") == source:
-                    misreads.append(script_card)
-                if not script_card:
-                    continue
-                card = None
-            elif not script_card:
-                continue
-            else:
-                card = _CARDS.get(text)
-                if card is None:
-                    card = _card(text)
-            if steps is None:
-                steps, at = cursor.phase, len(cursor.filled)
-            # a dealt card where burns are due takes the step after them (the controller's "burn missing")
-            if at < len(steps) and not (dealt and steps[at].burn):
-                step = steps[at]
-                at += 1
-                run.append(card)
-            else:
-                if run:
-                    cursor.place_run(run)
-                    run = []
-                steps = None
-                try:
-                    step = cursor.place(card, dealt)
-                except CursorError as e:
-                    return f"seq {rec['seq']}: {ev} {text} to {rec.get('to')}: {e}"
-            if step.to != rec.get("to"):
-                return f"seq {rec['seq']}: {text} was logged to {rec.get('to')}; the procedure puts it to {step.to}"
-            continue
-        if run:  # the lines below see every card before them placed
-            cursor.place_run(run)
-            run = []
-        steps = None
-        if ev == "drawn":
-            last_placed = False
-            if rec.get("card") is None and rec.get("device") == source:
-                misreads.append(False)
-        elif ev == "decision":
-            seat, choice = rec.get("seat"), rec.get("decision")
-            last_placed = False
-            try:
-                cursor.decide(seat, choice)  # type: ignore[arg-type]
-            except CursorError as e:
-                return f"seq {rec['seq']}: decision {choice!r} of seat {seat}: {e}"
-        elif ev == "identified":
+                misreads.append(True)
+        elif ev == "burned":
             text = rec.get("card")
-            in_script = misreads.pop(0) if misreads else False
-            if in_script and cursor.unidentified:
+            past_burns = False
+            last_placed = rec.get("reason") not in _NOT_SCRIPT_BURNS
+            if text is None and (last_placed or rec.get("device") == source):
+                misreads.append(last_placed)
+            if not last_placed:
+                continue
+        else:  # not a card of the procedure
+            if run:  # the other lines see every card before them placed
+                cursor.place_run(run)
+                run = []
+            steps = None
+            if ev == "drawn":
+                last_placed = False
+                if rec.get("card") is None and rec.get("device") == source:
+                    misreads.append(False)
+            elif ev == "decision":
+                seat, choice = rec.get("seat"), rec.get("decision")
+                last_placed = False
                 try:
-                    cursor.identify(_card(text))  # type: ignore[arg-type]
+                    cursor.decide(seat, choice)  # type: ignore[arg-type]
                 except CursorError as e:
-                    return f"seq {rec['seq']}: identified {text}: {e}"
-        elif ev == "corrected":
-            text, frm = rec.get("card"), str(rec.get("from"))
+                    return f"seq {rec['seq']}: decision {choice!r} of seat {seat}: {e}"
+            elif ev == "identified":
+                text = rec.get("card")
+                in_script = misreads.pop(0) if misreads else False
+                if in_script and cursor.unidentified:
+                    try:
+                        cursor.identify(_card(text))  # type: ignore[arg-type]
+                    except CursorError as e:
+                        return f"seq {rec['seq']}: identified {text}: {e}"
+            elif ev == "corrected":
+                text, frm = rec.get("card"), str(rec.get("from"))
+                try:
+                    step, card = cursor.retract()
+                except CursorError as e:
+                    return f"seq {rec['seq']}: exposed card {text}: {e}"
+                if step.to != frm or card != _card(text):
+                    return f"seq {rec['seq']}: the exposed card {text} from {frm} is not the last card the procedure placed"
+            elif ev == "traded":
+                logged_trades.append((rec.get("seat"), _card(rec.get("card"))))  # type: ignore[arg-type]
+            elif ev == "discarded":
+                if cursor.discard:
+                    try:
+                        cursor.discarded(int(rec.get("count") or 0))
+                    except CursorError as e:
+                        return f"seq {rec['seq']}: discard: {e}"
+            elif ev == "violation":
+                if rec.get("kind") == BURN_MISSING and not last_placed:
+                    cursor.skip_burns()
+            continue
+
+        # a card of the procedure
+        if text is None:
+            card = None
+        else:
+            card = _CARDS.get(text)
+            if card is None:
+                card = _card(text)
+        if steps is None:
+            steps, at = cursor.phase, len(cursor.filled)
+        step = steps[at] if at < len(steps) else None
+        if step is not None and not (past_burns and step.burn):
+            at += 1
+            run.append(card)
+        else:
+            if run:
+                cursor.place_run(run)
+                run = []
+            steps = None
             try:
-                step, card = cursor.retract()
+                step = cursor.place(card, past_burns)
             except CursorError as e:
-                return f"seq {rec['seq']}: exposed card {text}: {e}"
-            if step.to != frm or card != _card(text):
-                return f"seq {rec['seq']}: the exposed card {text} from {frm} is not the last card the procedure placed"
-        elif ev == "traded":
-            logged_trades.append((rec.get("seat"), _card(rec.get("card"))))  # type: ignore[arg-type]
-        elif ev == "discarded":
-            if cursor.discard:
-                try:
-                    cursor.discarded(int(rec.get("count") or 0))
-                except CursorError as e:
-                    return f"seq {rec['seq']}: discard: {e}"
-        elif ev == "violation":
-            if rec.get("kind") == BURN_MISSING and not last_placed:
-                cursor.skip_burns()
+                return f"seq {rec['seq']}: {ev} {text} to {rec.get('to')}: {e}"
+        if step.to != rec.get("to"):
+            return f"seq {rec['seq']}: {text} was logged to {rec.get('to')}; the procedure puts it to {step.to}"
     if run:
         cursor.place_run(run)
 

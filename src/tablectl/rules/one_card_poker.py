@@ -40,6 +40,8 @@ ON_TIE = ((EXTEND,), (EXTEND, DP_DECLINES), (SURRENDER,))
 SURRENDERED = pays("surrender", Fraction(-1, 2))
 DP_DECLINED = pays("dp-declined", 0)
 _ACE = 12
+_PRIMARY_WINS = ((PRIMARY, WIN),)
+_PRIMARY_LOSES = ((PRIMARY, LOSE),)
 
 
 def war_winner(wars: Sequence[tuple[int, int]]) -> int:
@@ -62,7 +64,7 @@ def primary_payouts(
     if first:
         if decisions or wars:
             raise SettlementError("no rank tie, so no decision or war may follow")
-        return ((PRIMARY, WIN if first > 0 else LOSE),)
+        return _PRIMARY_WINS if first > 0 else _PRIMARY_LOSES
     made = tuple(decisions)
     if made == (SURRENDER,) or made == (EXTEND, DP_DECLINES):
         if wars:
