@@ -4,6 +4,8 @@ check gives, and wrong input is refused with the same messages whichever path it
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules import seats
@@ -73,3 +75,29 @@ def test_a_seats_cards_are_checked_like_any_cards() -> None:
         assert str(by_seat.value) == str(by_name.value)
     with pytest.raises(SettlementError, match=r"^seat 3's traded card: expected 0 cards, got \[2S\]$"):
         seats.traded(SeatHand(3, [5], traded=[0]), 0)
+
+
+def test_a_seats_one_card_is_the_card_of_its_one_card_hand() -> None:
+    assert seats.card(SeatHand(3, [51])) == seats.hand(SeatHand(3, [51]), 1)[0] == 51
+
+
+@pytest.mark.parametrize("cards", [[], [0, 1], [52], [-1], [None], ["AS"], [2.0]])
+def test_a_seat_without_exactly_one_card_is_refused_as_its_one_card_hand_is(cards: list[object]) -> None:
+    with pytest.raises(SettlementError) as one:
+        seats.card(SeatHand(3, cards))  # type: ignore[arg-type]
+    with pytest.raises(SettlementError) as hand:
+        seats.hand(SeatHand(3, cards), 1)  # type: ignore[arg-type]
+    assert str(one.value) == str(hand.value)
+
+
+@given(st.lists(st.integers(1, 9), max_size=8), st.one_of(st.none(), st.integers(1, 9)), st.booleans())
+def test_players_are_the_other_seats_in_seat_order_and_a_seat_twice_is_refused(
+    numbers: list[int], banker: int | None, descending: bool
+) -> None:
+    hands = round_of(*numbers, banker=banker)
+    players = [n for n in numbers if n != banker]
+    if len(set(players)) != len(players):
+        with pytest.raises(SettlementError, match="a seat appears twice"):
+            seats.players(hands, descending)
+    else:
+        assert [s.seat for s in seats.players(hands, descending)] == sorted(players, reverse=descending)

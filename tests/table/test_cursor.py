@@ -152,3 +152,46 @@ def test_a_misread_card_holds_the_phase_until_identified():
     assert c.unidentified and c.decision is None
     c.identify(card("3S"))
     assert c.decision is not None
+
+
+def test_a_card_dealt_while_a_burn_is_due_takes_the_step_after_it():
+    c = cursor()
+    for t in ("2S", "3S", "4S"):
+        c.place(card(t))
+    c.decide(1, "more")
+    assert c.place(card("5S"), past_burns=True) == Deal("seat:1")
+    assert c.done and c.hands is not None and c.hands.seats[0].cards == [card("2S"), card("3S"), card("5S")]
+
+
+def test_a_burned_card_takes_the_burn_step():
+    c = cursor()
+    for t in ("2S", "3S", "4S"):
+        c.place(card(t))
+    c.decide(1, "more")
+    assert c.place(card("5S")) == Burn(BURN_WAR)
+    assert c.expected() == Deal("seat:1")
+
+
+def test_a_run_of_cards_goes_where_placing_each_in_turn_puts_them():
+    one_by_one, as_a_run = cursor(), cursor()
+    for t in ("2S", "3S", "4S"):
+        one_by_one.place(card(t))
+    as_a_run.place_run([card("2S"), card("3S")])
+    assert as_a_run.filled == [card("2S"), card("3S")] and as_a_run.decision is None
+    as_a_run.place_run([card("4S")])
+    assert as_a_run.decision == one_by_one.decision == Decide(1, ("more", "stay"))
+
+
+def test_a_run_with_a_misread_card_holds_the_phase_until_identified():
+    c = cursor()
+    c.place_run([card("2S"), None, card("4S")])
+    assert c.unidentified and c.decision is None
+    c.identify(card("3S"))
+    assert c.decision is not None
+
+
+def test_a_run_longer_than_the_phase_is_refused_whole():
+    c = cursor()
+    with pytest.raises(CursorError, match="no card is expected now"):
+        c.place_run([card("2S"), card("3S"), card("4S"), card("5S")])
+    assert c.filled == []
