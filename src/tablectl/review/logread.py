@@ -78,30 +78,46 @@ class LogReader:
             spans.append(_FileSpan(str(self.files[len(spans)])))
         span = spans[file_index]
         self.bytes_read += len(data) + 1
-        # The lines as the items of one JSON array: a comma before every newline (which JSON reads
-        # as white space, and refuses inside a string). One byte replaced by two makes the text
-        # longer by the number of newlines: the count, without another pass over the bytes.
-        items = data.replace(b"\n", b",\n")
-        if count is None:
-            count = len(items) - len(data) + 1
-        try:
-            records = orjson.loads(b"".join((b"[", items, b"]")))
-        except orjson.JSONDecodeError:
-            records = None
+        records, count = self._parse(data, count)
         seqs = _seqs(records) if records is not None and len(records) == count else None
+        if seqs is not None:
+            first = span.first_seq
+            start = seqs[0] if first is None else first + lineno + 1 - span.first_line  # line lineno + 1's seq
+            if type(start) is not int or seqs != list(range(start, start + count)):
+                # not numbered line by line (only in a damaged log or a slice): a record whose seq
+                # is not a number is unreadable, as the slow path says
+                if all(type(s) is int for s in seqs):
+                    span.regular = False
+                else:
+                    seqs = None
         if seqs is None:
             records = self._slow(span, data.split(b"\n") if lines is None else lines, lineno)
-            seqs = list(map(_SEQ, records))
+            if span.regular and span.first_seq is not None and records:
+                start = span.first_seq + lineno + 1 - span.first_line
+                if list(map(_SEQ, records)) != list(range(start, start + count)):
+                    span.regular = False
         elif span.first_seq is None:
             span.first_seq = seqs[0]
             span.first_line = lineno + 1
         if records:
-            if span.regular and span.first_seq is not None:
-                start = span.first_seq + lineno + 1 - span.first_line  # the seq line lineno + 1 should carry
-                if seqs != list(range(start, start + count)):
-                    span.regular = False
             self.feed(records)
         return count
+
+    @staticmethod
+    def _parse(data: bytes, count: int | None) -> tuple[list[Any] | None, int]:
+        """The block's lines parsed as the items of one JSON array (None if that text is not JSON),
+        and the number of lines (*count*, when the caller counted them).
+
+        A comma goes before every newline (which JSON reads as white space, and refuses inside a
+        string). One byte replaced by two makes the text longer by the number of newlines: the
+        count, without another pass over the bytes."""
+        items = data.replace(b"\n", b",\n")
+        if count is None:
+            count = len(items) - len(data) + 1
+        try:
+            return orjson.loads(b"".join((b"[", items, b"]"))), count
+        except orjson.JSONDecodeError:
+            return None, count
 
     def end_file(self, file_index: int, lines: int, torn: int) -> None:
         spans = self._spans
@@ -149,8 +165,20 @@ class LogReader:
         return span.path, line
 
 
-_SEQ = operator.itemgetter("seq")
-_EVENT = operator.itemgetter("event")
+def orjson_keys(*names: str) -> tuple[str, ...]:
+    """*names* as the very str objects orjson makes the keys of the dicts it parses.
+
+    orjson keeps one str object per key name (a cache of some two thousand names) and gives it to
+    every dict it parses; a dict looks a key up by identity before it compares the text. A field
+    looked up with orjson's own key object skips the comparison, a third of a lookup in a parsed
+    line's dict. Equal strings either way: should orjson make another object for a name (one
+    that shares its place in the cache came in between), the lookup compares the text, as before.
+    """
+    return tuple(orjson.loads(orjson.dumps(dict.fromkeys(names))))
+
+
+_SEQ = operator.itemgetter(*orjson_keys("seq"))
+_EVENT = operator.itemgetter(*orjson_keys("event"))
 
 
 def _seqs(records: list[Any]) -> list[Any] | None:

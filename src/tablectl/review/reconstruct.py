@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tablectl.review.logread import orjson_keys
 from tablectl.review.model import (
     COMPLETE,
     INTERRUPTED,
@@ -41,11 +42,15 @@ DEVICE_RECORDS = frozenset({
     "cut_card", "shoe_empty", "button", "fault", "device_event",
 })
 CARD_LINES = ("dealt", "burned", "drawn")
-#: what every card line carries (the controller's card lines always do), in one C-level call
-_CARD_FIELDS = ("event_no", "device", "card", "shoe", "round", "to")
+# The fields that the handlers of the most frequent lines read, as orjson's own key objects (found
+# without comparing text: see orjson_keys).
+_EVENT, _ROUND, _TO, _PENETRATION, _EVENT_NO, _DEVICE = orjson_keys(
+    "event", "round", "to", "penetration", "event_no", "device")
+#: what every card line carries (as the controller writes it), read in one C-level call
+_CARD_FIELDS = orjson_keys("event_no", "device", "card", "shoe", "round", "to")
 _card_fields = operator.itemgetter(*_CARD_FIELDS)
-#: what a round_started line carries: RoundRecord's fields after start_seq and start_ts, in order
-_ROUND_FIELDS = ("round", "seats", "wagers", "banker", "banker_stake", "shoe", "dealer", "last_round")
+#: what a round_started line carries: RoundRecord's fields after start_seq and start_ts
+_ROUND_FIELDS = orjson_keys("round", "seats", "wagers", "banker", "banker_stake", "shoe", "dealer", "last_round")
 _round_fields = operator.itemgetter(*_ROUND_FIELDS)
 HELD = "held"
 DEVICE_FAULT = "device_fault"
@@ -187,7 +192,7 @@ class Reconstructor:
         self._batch = records
         get = self._handlers.get
         for rec in records:
-            h = get(rec["event"])
+            h = get(rec[_EVENT])
             if h is not None:
                 h(rec)
 
@@ -213,10 +218,10 @@ class Reconstructor:
         return None
 
     def _number(self, rec: dict[str, Any]) -> None:
-        n = rec.get("event_no")
+        n = rec.get(_EVENT_NO)
         if not n:
             return
-        dev = rec.get("device")
+        dev = rec.get(_DEVICE)
         self._gno = n
         self._gdev = dev
         last = self._last.get(dev)
@@ -294,13 +299,13 @@ class Reconstructor:
                 if card is None and not self.csm:
                     self.misread_at[(dev, n)] = (cards, len(cards), -1)
                 cards.append(card)
-                pen = rec.get("penetration")
+                pen = rec.get(_PENETRATION)
                 if pen is not None and (shoe.max_penetration is None or pen > shoe.max_penetration):
                     shoe.max_penetration = pen
         rnd = self.round
         if rnd is not None and number == rnd.number:
             rnd.events.append(rec)
-            event = rec["event"]
+            event = rec[_EVENT]
             if event == "dealt":
                 if type(to) is str:
                     rnd.positions.setdefault(to, []).append(card)
@@ -326,7 +331,7 @@ class Reconstructor:
 
     def _identified(self, rec: dict[str, Any]) -> None:
         rnd = self.round
-        if rnd is not None and rec.get("round") == rnd.number:
+        if rnd is not None and rec.get(_ROUND) == rnd.number:
             rnd.events.append(rec)
             to = str(rec.get("to"))  # the misread card in the round's layout gets its name
             pile = rnd.burns if to == "burn" else rnd.discards if to == "discard" else rnd.positions.get(to)
@@ -347,19 +352,19 @@ class Reconstructor:
 
     def _in_round(self, rec: dict[str, Any]) -> None:
         rnd = self.round
-        if rnd is not None and rec.get("round") == rnd.number:
+        if rnd is not None and rec.get(_ROUND) == rnd.number:
             rnd.events.append(rec)
 
     def _decision(self, rec: dict[str, Any]) -> None:
         rnd = self.round
-        if rnd is not None and rec.get("round") == rnd.number:
+        if rnd is not None and rec.get(_ROUND) == rnd.number:
             rnd.events.append(rec)
             rnd.decisions.append({"seat": rec.get("seat"), "decision": rec.get("decision"), "banker": bool(rec.get("banker"))})
 
     def _corrected(self, rec: dict[str, Any]) -> None:
         """An exposed card taken back from a position and burned."""
         rnd = self.round
-        if rnd is not None and rec.get("round") == rnd.number:
+        if rnd is not None and rec.get(_ROUND) == rnd.number:
             rnd.events.append(rec)
             text, frm = rec.get("card"), str(rec.get("from"))
             _remove_last(rnd.positions.get(frm, []), text)
@@ -369,7 +374,7 @@ class Reconstructor:
     def _traded(self, rec: dict[str, Any]) -> None:
         """A card traded away (One for the Money): off the position, onto the discards."""
         rnd = self.round
-        if rnd is not None and rec.get("round") == rnd.number:
+        if rnd is not None and rec.get(_ROUND) == rnd.number:
             rnd.events.append(rec)
             text, frm = rec.get("card"), str(rec.get("from"))
             _remove_last(rnd.positions.get(frm, []), text)
@@ -377,7 +382,7 @@ class Reconstructor:
 
     def _settled(self, rec: dict[str, Any]) -> None:
         rnd = self.round
-        if rnd is not None and rec.get("round") == rnd.number:
+        if rnd is not None and rec.get(_ROUND) == rnd.number:
             rnd.settled.append(rec)
 
     # ------------------------------------------------------------------ rounds
@@ -407,7 +412,7 @@ class Reconstructor:
 
     def _round_ended(self, rec: dict[str, Any]) -> None:
         rnd = self.round
-        if rnd is None or rec.get("round") != rnd.number:
+        if rnd is None or rec.get(_ROUND) != rnd.number:
             return
         rnd.events.append(rec)
         if rec.get("complete"):  # _close_round(rec, COMPLETE or VOIDED), inline
@@ -419,7 +424,7 @@ class Reconstructor:
 
     def _round_voided(self, rec: dict[str, Any]) -> None:
         rnd = self.round
-        if rnd is not None and rec.get("round") == rnd.number:
+        if rnd is not None and rec.get(_ROUND) == rnd.number:
             rnd.events.append(rec)
             rnd.status = VOIDED
             if rnd.voided_by is None:
@@ -531,7 +536,7 @@ class Reconstructor:
     # ------------------------------------------------------------------ holds, violations, faults
 
     def _state(self, rec: dict[str, Any]) -> None:
-        to = rec.get("to")
+        to = rec.get(_TO)
         hold = self.hold
         if hold is not None:
             frm = rec.get("from")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any
 
 from tablectl.cards import RANKS, SUITS, CardError
@@ -59,7 +59,6 @@ from tablectl.table.cursor import CursorError, RoundCursor
 #: burns that are not the procedure's own steps: due after a shuffle / dealer change, or extra
 _NOT_SCRIPT_BURNS = frozenset({BURN_SHUFFLE, BURN_DEALER_CHANGE, "extra"})
 _LOGGED = itemgetter(*SETTLED_FIELDS)
-_RESULT = attrgetter(*SETTLED_FIELDS)
 _CARDS = {r + s: int(parse_card(r + s)) for r in RANKS for s in SUITS}
 _SEAT_NUMBERS = {str(n): n for n in range(1, 100)}  # "3" -> 3 without parsing (``int`` reads the others)
 BURN_MISSING = "burn_missing"
@@ -201,8 +200,9 @@ def _walk(cursor: RoundCursor, events: Iterable[Mapping[str, Any]], source: str 
     the procedure refuses (the line and why), or None when every line follows it.
 
     The cards of consecutive card lines are checked against the current phase's next steps as
-    they come and handed to the cursor together (``place_run``) before any other line is taken; a
-    card with no such step is placed alone (``place``). That is what placing each in turn does."""
+    they come and handed to the cursor together (``place_run``) when the phase is complete or
+    before any other line is taken; a card with no such step is placed alone (``place``). That is
+    what placing each in turn does: until its phase is complete a card only takes its step."""
     misreads: list[bool] = []  # FIFO: True = a card of the procedure (identified into the cursor)
     last_placed = False
     logged_trades: list[tuple[int, int | None]] = []
@@ -266,9 +266,8 @@ def _walk(cursor: RoundCursor, events: Iterable[Mapping[str, Any]], source: str 
                         cursor.discarded(int(rec.get("count") or 0))
                     except CursorError as e:
                         return f"seq {rec['seq']}: discard: {e}"
-            elif ev == "violation":
-                if rec.get("kind") == BURN_MISSING and not last_placed:
-                    cursor.skip_burns()
+            elif ev == "violation" and rec.get("kind") == BURN_MISSING and not last_placed:
+                cursor.skip_burns()
             continue
 
         # a card of the procedure
@@ -280,10 +279,14 @@ def _walk(cursor: RoundCursor, events: Iterable[Mapping[str, Any]], source: str 
                 card = _card(text)
         if steps is None:
             steps, at = cursor.phase, len(cursor.filled)
-        step = steps[at] if at < len(steps) else None
-        if step is not None and not (past_burns and step.burn):
+        if at < len(steps) and not (past_burns and steps[at].burn):
+            step = steps[at]
             at += 1
             run.append(card)
+            if at == len(steps):  # the phase's last card: the script goes on now, as placing it does
+                cursor.place_run(run)
+                run = []
+                steps = None
         else:
             if run:
                 cursor.place_run(run)
@@ -299,7 +302,7 @@ def _walk(cursor: RoundCursor, events: Iterable[Mapping[str, Any]], source: str 
         cursor.place_run(run)
 
     # the script reports its trades as it goes; the cursor keeps them in order until taken
-    expected_trades = [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)]
+    expected_trades = [(t.seat, t.card) for t in cursor.take_effects() if isinstance(t, Trade)] if cursor.effects else []
     if expected_trades != logged_trades:
         return f"trades logged ({_trades(logged_trades)}) differ from the procedure's ({_trades(expected_trades)})"
     return None
