@@ -51,7 +51,7 @@ def test_every_completed_round_is_settled_again_by_the_rules_engine_exactly_as_l
     completed = [r for r in report.rounds if r.status == "complete"]
     assert checks["match"] == len(completed) > 30
     assert set(checks) <= {"match", "not_settled"}  # not settled: the voided rounds
-    assert all(r.recomputed == [{k: s[k] for k in r.recomputed[0]} for s in r.settled] for r in completed)
+    assert all(r.recomputed == r.logged for r in completed)
 
 
 def test_each_round_s_cards_are_placed_where_the_log_dealt_them(played: tuple[Path, Path]) -> None:
@@ -121,6 +121,21 @@ def test_a_logged_settlement_the_rules_engine_does_not_give_is_a_settlement_mism
     assert "logged" in mismatches[0].detail and "recomputed" in mismatches[0].detail
 
 
+def test_a_settled_line_without_its_payout_is_a_settlement_mismatch_not_a_crash(one_for_the_money: Path, tmp_path: Path) -> None:
+    def drop_the_first_pays(event: str, fields: dict[str, Any]) -> bool:
+        if event == "settled" and fields["round"] == 5:
+            del fields["pays"]
+            return True
+        return False
+
+    _rewrite(one_for_the_money, tmp_path, drop_the_first_pays)
+    report = review([tmp_path / "log"])
+    (rnd,) = report.find_rounds("5")
+    assert rnd.settlement == "mismatch"
+    assert [line["pays"] for line in rnd.logged][0] is None
+    assert [a.round for a in report.anomalies if a.kind == "settlement_mismatch"] == ["5"]
+
+
 def test_a_card_logged_to_a_position_the_procedure_does_not_deal_it_to_is_a_procedure_mismatch(one_for_the_money: Path, tmp_path: Path) -> None:
     def deal_the_dealer_card_to_a_seat(event: str, fields: dict[str, Any]) -> bool:
         if event == "dealt" and fields["round"] == 7 and fields["to"] == "dealer":
@@ -148,7 +163,7 @@ def test_house_rules_logged_at_table_start_are_the_ones_review_settles_with(paid
     log, _ = paid_five_to_one
     report = review([log])
     assert report.rules[0].source == "log"
-    ties = [r for r in report.rounds if any(s["outcome"] == "any-tie" for s in r.settled)]
+    ties = [r for r in report.rounds if any(s["outcome"] == "any-tie" for s in r.logged)]
     assert ties and all(r.settlement == "match" for r in ties)  # Any Tie paid 5:1, not the default 4:1
 
 

@@ -311,18 +311,21 @@ class _TwoProcesses:
         self.verifier: Forked[VerifyReport] | None = None
         self.cpu0 = time.process_time()
 
-    def run(self, timings: dict[str, float]) -> VerifyReport:
-        """Verify and read the log (:attr:`builder`, :attr:`reader`); the verification report.
+    def read(self) -> None:
+        """Start verifying the log in a worker and read it here (:attr:`builder`, :attr:`reader`).
         (On an exception, :meth:`cancel`.)"""
-        keys = self.keys or None
-        self.verifier = verifier = Forked(lambda: verify(self.files, keys, allow_partial=self.partial))
+        self.verifier = Forked(lambda: verify(self.files, self.keys or None, allow_partial=self.partial))
         self.reader.read()
+
+    def verification(self, timings: dict[str, float]) -> VerifyReport:
+        """The worker's verification report (waiting for it if need be)."""
+        assert self.verifier is not None
         try:
-            return verifier.result()
+            return self.verifier.result()
         except WorkerFailed:
-            return verify(self.files, keys, allow_partial=self.partial)
+            return verify(self.files, self.keys or None, allow_partial=self.partial)
         finally:
-            timings["cpu_verify_worker"] = verifier.cpu
+            timings["cpu_verify_worker"] = self.verifier.cpu
 
     def cancel(self) -> None:
         """Stop the workers (bad input, or an error here)."""
@@ -361,22 +364,23 @@ def _review(files: list[Path], keys: list[Ed25519PublicKey], partial: bool, setu
         builder = Reconstructor(setup, keep_events=replay)
         reader = LogReader(files, builder.feed)
         verification = scan(files, keys or None, reader, allow_partial=partial)
-        return _rest(files, builder, reader, verification, setup, replay, None, t0, timings)
+        return _rest(files, builder, reader, lambda: verification, setup, replay, None, t0, timings)
     two = _TwoProcesses(files, keys, partial, setup, replay)
     try:
-        verification = two.run(timings)
-        return _rest(files, two.builder, two.reader, verification, setup, replay, two, t0, timings)
+        two.read()
+        # what is left here does not need the verification: done while the worker may still verify
+        return _rest(files, two.builder, two.reader, lambda: two.verification(timings), setup, replay, two, t0, timings)
     except BaseException:
         two.cancel()
         raise
 
 
-def _rest(files: list[Path], builder: Reconstructor, reader: LogReader, verification: VerifyReport,
+def _rest(files: list[Path], builder: Reconstructor, reader: LogReader, verified: Callable[[], VerifyReport],
           setup: TableSetup | None, replay: bool, two: _TwoProcesses | None, t0: float,
           timings: dict[str, float]) -> ReviewReport:
-    """After the reading: the replay, the shuffle quality and the anomalies."""
+    """After the reading: the replay, the shuffle quality, then (with *verified*'s report) the anomalies."""
     recon = builder.finish(reader.lines)
-    timings["verified_and_reconstructed"] = time.perf_counter() - t0
+    timings["reconstructed"] = time.perf_counter() - t0
     t1 = time.perf_counter()
     plan, in_force = _plan(recon, setup) if replay else ([], _session_rules(recon, setup)[1])
     quality: list[QualitySection] = []
@@ -400,6 +404,8 @@ def _rest(files: list[Path], builder: Reconstructor, reader: LogReader, verifica
         timings["replay_worker_1_started"] = early.started - t0
         timings["replay_worker_1_share"] = len(early.plan) / len(plan)
     timings["replay_and_quality"] = time.perf_counter() - t1
+    verification = verified()
+    timings["verified"] = time.perf_counter() - t0
     found = an.collect(recon, locate=reader.locate)
     for u in reader.unreadable:
         found.append(Anomaly(an.UNREADABLE_LINE, None, None, f"not a JSON log line: {u.text!r}", where=f"{u.file}:{u.line}"))

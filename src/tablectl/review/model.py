@@ -118,7 +118,8 @@ class RoundRecord:
     discards: list[str | None] = field(default_factory=list)
     decisions: list[dict[str, Any]] = field(default_factory=list)
     corrections: list[dict[str, Any]] = field(default_factory=list)
-    settled: list[dict[str, Any]] = field(default_factory=list)
+    # the logged settlement: per ``settled`` line, its SETTLED_FIELDS (a row, as the rules engine's)
+    settled: list[tuple[Any, ...]] = field(default_factory=list)
     recomputed_rows: list[tuple[Any, ...]] | None = None  # (seat, bet, stake, outcome, pays, net) per bet
     settlement: str = NOT_SETTLED
     problems: list[str] = field(default_factory=list)
@@ -130,18 +131,19 @@ class RoundRecord:
         """The settlement the rules engine gives, as ``settled`` lines (None: not recomputed)."""
         if self.recomputed_rows is None:
             if self.settlement == MATCH:  # recomputed elsewhere and found identical to the log
-                return self._logged()
+                return self.logged
             return None
         return [dict(zip(SETTLED_FIELDS, row, strict=True)) for row in self.recomputed_rows]
 
-    def _logged(self) -> list[dict[str, Any]]:
-        """The logged settlement: each ``settled`` line's :data:`SETTLED_FIELDS`."""
-        return [{f: s.get(f) for f in SETTLED_FIELDS} for s in self.settled]
+    @property
+    def logged(self) -> list[dict[str, Any]]:
+        """The logged settlement as ``settled`` lines (their :data:`SETTLED_FIELDS`)."""
+        return [dict(zip(SETTLED_FIELDS, row, strict=True)) for row in self.settled]
 
     @property
     def net(self) -> int:
         """The players' net over the logged settlement (cents; + = the players won)."""
-        return sum(int(s.get("net", 0)) for s in self.settled)
+        return sum(int(row[-1] or 0) for row in self.settled)
 
     def to_dict(self, *, detail: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -152,7 +154,7 @@ class RoundRecord:
             "wagers": self.wagers, "problems": self.problems, "violations": self.violations,
         }
         if detail:
-            settled = self._logged()
+            settled = self.logged
             # a matching settlement is the logged one: the same rows (JSON writes them out twice)
             same = self.recomputed_rows is None and self.settlement == MATCH
             out.update(

@@ -27,6 +27,7 @@ from tablectl.review.model import (
     COMPLETE,
     INTERRUPTED,
     OPEN,
+    SETTLED_FIELDS,
     VOIDED,
     DeviceNumbers,
     RoundRecord,
@@ -52,6 +53,8 @@ _card_fields = operator.itemgetter(*_CARD_FIELDS)
 #: what a round_started line carries: RoundRecord's fields after start_seq and start_ts
 _ROUND_FIELDS = orjson_keys("round", "seats", "wagers", "banker", "banker_stake", "shoe", "dealer", "last_round")
 _round_fields = operator.itemgetter(*_ROUND_FIELDS)
+#: a settled line's row (the fields settlement decides, as the rules engine's rows hold them)
+_settled_row = operator.itemgetter(*orjson_keys(*SETTLED_FIELDS))
 HELD = "held"
 DEVICE_FAULT = "device_fault"
 #: why a round ended with its session: (stopped, crashed)
@@ -383,7 +386,10 @@ class Reconstructor:
     def _settled(self, rec: dict[str, Any]) -> None:
         rnd = self.round
         if rnd is not None and rec.get(_ROUND) == rnd.number:
-            rnd.settled.append(rec)
+            try:
+                rnd.settled.append(_settled_row(rec))
+            except KeyError:  # a line that lacks one (only in a damaged log)
+                rnd.settled.append(tuple(map(rec.get, SETTLED_FIELDS)))
 
     # ------------------------------------------------------------------ rounds
 

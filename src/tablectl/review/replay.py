@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import Any
 
 from tablectl.cards import RANKS, SUITS, CardError
@@ -46,7 +45,6 @@ from tablectl.review.model import (
     NOT_RECOMPUTED,
     NOT_SETTLED,
     REPLAY_FAILED,
-    SETTLED_FIELDS,
     VOIDED,
     RoundRecord,
 )
@@ -58,7 +56,6 @@ from tablectl.table.cursor import CursorError, RoundCursor
 
 #: burns that are not the procedure's own steps: due after a shuffle / dealer change, or extra
 _NOT_SCRIPT_BURNS = frozenset({BURN_SHUFFLE, BURN_DEALER_CHANGE, "extra"})
-_LOGGED = itemgetter(*SETTLED_FIELDS)
 _CARDS = {r + s: int(parse_card(r + s)) for r in RANKS for s in SUITS}
 _SEAT_NUMBERS = {str(n): n for n in range(1, 100)}  # "3" -> 3 without parsing (``int`` reads the others)
 BURN_MISSING = "burn_missing"
@@ -171,10 +168,7 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
         return
     again: list[tuple[Any, ...]] = results  # type: ignore[assignment]  # each BetResult is such a row
     rnd.recomputed_rows = again
-    try:
-        logged = list(map(_LOGGED, rnd.settled))
-    except KeyError:  # a settled line without every field
-        logged = [tuple(s.get(f) for f in SETTLED_FIELDS) for s in rnd.settled]
+    logged = rnd.settled
     if logged == again:
         rnd.settlement = MATCH
         return

@@ -72,7 +72,7 @@ def summary_lines(report: ReviewReport) -> list[str]:
     out.append(f"rounds: {counts['rounds']}" + (f" ({statuses}); settlement recomputed: {checks}" if counts["rounds"] else ""))
     settled = [r for r in recon.rounds if r.settled]
     if settled:  # the sum of every round's net (RoundRecord.net), in one pass over the lines
-        net = sum([int(line.get("net", 0)) for r in settled for line in r.settled])
+        net = sum([r.net for r in settled])
         out.append(f"  players' net over {len(settled)} settled round(s): {money(net)}")
     for name, d in recon.devices.items():
         state = "each exactly once" if d.exactly_once else (
@@ -151,7 +151,7 @@ def round_lines(rnd: RoundRecord) -> list[str]:
         out.append(f"  decision: seat {d['seat']}{' (banker)' if d['banker'] else ''}: {d['decision']}")
     for c in rnd.corrections:
         out.append(f"  correction at seq {c['seq']}: {c['card']} from {c['from']} to {c['to']} ({c['reason']})")
-    logged = rnd.settled
+    logged = rnd.logged
     again = rnd.recomputed or []
     if logged or again:
         out.append("  settlement: logged | recomputed with the rules engine")
