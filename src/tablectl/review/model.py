@@ -186,6 +186,7 @@ class ShoeRecord:
     end_seq: int | None = None
     ended_by: str = "log end"
     cards: list[str | None] = field(default_factory=list)  # drawn, in order (review only; undealt order is never logged)
+    unseen: int = 0  # drawn before a log slice begins, and not named in it (a continuous shuffler's returned cards)
     resumed_in: list[int] = field(default_factory=list)  # sessions whose controller took it over at their start
 
     def to_dict(self) -> dict[str, Any]:

@@ -482,9 +482,13 @@ class Reconstructor:
         shoe_id = rec.get("shoe")
         shoe = next((s for s in reversed(self.out.shoes) if s.shoe == shoe_id and s.device == device and s.end_seq is None), None)
         if shoe is None:  # a slice that starts after the shoe did: what the line says was drawn from it
+            cards = list(rec.get("cards") or ())  # a continuous shuffler's: only the cards still out
+            drawn, pen = rec.get("drawn"), rec.get("penetration")
             shoe = ShoeRecord(
                 shoe=shoe_id, session=session.index, device=device, kind=session.source_kind, start_seq=rec["seq"],
-                start_ts=rec.get("ts", ""), decks=session.decks, cap=session.cap, cards=list(rec.get("cards") or ()),
+                start_ts=rec.get("ts", ""), decks=session.decks, cap=session.cap, cards=cards,
+                unseen=max(0, drawn - len(cards)) if type(drawn) is int else 0,
+                max_penetration=pen if isinstance(pen, (int, float)) else None,
             )
             self.out.shoes.append(shoe)
         shoe.resumed_in.append(session.index)
@@ -730,7 +734,7 @@ class Reconstructor:
                 self.hold.ended_to = "log end"
             self.session = None
         for shoe in out.shoes:
-            shoe.cards_drawn = len(shoe.cards)
+            shoe.cards_drawn = shoe.unseen + len(shoe.cards)
         # device numbers
         for dev, last_no in self._last.items():
             nums = self._numbers.get(dev)
