@@ -163,8 +163,8 @@ def position_test(
     worst = (0.0, 0, 0)
     for i, rs in enumerate(row_sizes):
         for j, cs in enumerate(col_sizes):
-            e = S * rs * cs / n
-            resid = (observed[i][j] - e) / math.sqrt(e)
+            expected = S * rs * cs / n
+            resid = (observed[i][j] - expected) / math.sqrt(expected)
             pearson += resid * resid
             if abs(resid) > abs(worst[0]):
                 worst = (resid, i, j)
