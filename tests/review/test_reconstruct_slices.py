@@ -30,7 +30,15 @@ def test_a_continuous_shuffler_s_record_counts_the_cards_dealt_before_the_slice_
     assert (shoe.cards, shoe.cards_drawn) == (["AS", "KD", "2C"], 31)
 
 
-def test_a_shoe_s_record_goes_on_from_the_cards_and_penetration_the_line_names() -> None:
+def test_a_shoe_s_record_starts_from_the_cards_and_penetration_the_line_names() -> None:
+    dealt = ["AS", "KD", "9H"]
+    builder = Reconstructor(_setup("shoe"))
+    builder.feed(_slice("shoe", {"cards": dealt, "drawn": 3, "penetration": 0.0962})[:1])
+    [shoe] = builder.finish(1).shoes
+    assert (shoe.cards, shoe.cards_drawn, shoe.max_penetration) == (dealt, 3, 0.0962)
+
+
+def test_a_shoe_s_record_goes_on_with_the_cards_dealt_after_the_line() -> None:
     dealt = ["AS", "KD", "9H"]
     builder = Reconstructor(_setup("shoe"))
     builder.feed(_slice("shoe", {"cards": dealt, "drawn": 3, "penetration": 0.0962}))

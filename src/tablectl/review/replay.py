@@ -265,12 +265,7 @@ def _walk(cursor: RoundCursor, events: Iterable[Mapping[str, Any]], source: str 
             continue
 
         # a card of the procedure
-        if text is None:
-            card = None
-        else:
-            card = _CARDS.get(text)
-            if card is None:
-                card = _card(text)
+        card = _card(text)
         if steps is None:
             steps, at = cursor.phase, len(cursor.filled)
         if at < len(steps) and not (past_burns and steps[at].burn):

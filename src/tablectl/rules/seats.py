@@ -75,11 +75,9 @@ def hand(seat: SeatHand, n: int) -> list[int]:
 def card(seat: SeatHand) -> int:
     """The seat's one card, checked to be a card int (``hand(seat, 1)``'s card, and its error)."""
     cards = seat.cards
-    if len(cards) == 1:
-        c = cards[0]
-        if isinstance(c, int) and 0 <= c < 52:
-            return c
-    raise _wrong_cards(cards, 1, f"seat {seat.seat}")
+    if not _are_cards(cards, 1):
+        raise _wrong_cards(cards, 1, f"seat {seat.seat}")
+    return cards[0]
 
 
 def traded(seat: SeatHand, n: int) -> list[int]:

@@ -205,9 +205,7 @@ class RoundCursor:
             value = tuple(filled)
             self.phase = ()
             self.filled = []
-            self._sent.append(value)  # as ``_send``, once per phase: one call less
-            self._effects_after_phase = 0
-            self._run(value)
+            self._send(value)
 
     def _send(self, value: Any) -> None:
         self._sent.append(value)
