@@ -5,8 +5,9 @@ loading on demand keeps ``tablectl --help`` fast and keeps heavy imports (USB, d
 out of commands that do not need them.
 
 Exit codes (shared by every command, for scripts): 0 ok; 1 findings (anomalies, violations);
-2 bad input or configuration; 3 integrity failure (log verification); 4 device error
-(unreachable, no answer, protocol mismatch, port busy); 130 interrupted.
+2 bad input or configuration; 3 integrity failure (log verification; restarting will not help);
+4 device error (unreachable, no answer, protocol mismatch, port busy); 5 log storage failure
+(disk full, I/O error: restart once space is back); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_INTEGRITY = 3
 EXIT_DEVICE = 4
+EXIT_STORAGE = 5
 EXIT_INTERRUPTED = 130
 
 # name -> (module under tablectl.commands, one-line help)
