@@ -9,13 +9,13 @@ import pytest
 
 from tablectl.cards import card
 from tablectl.drivers import events as ev
+from tablectl.drivers.registry import open_device
 from tablectl.hil import ActuatorError, CannotAct, actuator_names, load_actuator
 from tablectl.hil.actions import describe
 from tablectl.hil.actuator import Actuator
 from tablectl.hil.control import ControlActuator
 from tablectl.hil.strategy import MIN_CARDS, steps_to_ready
 from tablectl.pytest_plugin import DeviceEvents
-from tablectl.drivers.registry import open_device
 from tablectl.simulators.control import ControlServer
 from tablectl.simulators.factory import build_device
 from tablectl.simulators.tcp_server import TcpServer

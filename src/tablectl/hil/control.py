@@ -32,7 +32,7 @@ class ControlActuator(Actuator):
             raise ActuatorError(f"control actuator: expected control:HOST:PORT, got {arg!r}")
         self.address = (host, int(port))
         self._sock: socket.socket | None = None
-        self._file = None
+        self._file: socket.SocketIO | None = None
 
     def draw(self, count: int = 1) -> list[int | None] | None:
         drawn = [t.partition("=")[2] for t in self.send(f"draw {count}") if t.startswith("CardDrawn#")]
