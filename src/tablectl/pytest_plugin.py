@@ -29,9 +29,9 @@ Markers:
 Fixtures: ``device_driver`` (a started driver; stopped after the test), ``device_events`` (what
 the driver delivered during the test, with waiting helpers), ``device_actuator`` (acts on the
 device; see ``DeviceActuator``), ``device_connect`` (opens another driver to the device),
-``device_sim`` (the ``SimDevice`` itself, for simulator-only
-tests; skips against real hardware), ``device_kind``, ``device_address``. Every test, device test
-or not, fails if it leaves a driver thread running.
+``device_sim`` (the ``SimDevice`` itself, for simulator-only tests; skips against real hardware),
+``device_kind``, ``device_address``. Every test, device test or not, fails if it leaves a driver
+thread running.
 
 Before each test the driver resumes after the device's last event (the device forgets older
 ones) and, when the device's Status shows a fault or a shoe or CSM running low, the actuator
