@@ -431,6 +431,7 @@ def device_connect(device_kind: str, _device_served: _Served) -> Callable[..., A
 def device_driver(
     request: pytest.FixtureRequest,
     device_kind: str,
+    _device_served: _Served,
     device_connect: Callable[..., Any],
     device_events: DeviceEvents,
     device_actuator: DeviceActuator,
@@ -439,9 +440,13 @@ def device_driver(
     device made ready for a test (stopped after the test)."""
     from tablectl.hil.strategy import steps_to_ready
 
-    probe = device_connect(f"probe-{device_kind}", lambda *a: None)
-    probe.stop()
-    driver = device_connect(f"dut-{device_kind}", device_events, resume_after=probe.identity.last_event_no, persist_after=0)
+    if _device_served.sim is not None:
+        last = _device_served.sim.store.last_no
+    else:  # ask the device: a driver's handshake reports its last event
+        probe = device_connect(f"probe-{device_kind}", lambda *a: None)
+        probe.stop()
+        last = probe.identity.last_event_no
+    driver = device_connect(f"dut-{device_kind}", device_events, resume_after=last, persist_after=0)
     try:
         marker = request.node.get_closest_marker("requires")
         missing = sorted(set(marker.args) - driver.identity.capabilities) if marker is not None else []
