@@ -2,7 +2,8 @@
 
 ``ControlServer(device, host, port).start()`` listens on TCP (loopback by default) and returns
 ``HOST:PORT``. Each line is one command; each answer is one line: ``ok`` followed by the events
-the action caused, or ``err <reason>``. Any number of clients may connect.
+the action caused, or ``err <reason>``. Any number of clients may connect. Given the transport's
+server as ``plug`` (anything with ``unplug(seconds)`` and ``plug_in()``), it can pull the cable.
 
 Commands (case-insensitive)::
 
@@ -15,6 +16,8 @@ Commands (case-insensitive)::
     discard              discard the rest of the deck
     clear                clear every active fault
     restart              power-cycle the device
+    unplug               pull the cable until replug (the transport drops; events are kept)
+    replug               plug the cable back in
     fault KIND           inject one fault (jam, door, misread, foreign, extra, missing,
                          restart, noise, crc, drop, dup, reorder, disconnect)
     status               -> ok state=READY cards=287 door=0 faults=
@@ -31,6 +34,7 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Callable
+from typing import Protocol
 
 from tablectl.cards import CardError, text
 from tablectl.drivers import events as ev
@@ -38,7 +42,20 @@ from tablectl.simulators.device import SimDevice
 from tablectl.simulators.faults import FaultSpecError
 from tablectl.simulators.model import DeviceRefused
 
-HELP = "draw [N] | return CARD... | button | load | shuffle | deliver N | discard | clear | restart | fault KIND | status | info | help"
+HELP = (
+    "draw [N] | return CARD... | button | load | shuffle | deliver N | discard | clear | restart | "
+    "unplug | replug | fault KIND | status | info | help"
+)
+#: How long ``unplug`` keeps the cable out when no ``replug`` comes (a forgotten harness).
+UNPLUG_LIMIT = 3600.0
+
+
+class Plug(Protocol):
+    """The cable between a served device and its host (``ServerBase`` is one)."""
+
+    def unplug(self, seconds: float | None = None) -> None: ...
+
+    def plug_in(self) -> None: ...
 
 
 def _card(c: int | None) -> str:
@@ -69,8 +86,9 @@ def describe(event: ev.DeviceEvent) -> str:
     return name
 
 
-def execute(device: SimDevice, line: str) -> str:
-    """Run one control line against ``device``; the answer line (without newline)."""
+def execute(device: SimDevice, line: str, plug: Plug | None = None) -> str:
+    """Run one control line against ``device`` (served through ``plug``); the answer line
+    (without newline)."""
     words = line.split()
     if not words:
         return "err empty command"
@@ -88,6 +106,14 @@ def execute(device: SimDevice, line: str) -> str:
                 f"ok kind={device.kind.name} serial={device.serial} seed={device.model.seed} "
                 f"last_event={store.last_no} unpersisted={len(store)} online={int(device.online)}"
             )
+        if cmd in ("unplug", "replug"):
+            if plug is None:
+                return f"err {cmd}: this device is served without a cable to pull"
+            if cmd == "unplug":
+                plug.unplug(UNPLUG_LIMIT)
+            else:
+                plug.plug_in()
+            return "ok"
         events = _ACTIONS[cmd](device, args) if cmd in _ACTIONS else None
         if events is None:
             return f"err unknown command {cmd!r} ({HELP})"
@@ -136,8 +162,9 @@ _ACTIONS: dict[str, Callable[[SimDevice, list[str]], list[ev.DeviceEvent]]] = {
 class ControlServer:
     """Serves the control line protocol for one device (a thread per client)."""
 
-    def __init__(self, device: SimDevice, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, device: SimDevice, host: str = "127.0.0.1", port: int = 0, *, plug: Plug | None = None) -> None:
         self.device = device
+        self.plug = plug
         self.host = host
         self.port = port
         self.address = ""
@@ -168,6 +195,11 @@ class ControlServer:
 
     def stop(self) -> None:
         self._stop.set()
+        if self._listener is not None:
+            try:
+                self._listener.shutdown(socket.SHUT_RDWR)  # wakes the blocked accept at once (Linux)
+            except OSError:
+                pass
         with self._lock:
             for c in list(self._clients):
                 try:
@@ -212,7 +244,7 @@ class ControlServer:
                     line = raw.decode("utf-8", "replace").strip()
                     if line.lower() in ("quit", "exit"):
                         break
-                    conn.sendall((execute(self.device, line) + "\n").encode())
+                    conn.sendall((execute(self.device, line, self.plug) + "\n").encode())
         except OSError:
             pass
         finally:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from contract import ALL_TRANSPORTS, DeviceContract
 
 from tablectl.drivers import events as ev
+from tablectl.pytest_plugin import DeviceActuator
 
 pytestmark = pytest.mark.device("shuffler", transports=ALL_TRANSPORTS)
 
@@ -15,11 +14,8 @@ pytestmark = pytest.mark.device("shuffler", transports=ALL_TRANSPORTS)
 class TestShufflerContract(DeviceContract):
     kind = ev.DeviceKind.SHUFFLER
 
-    def stimulate(self, sim: Any, n: int) -> list[ev.DeviceEvent]:
-        out: list[ev.DeviceEvent] = []
-        while len(out) < n:
-            out += sim.press_button()
-        return out
+    def stimulate(self, actuator: DeviceActuator, n: int) -> None:
+        actuator.press_button(n)
 
     def test_a_shuffle_reports_a_clean_deck_check(self, device_driver, device_events) -> None:
         device_driver.shuffle()
@@ -42,8 +38,8 @@ class TestShufflerContract(DeviceContract):
         assert device_events.wait_type(ev.CardsDiscarded)[0].count == done.cards - 5
 
     @pytest.mark.requires("deck-check")
-    def test_the_deck_check_names_a_missing_card(self, device_driver, device_sim, device_events) -> None:
-        device_sim.inject("missing")
+    def test_the_deck_check_names_a_missing_card(self, device_driver, device_actuator, device_events) -> None:
+        device_actuator.cause("missing")
         device_driver.shuffle()
         done = device_events.wait_type(ev.ShuffleDone)[0]
         assert sum(done.missing.values()) == 1 and not done.deck_ok

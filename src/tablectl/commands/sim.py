@@ -140,7 +140,7 @@ def _serve(device: SimDevice, tcp_addr: tuple[str, int] | None, control_addr: tu
     dealer: AutoDealer | None = None
     try:
         if control_addr is not None:
-            controller = ControlServer(device, control_addr[0], control_addr[1])
+            controller = ControlServer(device, control_addr[0], control_addr[1], plug=server)
             try:
                 control_address = controller.start()
             except OSError as e:
