@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "review": ("review", "Verify, replay and analyse card logs."),
     "keygen": ("keygen", "Write an Ed25519 signing key pair for a table."),
     "config": ("config", "Check a table configuration."),
+    "supervisor": ("supervisor", "Add, remove and list a table's supervisors."),
     "diagram": ("diagram", "Print the table state machine as a mermaid diagram."),
 }
 

@@ -11,6 +11,10 @@ The stored form is ``scrypt$N$r$p$salt_b64$hash_b64`` (standard base64 with padd
 random salt; a 32-byte key; N = 2**14, r = 8, p = 1 by default). ``verify_credential`` reads the
 parameters from the stored string, so stronger ones can be used later without breaking old
 hashes, and compares in constant time.
+
+``weakness`` says why a new credential is too easy to guess (``tablectl supervisor add`` refuses
+it); ``Throttle`` slows down guessing at the display: after a few wrong credentials for one id,
+further tries for it are refused for a while without being checked.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ import binascii
 import hashlib
 import hmac
 import os
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 
 SCHEME = "scrypt"
 N = 2**14
@@ -96,14 +101,80 @@ def check_supervisor(supervisors: Mapping[str, str], supervisor: str, secret: st
     return verify_credential(secret, stored)
 
 
+MIN_LENGTH = 10
+MIN_DISTINCT = 5
+# guessed first by anyone who tries (NIST SP 800-63B: compare against commonly used values)
+_COMMON = frozenset(
+    """password passw0rd p@ssw0rd letmein welcome monkey dragon master shadow sunshine qwerty
+    qwertyuiop asdfghjkl zxcvbnm iloveyou admin administrator supervisor casino poker dealer
+    blackjack roulette changeme default secret trustno1 football baseball abcdefghij""".split()
+)
+
+_RUNS = ("0123456789" * 3, "abcdefghijklmnopqrstuvwxyz" * 2, "qwertyuiopasdfghjklzxcvbnm" * 2)
+
+
+def weakness(secret: str, supervisor: str = "") -> str | None:
+    """Why ``secret`` is too weak for a supervisor credential, or None when it will do.
+
+    At least ``MIN_LENGTH`` characters and ``MIN_DISTINCT`` different ones; not the supervisor's
+    id, a common word or a keyboard/number run padded with digits, nor a run such as ``1234...``
+    or ``abcd...``."""
+    if len(secret) < MIN_LENGTH:
+        return f"too short: at least {MIN_LENGTH} characters"
+    if len(set(secret)) < MIN_DISTINCT:
+        return f"too few different characters (at least {MIN_DISTINCT})"
+    lowered = secret.lower()
+    if supervisor and supervisor.lower() in lowered:
+        return "contains the supervisor id"
+    core = lowered.strip("0123456789!@#$%^&*._- ")
+    if lowered in _COMMON or core in _COMMON:
+        return "a commonly used credential"
+    if any(lowered in run or lowered in run[::-1] for run in _RUNS):
+        return "a run of consecutive characters"
+    return None
+
+
+class Throttle:
+    """Wrong-credential throttling per supervisor id (pure but for the clock it is given).
+
+    After ``limit`` wrong credentials within ``window`` seconds, the id is locked for ``lockout``
+    seconds: tries are refused unchecked. A right credential clears the count."""
+
+    def __init__(
+        self, *, limit: int = 3, window: float = 60.0, lockout: float = 60.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.limit, self.window, self.lockout, self.clock = limit, window, lockout, clock
+        self._failures: dict[str, list[float]] = {}
+        self._locked_until: dict[str, float] = {}
+
+    def locked(self, supervisor: str) -> float:
+        """Seconds until ``supervisor`` may try again (0: now)."""
+        return max(0.0, self._locked_until.get(supervisor, 0.0) - self.clock())
+
+    def failed(self, supervisor: str) -> None:
+        now = self.clock()
+        recent = [t for t in self._failures.get(supervisor, []) if now - t < self.window] + [now]
+        if len(recent) >= self.limit:
+            self._locked_until[supervisor] = now + self.lockout
+            recent = []
+        self._failures[supervisor] = recent
+
+    def succeeded(self, supervisor: str) -> None:
+        self._failures.pop(supervisor, None)
+        self._locked_until.pop(supervisor, None)
+
+
 # a well-formed hash nobody knows the secret of (for equal work on unknown ids)
 _DUMMY = f"{SCHEME}${N}${R}${P}${base64.b64encode(b'tablectl-dummy-s').decode()}${base64.b64encode(bytes(KEY_BYTES)).decode()}"
 
 
 __all__ = [
+    "MIN_LENGTH",
     "CredentialFormatError",
+    "Throttle",
     "check_supervisor",
     "hash_credential",
     "parse_stored",
     "verify_credential",
+    "weakness",
 ]

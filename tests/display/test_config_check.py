@@ -157,6 +157,6 @@ def test_a_malformed_supervisor_credential_hash_names_the_supervisor(tmp_path: P
 
 
 def test_a_supervisor_credential_hash_made_by_the_command_checks_clean(tmp_path: Path) -> None:
-    made = CliRunner().invoke(main, ["config", "hash-credential"], input="pit-boss-pw\n").stdout.strip()
+    made = CliRunner().invoke(main, ["config", "hash-credential"], input="Bluff-Harbor-42\n").stdout.strip()
     code, _, err = check(write(tmp_path, VALID + f'\n[supervisors]\npit-anna = "{made}"\n'))
     assert code == 0, err

@@ -75,12 +75,12 @@ def test_an_unknown_supervisor_is_refused() -> None:
 
 
 def test_hash_credential_command_reads_stdin_when_not_a_terminal() -> None:
-    result = CliRunner().invoke(main, ["config", "hash-credential"], input="pit-boss-pw\n")
+    result = CliRunner().invoke(main, ["config", "hash-credential"], input="Bluff-Harbor-42\n")
     assert result.exit_code == 0, result.output
-    assert verify_credential("pit-boss-pw", result.stdout.strip())
+    assert verify_credential("Bluff-Harbor-42", result.stdout.strip())
 
 
 def test_hash_credential_command_refuses_an_empty_secret() -> None:
     result = CliRunner().invoke(main, ["config", "hash-credential"], input="\n")
     assert result.exit_code == 2
-    assert "empty credential" in result.stderr
+    assert "credential refused: too short" in result.stderr

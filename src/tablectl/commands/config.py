@@ -41,13 +41,14 @@ def check(config_path: Path) -> None:
 @command.command("hash-credential")
 def hash_credential_cmd() -> None:
     """Print the stored hash of a supervisor credential (read hidden from the terminal, or from stdin)."""
-    from tablectl.supervisor import hash_credential
+    from tablectl.supervisor import hash_credential, weakness
 
     if sys.stdin.isatty():
         secret = click.prompt("Credential", hide_input=True, confirmation_prompt=True, err=True)
     else:
         line = sys.stdin.readline()
         secret = line.rstrip("\r\n")
-    if not secret:
-        raise CommandError("hash-credential: empty credential", EXIT_USAGE)
+    problem = weakness(secret)
+    if problem:
+        raise CommandError(f"hash-credential: credential refused: {problem}", EXIT_USAGE)
     click.echo(hash_credential(secret))
