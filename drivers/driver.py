@@ -8,15 +8,20 @@ the link produced. Other threads talk to it only through ``send`` (a queue the t
 answer the thread fills in). docs/protocol.md, "Session", is the normative flow; in short:
 
 1. transport up -> new link session -> HELLO(min, max) -> IDENTIFY, or ERROR(ERR_VERSION), or
-   silence (``answer_timeout``);
+   silence (``answer_timeout``). An IDENTIFY behind the log, or an ERROR, may be a previous
+   host's unacknowledged answer sent again in this session: HELLO is repeated and the device
+   refused for it only at the answer timeout;
 2. REPLAY_FROM(last delivered + 1); events <= last delivered are duplicates and dropped; a gap
-   holds later events and asks REPLAY_FROM(last + 1) until it fills;
+   holds later events and asks REPLAY_FROM(last + 1) until it fills, but never skips past the
+   device's own counter: a held event beyond it makes the driver ask REQ_IDENTIFY, and one the
+   answer shows was never issued is dropped and reported (``Fault(BAD_EVENT)``);
 3. ``persisted(n)`` -> PERSISTED(n) (only ever up to what was delivered), coalesced: sent once
    ``PERSIST_EVERY`` events are waiting to be confirmed or ``persist_after`` seconds after the
    first of them was, whichever comes first (the device keeps them in NV memory until then);
 4. the peer starts a new session (it restarted) -> HELLO + REPLAY_FROM again; the transport drops
    -> ``Fault(0, DISCONNECTED)`` to the sink, reconnect with exponential backoff forever, then
-   HELLO + REPLAY_FROM and ``Fault(0, DISCONNECTED, cleared=True)``.
+   HELLO + REPLAY_FROM and ``Fault(0, DISCONNECTED, cleared=True)``. A device refused on a
+   reconnect is reported again, ``detail="refused: <reason>"``, whenever the reason is new.
 
 Commands are at most once across a reconnect: each connection gets a fresh link, so what was
 unacknowledged when the transport dropped is not sent again (a packet delivered twice is worse
@@ -554,9 +559,9 @@ class DeviceDriver:
             self._device_last = max(self._device_last, ident.last_event_no)
             self._become_ready(now)
         else:
-            self._identity = ident
             self._identify_asked = False
-            if ident.last_event_no >= self._last:
+            if ident.last_event_no >= self._last:  # current (a stale one is behind what was delivered)
+                self._identity = ident
                 self._device_last = max(self._device_last, ident.last_event_no)
                 self._drop_unissued(ident.last_event_no)
         self._answer(self._identify_waiters, ident)
