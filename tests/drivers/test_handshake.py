@@ -81,6 +81,8 @@ class TcpBridge:
             if fd in ready:
                 try:
                     client.sendall(os.read(fd, 4096))
+                except BlockingIOError:
+                    continue
                 except OSError:
                     return
 
