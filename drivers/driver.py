@@ -8,15 +8,20 @@ the link produced. Other threads talk to it only through ``send`` (a queue the t
 answer the thread fills in). docs/protocol.md, "Session", is the normative flow; in short:
 
 1. transport up -> new link session -> HELLO(min, max) -> IDENTIFY, or ERROR(ERR_VERSION), or
-   silence (``answer_timeout``);
+   silence (``answer_timeout``). An IDENTIFY behind the log, or an ERROR, may be a previous
+   host's unacknowledged answer sent again in this session: HELLO is repeated and the device
+   refused for it only at the answer timeout;
 2. REPLAY_FROM(last delivered + 1); events <= last delivered are duplicates and dropped; a gap
-   holds later events and asks REPLAY_FROM(last + 1) until it fills;
+   holds later events and asks REPLAY_FROM(last + 1) until it fills, but never skips past the
+   device's own counter: a held event beyond it makes the driver ask REQ_IDENTIFY, and one the
+   answer shows was never issued is dropped and reported (``Fault(BAD_EVENT)``);
 3. ``persisted(n)`` -> PERSISTED(n) (only ever up to what was delivered), coalesced: sent once
    ``PERSIST_EVERY`` events are waiting to be confirmed or ``persist_after`` seconds after the
    first of them was, whichever comes first (the device keeps them in NV memory until then);
 4. the peer starts a new session (it restarted) -> HELLO + REPLAY_FROM again; the transport drops
    -> ``Fault(0, DISCONNECTED)`` to the sink, reconnect with exponential backoff forever, then
-   HELLO + REPLAY_FROM and ``Fault(0, DISCONNECTED, cleared=True)``.
+   HELLO + REPLAY_FROM and ``Fault(0, DISCONNECTED, cleared=True)``. A device refused on a
+   reconnect is reported again, ``detail="refused: <reason>"``, whenever the reason is new.
 
 Commands are at most once across a reconnect: each connection gets a fresh link, so what was
 unacknowledged when the transport dropped is not sent again (a packet delivered twice is worse
@@ -50,6 +55,9 @@ from tablectl.drivers.transport import Transport
 
 log = logging.getLogger(__name__)
 
+_REFUSALS = (WrongDevice, VersionMismatch, DeviceRefused)
+"""Errors that mean "this device cannot be used" (rather than "cannot be reached")."""
+
 Sink = Callable[[str, ev.DeviceEvent], None]
 """``sink(device_name, event)``: called on the driver's I/O thread, in order; must not block."""
 
@@ -81,6 +89,7 @@ class LinkStats:
     duplicate_events: int = 0
     replays_requested: int = 0
     events_lost: int = 0
+    bad_events: int = 0
     bad_messages: int = 0
     device_errors: int = 0
     commands_dropped: int = 0
@@ -141,7 +150,10 @@ class DeviceDriver:
         address = getattr(transport, "address", "")
         self.label = name if not address or name == address else f"{name} ({address})"
         self._last = resume_after
+        self._device_last = 0  # the device's own last_event_no, from its latest current IDENTIFY
         self._identity: ev.Identify | None = None
+        self._refusal: DriverError | None = None  # what this handshake would refuse the device for
+        self._identify_asked = False  # a REQ_IDENTIFY is outstanding
         self._state = _State.DOWN
         self._link: Link | None = None
         self._stats = LinkStats()
@@ -163,6 +175,7 @@ class DeviceDriver:
         self._backoff = reconnect_initial
         self._next_attempt = 0.0
         self._down_reported = False
+        self._down_detail = ""  # the reason the last DISCONNECTED fault gave
         self._start_deadline = 0.0
         self._stopping = threading.Event()
         self._started = threading.Event()
@@ -370,6 +383,7 @@ class DeviceDriver:
         self._link.open(now)
         self._last_rx = now
         self._keepalive_at = None
+        self._identify_asked = False
         self._send_hello(now)
 
     def _send_hello(self, now: float, *, retry: bool = False) -> None:
@@ -377,6 +391,7 @@ class DeviceDriver:
         if not retry:
             self._state = _State.HANDSHAKE
             self._hello_at = now
+            self._refusal = None
         self._hello_sent = now
         self._link.send(*msg.encode(msg.Hello(MIN_VERSION, MAX_VERSION)), now)
 
@@ -422,10 +437,28 @@ class DeviceDriver:
                 break
         self._state = _State.DOWN
         self._fail_waiters(DeviceUnavailable(self.label, f"link down: {error.reason}"))
-        if not self._down_reported:
+        refused = isinstance(error, _REFUSALS)
+        detail = f"refused: {error.reason}" if refused else error.reason
+        if not self._down_reported or (refused and detail != self._down_detail):  # why it stays down
             self._down_reported = True
-            self._emit(ev.Fault(0, ev.FaultKind.DISCONNECTED, detail=error.reason))
+            self._down_detail = detail
+            self._emit(ev.Fault(0, ev.FaultKind.DISCONNECTED, detail=detail))
         self._schedule_reconnect(time.monotonic())
+
+    def _doubt(self, problem: DriverError) -> None:
+        """A handshake answer that would refuse the device, but may be stale: an answer a previous
+        host left unacknowledged, which the device sent again in this session (protocol 4.2). The
+        HELLO retry timer keeps asking; the device is refused for it only if no IDENTIFY that
+        passes the checks comes before the answer timeout."""
+        log.info("%s: %s (asking again until the answer timeout)", self.label, problem.reason)
+        self._refusal = problem
+
+    def _refuse(self, problem: DriverError) -> None:
+        """The device cannot be used: fail ``start``, or (later) drop the link and keep trying."""
+        if not self._started.is_set():
+            self._fail_start(problem)
+        else:
+            self._drop(problem)
 
     def _fail_start(self, error: DriverError) -> None:
         self._start_error = error
@@ -461,7 +494,7 @@ class DeviceDriver:
         """Handshake, keepalive and gap timers (a timer may drop the connection)."""
         if self._state is _State.HANDSHAKE:
             if now - self._hello_at > self.answer_timeout:
-                self._drop(NoAnswer(self.label, f"no answer within {self.answer_timeout:g} s"))
+                self._refuse(self._refusal or NoAnswer(self.label, f"no answer within {self.answer_timeout:g} s"))
             elif now - self._hello_sent > self.answer_timeout / 4:
                 self._send_hello(now, retry=True)
             return
@@ -511,16 +544,26 @@ class DeviceDriver:
         if self._state is _State.HANDSHAKE:
             problem = self._check_identity(ident)
             if problem is not None:
-                if not self._started.is_set():
-                    self._fail_start(problem)
-                else:
-                    log.error("%s", problem)
-                    self._drop(problem)
+                self._refuse(problem)
+                return
+            if ident.last_event_no < self._last:  # a reset device, or a stale IDENTIFY
+                self._doubt(
+                    WrongDevice(
+                        self.label,
+                        f"device event counter is at {ident.last_event_no}, behind event {self._last} already "
+                        "logged for it (a different or reset device?)",
+                    )
+                )
                 return
             self._identity = ident
+            self._device_last = max(self._device_last, ident.last_event_no)
             self._become_ready(now)
         else:
-            self._identity = ident
+            self._identify_asked = False
+            if ident.last_event_no >= self._last:  # current (a stale one is behind what was delivered)
+                self._identity = ident
+                self._device_last = max(self._device_last, ident.last_event_no)
+                self._drop_unissued(ident.last_event_no)
         self._answer(self._identify_waiters, ident)
 
     def _check_identity(self, ident: ev.Identify) -> DriverError | None:
@@ -539,12 +582,6 @@ class DeviceDriver:
             return WrongDevice(
                 self.label, f"a different device answered (serial {ident.serial!r}, expected {first.serial!r})"
             )
-        if ident.last_event_no < self._last:
-            return WrongDevice(
-                self.label,
-                f"device event counter is at {ident.last_event_no}, behind event {self._last} already "
-                "logged for it (a different or reset device?)",
-            )
         return None
 
     def _become_ready(self, now: float) -> None:
@@ -557,15 +594,17 @@ class DeviceDriver:
         self._flush_held(now)
         if self._down_reported:
             self._down_reported = False
+            self._down_detail = ""
             self._emit(ev.Fault(0, ev.FaultKind.DISCONNECTED, cleared=True))
         if not self._started.is_set():
             self._started.set()
 
     def _on_device_error(self, err: msg.DeviceError) -> None:
         self._stats.device_errors += 1
-        # Before start() returns only HELLO was sent, so any ERROR answers it. Later, in a new
-        # session, commands re-sent ahead of the HELLO may be refused ("HELLO first"): only a
-        # version error is about the handshake then.
+        # Before start() returns only HELLO was sent, so any ERROR of this host's answers it. Later,
+        # in a new session, commands re-sent ahead of the HELLO may be refused ("HELLO first"): only
+        # a version error is about the handshake then. Either may also be a stale answer to a
+        # previous host (protocol 4.2), so it refuses the device only at the answer timeout.
         if self._state is _State.HANDSHAKE and (not self._started.is_set() or err.code == msg.ERR_VERSION):
             if err.code == msg.ERR_VERSION:
                 problem: DriverError = VersionMismatch(
@@ -575,10 +614,7 @@ class DeviceDriver:
                 )
             else:
                 problem = DeviceRefused(self.label, f"refused the handshake (error {err.code}: {err.detail})")
-            if not self._started.is_set():
-                self._fail_start(problem)
-            else:
-                self._drop(problem)
+            self._doubt(problem)
             return
         log.warning("%s: device error %d: %s", self.label, err.code, err.detail)
 
@@ -601,8 +637,40 @@ class DeviceDriver:
             return
         if len(self._held) < _MAX_HELD:
             self._held[n] = event
-        if self._state is _State.READY and not self._replay_pending:
-            self._request_replay(now)
+        if self._state is _State.READY:
+            if not self._replay_pending:
+                self._request_replay(now)
+            if n > self._device_last:
+                self._ask_identify(now)  # beyond what the device said it has: real, or a bad frame?
+
+    def _ask_identify(self, now: float) -> None:
+        """Ask the device where its event counter stands (once while an answer is outstanding)."""
+        if not self._identify_asked:
+            assert self._link is not None
+            self._identify_asked = True
+            self._link.send(*msg.encode(ev.RequestIdentify()), now)
+
+    def _drop_unissued(self, device_last: int) -> None:
+        """An IDENTIFY arrived: every held event numbered beyond its counter was never issued (the
+        link is in order, so the device's real events up to now all came before it). Such an event
+        is a bad frame (a corruption the CRC missed, a confused device): dropped, counted, reported
+        as ``Fault(BAD_EVENT)`` - never a reason to skip ahead and lose the real events."""
+        bad = sorted(n for n in self._held if n > device_last)
+        if not bad:
+            return
+        for n in bad:
+            del self._held[n]
+        self._stats.bad_events += len(bad)
+        numbers = ", ".join(map(str, bad[:5])) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
+        detail = (
+            f"event{'s' if len(bad) > 1 else ''} {numbers} beyond the device's own counter ({device_last}) "
+            "dropped: a corrupted frame?"
+        )
+        log.error("%s: %s", self.label, detail)
+        self._emit(ev.Fault(0, ev.FaultKind.BAD_EVENT, detail=detail))
+        if not self._held:
+            self._replay_pending = False
+            self._gap_tries = 0
 
     def _flush_held(self, now: float) -> None:
         held = self._held
@@ -626,11 +694,18 @@ class DeviceDriver:
     def _gap_timeout(self, now: float) -> None:
         """A gap that no replay has filled for ``answer_timeout``: ask again, and after
         ``_GAP_RETRIES`` asks give the missing numbers up as lost (reported, never silent)."""
+        first_held = min(self._held)
+        if first_held > self._device_last:
+            # never skip past the device's own counter: ask where it stands (the answer drops the
+            # held events it never issued); REQ_IDENTIFY again after each timeout
+            self._identify_asked = False
+            self._ask_identify(now)
+            self._gap_since = now
+            return
         self._gap_tries += 1
         if self._gap_tries <= _GAP_RETRIES:
             self._request_replay(now)
             return
-        first_held = min(self._held)
         lost_from = self._last + 1
         self._stats.events_lost += first_held - lost_from
         detail = f"events {lost_from}..{first_held - 1} lost: the device could not replay them"

@@ -30,6 +30,7 @@ class FaultKind(enum.IntEnum):
     POWER_UP = 5
     DISCONNECTED = 6  # raised by the driver, not the device: the link is down
     EVENTS_LOST = 7  # raised by the driver: numbers the device could not replay (detail says which)
+    BAD_EVENT = 8  # raised by the driver: an event numbered beyond the device's own counter, dropped
 
 
 class DeviceState(enum.IntEnum):

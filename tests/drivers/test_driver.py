@@ -314,3 +314,26 @@ def test_a_gap_the_device_cannot_fill_is_reported_as_lost_then_skipped(device, s
         assert d.stats.events_lost == 1
     finally:
         d.stop()
+
+
+def test_an_event_numbered_beyond_the_devices_counter_is_dropped_not_skipped_to(device, server, sink) -> None:
+    d = make_driver(server.address, sink, answer_timeout=0.2)  # the gap timer would give up within 1 s
+    try:
+        d.start()
+        for _ in range(3):
+            device.add(card)
+        until_event(sink, 3)
+        with device.lock:
+            device._send(ev.CardDrawn(1004, 7))  # a corrupted frame the CRC did not catch
+        sink.wait_for(lambda es: any(isinstance(e, ev.Fault) for e in es))
+        time.sleep(1.0)  # longer than the gap timer's three asks: nothing more may happen
+        for _ in range(40):
+            device.add(card)
+        device.restart()  # and a reconnect is not refused over it
+        device.add(card)
+        assert until_event(sink, 44) == list(range(1, 45))  # every real event once, 1004 never
+        faults = [(f.kind, f.detail) for f in sink.of_type(ev.Fault)]
+        assert faults == [(ev.FaultKind.BAD_EVENT, "event 1004 beyond the device's own counter (3) dropped: a corrupted frame?")]
+        assert d.stats.bad_events == 1 and d.stats.events_lost == 0
+    finally:
+        d.stop()

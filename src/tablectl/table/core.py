@@ -59,6 +59,8 @@ from tablectl.table.view import AlarmView, Prompt, SeatView, TableView, redact
 #: faults that stop the table until the device clears them
 STOPPING_FAULTS = frozenset({ev.FaultKind.JAM, ev.FaultKind.DOOR_OPEN, ev.FaultKind.SENSOR, ev.FaultKind.DISCONNECTED})
 EVENTS_LOST = va.EVENTS_LOST
+#: Faults the driver raises about the device's events (not the device's own): each a violation.
+HOST_FAULT_VIOLATIONS = {ev.FaultKind.EVENTS_LOST: va.EVENTS_LOST, ev.FaultKind.BAD_EVENT: va.BAD_EVENT}
 PAST_LAST_ROUND = "past_last_round"
 
 
@@ -661,8 +663,8 @@ class TableCore(lc.LifecycleModel):
             "fault", fault=kind.name.lower(), cleared=event.cleared, detail=event.detail,
             device=device, event_no=event.event_no,
         )
-        if kind == ev.FaultKind.EVENTS_LOST:
-            self._violation(EVENTS_LOST, f"{device}: {event.detail}", device=device)
+        if kind in HOST_FAULT_VIOLATIONS:
+            self._violation(HOST_FAULT_VIOLATIONS[kind], f"{device}: {event.detail}", device=device)
             return
         if kind not in STOPPING_FAULTS:
             return  # a power-up or misread notice: logged only

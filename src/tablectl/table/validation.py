@@ -27,6 +27,7 @@ DECK_CHECK = "deck_check"
 MISREAD = "misread"
 SETTLEMENT_FAILED = "settlement_failed"
 EVENTS_LOST = "events_lost"
+BAD_EVENT = "bad_event"
 
 KINDS = (
     BURN_MISSING,
@@ -42,6 +43,7 @@ KINDS = (
     MISREAD,
     SETTLEMENT_FAILED,
     EVENTS_LOST,
+    BAD_EVENT,
 )
 
 WHAT_TO_DO: dict[str, str] = {
@@ -58,6 +60,7 @@ WHAT_TO_DO: dict[str, str] = {
     MISREAD: "The device could not read a card. Dealer: identify it; then the supervisor resolves.",
     SETTLEMENT_FAILED: "The round could not be settled. Supervisor: settle by hand, or void the round.",
     EVENTS_LOST: "Device events were lost for good. Supervisor: reconcile the layout with the device; void if in doubt.",
+    BAD_EVENT: "The device sent an event it never issued (a corrupted frame?); it was dropped. Supervisor: check the device's cable; reconcile the layout with the device.",
 }
 
 
@@ -174,6 +177,7 @@ def check_wagers(
 
 __all__ = [
     "AFTER_BURNS",
+    "BAD_EVENT",
     "BURN_EXTRA",
     "BURN_MISSING",
     "CARD_NOT_RETURNED",

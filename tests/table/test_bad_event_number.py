@@ -1,0 +1,108 @@
+"""A frame whose corruption the CRC missed, carrying an event number far beyond the device's own
+counter (1 frame in 65,536 on a noisy line): the whole stack, simulated shoe -> pty -> driver ->
+controller -> signed log, across a restart of the controller.
+
+The driver must not take the number for real: not declare the numbers up to it lost, not log it,
+not confirm it to the device, and so not drop the device's real cards after it as duplicates.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablectl.cards import text
+from tablectl.config import load_config
+from tablectl.drivers import events as ev
+from tablectl.drivers import messages as msg
+from tablectl.drivers.framer import Framer, encode
+from tablectl.eventlog import iter_events, save_keypair
+from tablectl.simulators.device import SimDevice
+from tablectl.simulators.factory import build_device
+from tablectl.table.runtime import TableRuntime
+from tablectl.table import lifecycle as lc
+from tablectl.table.virtual_dealer import DealerError, VirtualDealer
+
+CONFIG = Path(__file__).resolve().parents[2] / "config" / "tables" / "one-card-poker.toml"
+BOGUS = 1004
+
+
+class CorruptingLine:
+    """A simulated device behind a line that corrupts one frame in a way its CRC does not catch:
+    the CARD_DRAWN numbered ``victim`` reaches the host numbered ``bogus`` instead."""
+
+    def __init__(self, sim: SimDevice, victim: int, bogus: int) -> None:
+        self._sim = sim
+        self.victim = victim
+        self.bogus = bogus
+        self.corrupted = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sim, name)
+
+    def outgoing(self, now: float | None = None) -> bytes:
+        data = self._sim.outgoing(now)
+        if self.corrupted or not data:
+            return data
+        out = bytearray()
+        for frame in Framer().feed(data):  # the device's link writes whole frames
+            payload = frame.payload
+            if frame.type == msg.CARD_DRAWN and int.from_bytes(payload[:4], "little") == self.victim:
+                payload = self.bogus.to_bytes(4, "little") + payload[4:]
+                self.corrupted += 1
+            out += encode(frame.seq, frame.type, payload)
+        return bytes(out)
+
+
+def _records(log_dir: Path) -> list[dict[str, Any]]:
+    return list(iter_events([log_dir]))
+
+
+def test_an_event_number_beyond_the_devices_counter_is_alarmed_and_every_real_card_logged_once(
+    tmp_path: Path, recording_sim: type
+) -> None:
+    config = load_config(CONFIG)
+    keys = save_keypair(tmp_path / "keys")
+    log_dir = tmp_path / "log"
+    line = CorruptingLine(build_device("shoe", decks=6, seed=5, load=False), victim=5, bogus=BOGUS)
+    shoe = recording_sim(line)  # what the dealer drew, as the device numbered it
+
+    def table() -> TableRuntime:
+        return TableRuntime(config, simulate=True, log_dir=log_dir, signing_key=keys.private, sims={"shoe": line})
+
+    runtime = table()
+    try:
+        controller = runtime.start()
+        with pytest.raises(DealerError, match="held without a mistake of mine: bad_event"):
+            VirtualDealer(controller, shoe, seed=5).play(3)
+        assert line.corrupted == 1
+        view = controller.snapshot(10)
+        assert view.state == lc.HELD
+        assert [a.kind for a in view.alarms] == ["bad_event"]
+        assert f"shoe: event {BOGUS} beyond the device's own counter" in view.alarms[0].detail
+        controller.resolve("supervisor-1", note="line checked").result(10)
+        VirtualDealer(controller, shoe, seed=6).play(2)
+    finally:
+        runtime.stop()
+    runtime = table()  # a restart (before the fix: refused, "behind event 1004 already logged")
+    try:
+        VirtualDealer(runtime.start(), shoe, seed=7).play(2)
+    finally:
+        runtime.stop()
+
+    records = _records(log_dir)
+    device_cards = Counter(
+        (e.event_no, text(e.card)) for e in shoe.events if isinstance(e, ev.CardDrawn) and e.card is not None
+    )
+    logged_cards = Counter(
+        (r["event_no"], r["card"]) for r in records if r["event"] in ("dealt", "burned", "drawn") and r.get("card")
+    )
+    assert len(device_cards) > 10
+    assert logged_cards == device_cards  # every real card, exactly once
+    assert all(r.get("event_no") != BOGUS for r in records)
+    assert max(r.get("event_no") or 0 for r in records) == line.store.last_no  # the log stands where the device does
+    faults = [(r["fault"], r["cleared"]) for r in records if r["event"] == "fault"]
+    assert faults == [("bad_event", False)]  # and nothing declared lost
