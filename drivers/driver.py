@@ -51,7 +51,9 @@ from tablectl.drivers.transport import Transport
 log = logging.getLogger(__name__)
 
 Sink = Callable[[str, ev.DeviceEvent], None]
-"""``sink(device_name, event)``: called on the driver's I/O thread, in order; must not block."""
+"""``sink(device_name, event)``: called on the driver's I/O thread, in order. It may block while
+the consumer is full (backpressure): the driver then reads and acknowledges nothing, and the device
+keeps its events."""
 
 MIN_VERSION = msg.PROTOCOL_VERSION
 MAX_VERSION = msg.PROTOCOL_VERSION

@@ -12,6 +12,7 @@ machine is triggered only for lifecycle changes.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
@@ -60,6 +61,10 @@ from tablectl.table.view import AlarmView, Prompt, SeatView, TableView, redact
 STOPPING_FAULTS = frozenset({ev.FaultKind.JAM, ev.FaultKind.DOOR_OPEN, ev.FaultKind.SENSOR, ev.FaultKind.DISCONNECTED})
 EVENTS_LOST = va.EVENTS_LOST
 PAST_LAST_ROUND = "past_last_round"
+
+_log = logging.getLogger(__name__)
+#: Open violations kept (shown, listed when resolved); more are logged and only counted.
+MAX_OPEN_VIOLATIONS = 256
 
 
 class EventLogLike(Protocol):
@@ -144,6 +149,7 @@ class TableCore(lc.LifecycleModel):
 
         # alarms
         self.violations: list[va.Violation] = []
+        self.violations_unlisted = 0  # open violations beyond MAX_OPEN_VIOLATIONS: in the log only
         self.misreads: list[_Misread] = []
         self.faults: dict[tuple[str, int], str] = {}
         self.highest: dict[str, int] = {}
@@ -313,7 +319,15 @@ class TableCore(lc.LifecycleModel):
     def _violation(self, kind: str, detail: str, **fields: Any) -> None:
         rnd = fields.pop("round", self.round_no or None)
         seq = self.log.append("violation", kind=kind, round=rnd, detail=detail, **fields)
-        self.violations.append(va.Violation(kind, rnd, detail, seq, fields))
+        if len(self.violations) < MAX_OPEN_VIOLATIONS:
+            self.violations.append(va.Violation(kind, rnd, detail, seq, fields))
+        else:
+            self.violations_unlisted += 1
+            if self.violations_unlisted == 1:
+                _log.warning(
+                    "table %s: more than %d open violations; further ones are in the event log and counted only",
+                    self.config.table, MAX_OPEN_VIOLATIONS,
+                )
         if self.state in lc.BASE_STATES:
             self._fire("hold")
 
@@ -718,7 +732,7 @@ class TableCore(lc.LifecycleModel):
             for seat in seats:
                 problem = va.check_wagers(
                     dict(inp.wagers[seat]), known=game.wagers, required=game.required, limited=game.limited,
-                    minimum=cfg.min_bet, maximum=cfg.max_bet, whole_dollars=game.id == "one-card-poker",
+                    minimum=cfg.min_bet, maximum=cfg.max_bet, whole_dollars=cfg.whole_dollar_bets,
                 )
                 if problem:
                     raise InputRejected(f"seat {seat}: {problem}")
@@ -926,6 +940,7 @@ class TableCore(lc.LifecycleModel):
         self.log.append(
             "resolved", supervisor=inp.supervisor, note=inp.note, kinds=kinds,
             violations=[v.seq for v in self.violations], round=self.round_no or None, void_round=void,
+            **({"unlisted": self.violations_unlisted} if self.violations_unlisted else {}),
         )
         if va.CARD_NOT_RETURNED in kinds:
             self.written_off = Counter({c: self.comp.seen(c) for c in range(DECK_SIZE) if self.comp.seen(c)})
@@ -937,6 +952,7 @@ class TableCore(lc.LifecycleModel):
         if self.capped_out and self.base == lc.READY:
             self.base = lc.RESHUFFLE_DUE
         self.violations = []
+        self.violations_unlisted = 0
         self._fire("resolve")
         if self.state == lc.IN_ROUND:
             self._after_cursor()
@@ -1024,6 +1040,11 @@ class TableCore(lc.LifecycleModel):
             )
         dealer = self.layout.get("dealer") or self.layout.get("dp") or []
         alarms = [AlarmView(v.kind, v.round, v.detail, va.WHAT_TO_DO.get(v.kind, "Supervisor: resolve.")) for v in self.violations]
+        if self.violations_unlisted:
+            alarms.append(AlarmView(
+                "more_violations", None, f"{self.violations_unlisted} more open violations (in the event log)",
+                "Supervisor: review the log, then resolve.",
+            ))
         alarms += [
             AlarmView(ev.FaultKind(kind).name.lower(), None, f"{device}: {detail}", "Clear the device fault (attendant).", violation=False)
             for (device, kind), detail in self.faults.items()
