@@ -173,6 +173,12 @@ class SimDevice:
             if self._link is not None:
                 self._link.poll(self._now(now))
 
+    @property
+    def unacked(self) -> int:
+        """Frames of this link session the host has not acknowledged (sent or waiting to be)."""
+        with self._lock:
+            return 0 if self._link is None else self._link.unacked
+
     def next_deadline(self) -> float | None:
         with self._lock:
             return None if self._link is None else self._link.next_deadline()
