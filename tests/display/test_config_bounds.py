@@ -205,3 +205,23 @@ def test_no_value_of_any_key_makes_config_check_traceback(tmp_path: Path, case: 
         lines = result.stderr.splitlines()
         assert len(lines) == 1 and lines[0].startswith(f"tablectl: {path}: "), result.stderr
         assert lines[0].isprintable(), lines[0]
+
+
+# --- command-line numbers -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "1e999", "-inf", "61"])
+def test_devices_watch_refuses_an_answer_timeout_that_is_not_a_finite_number_of_seconds(value: str) -> None:
+    proc = subprocess.run(
+        [EXE, "devices", "watch", "shoe", "/dev/tablectl-test-no-such-port", "--answer-timeout", value],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 2  # a usage error: the port was never opened (that would be exit 4)
+    assert "--answer-timeout" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(("option", "value"), [("--pace", "inf"), ("--pace", "nan"), ("--mistakes", "nan")])
+def test_run_refuses_a_number_option_that_is_not_finite(tmp_path: Path, option: str, value: str) -> None:
+    path = write(tmp_path, OCP)
+    proc = subprocess.run([EXE, "run", str(path), "--simulate", "--headless", option, value], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and option in proc.stderr and "Traceback" not in proc.stderr

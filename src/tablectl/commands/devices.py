@@ -17,6 +17,7 @@ import enum
 import json
 import queue
 import re
+import threading
 from typing import Any
 
 import click
@@ -26,6 +27,7 @@ from tablectl.commands.options import Finite
 from tablectl.config import MAX_ANSWER_TIMEOUT, MAX_EVENT_NO, MIN_ANSWER_TIMEOUT
 
 _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
+_WATCH_QUEUE = 1024  # events waiting to be printed
 
 
 def event_type(event: object) -> str:
@@ -195,13 +197,25 @@ def watch(driver: str, address: str, count: int | None, as_json: bool, resume_af
     from tablectl.drivers.errors import DriverError, UnknownDriver
     from tablectl.drivers.registry import open_device
 
-    inbox: queue.SimpleQueue[ev.DeviceEvent] = queue.SimpleQueue()
+    # bounded: while the terminal is slower than the device, the driver waits (and the device
+    # keeps its events) instead of the queue growing
+    inbox: queue.Queue[ev.DeviceEvent] = queue.Queue(maxsize=_WATCH_QUEUE)
+    stopping = threading.Event()
+
+    def sink(_name: str, event: ev.DeviceEvent) -> None:
+        while not stopping.is_set():
+            try:
+                inbox.put(event, timeout=0.25)
+                return
+            except queue.Full:
+                continue
+
     try:
         dev = open_device(
             driver,
             address,
             address,
-            lambda _name, event: inbox.put(event),
+            sink,
             resume_after=resume_after,
             answer_timeout=answer_timeout,
         )
@@ -229,4 +243,5 @@ def watch(driver: str, address: str, count: int | None, as_json: bool, resume_af
     except KeyboardInterrupt:
         raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
     finally:
+        stopping.set()
         dev.stop()
