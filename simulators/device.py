@@ -301,7 +301,7 @@ class SimDevice:
         with self._lock:
             now = self._now(None)
             events = action()
-            self._publish(events, now)
+            self._pump_events(now)
             events = events + self._after_action(now)
         self._wake()
         return events
@@ -325,10 +325,6 @@ class SimDevice:
             self.answers_dropped += 1
             return
         link.send(*msg.encode(obj), now)
-
-    def _publish(self, events: Iterable[DeviceEvent], now: float) -> None:
-        """New events are in the store: send what the window has room for."""
-        self._pump_events(now)
 
     def _pump_events(self, now: float) -> None:
         """While streaming, move stored events from the cursor into the link, in order, as long
@@ -398,8 +394,8 @@ class SimDevice:
             msg.RESET: self.model.reset,
         }
         try:
-            events = actions[msg_type]()
+            actions[msg_type]()
         except DeviceRefused as e:
             self._error(e.code, e.detail, now)
             return
-        self._publish(events, now)
+        self._pump_events(now)

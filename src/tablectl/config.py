@@ -117,7 +117,7 @@ def check_address(address: str) -> str:
 
 def _cents(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ValueError(f"{value!r} is not an amount in dollars")
+        raise ValueError(f"{_short(value)} is not an amount in dollars")
     try:
         amount = Decimal(str(value).strip())
     except InvalidOperation:
@@ -282,7 +282,7 @@ class TableConfig(_Strict):
             allowed = " or ".join(str(d) for d in game.decks)
             raise _KeyError("decks", f"{game.title} is dealt with {allowed} deck(s), not {self.decks}")
         if not 1 <= self.seats <= game.max_seats:
-            raise _KeyError("seats", f"{game.title} has 1 to {game.max_seats} seats, not {self.seats}")
+            raise _KeyError("seats", f"{game.title} has 1 to {game.max_seats} seats, not {_short(self.seats)}")
         if self.whole_dollar_bets:
             for key in ("min_bet", "max_bet"):
                 cents = getattr(self, key)

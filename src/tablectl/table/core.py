@@ -149,7 +149,7 @@ class TableCore(lc.LifecycleModel):
 
         # alarms
         self.violations: list[va.Violation] = []
-        self.violations_unlisted = 0  # open violations beyond MAX_OPEN_VIOLATIONS: in the log only
+        self.violations_unlisted: Counter[str] = Counter()  # kind -> open violations beyond MAX_OPEN_VIOLATIONS (in the log only)
         self.misreads: list[_Misread] = []
         self.faults: dict[tuple[str, int], str] = {}
         self.highest: dict[str, int] = {}
@@ -322,12 +322,12 @@ class TableCore(lc.LifecycleModel):
         if len(self.violations) < MAX_OPEN_VIOLATIONS:
             self.violations.append(va.Violation(kind, rnd, detail, seq, fields))
         else:
-            self.violations_unlisted += 1
-            if self.violations_unlisted == 1:
+            if not self.violations_unlisted:
                 _log.warning(
                     "table %s: more than %d open violations; further ones are in the event log and counted only",
                     self.config.table, MAX_OPEN_VIOLATIONS,
                 )
+            self.violations_unlisted[kind] += 1
         if self.state in lc.BASE_STATES:
             self._fire("hold")
 
@@ -936,23 +936,25 @@ class TableCore(lc.LifecycleModel):
         if self.misreads:
             raise InputRejected("identify the misread card first")
         kinds = [v.kind for v in self.violations]
-        void = (inp.void_round or va.PENETRATION_CAP in kinds) and self.in_round and self.base in (lc.IN_ROUND, lc.SETTLING)
+        unlisted = dict(self.violations_unlisted)
+        every_kind = set(kinds) | set(unlisted)
+        void = (inp.void_round or va.PENETRATION_CAP in every_kind) and self.in_round and self.base in (lc.IN_ROUND, lc.SETTLING)
         self.log.append(
             "resolved", supervisor=inp.supervisor, note=inp.note, kinds=kinds,
             violations=[v.seq for v in self.violations], round=self.round_no or None, void_round=void,
-            **({"unlisted": self.violations_unlisted} if self.violations_unlisted else {}),
+            **({"unlisted": unlisted} if unlisted else {}),
         )
-        if va.CARD_NOT_RETURNED in kinds:
+        if va.CARD_NOT_RETURNED in every_kind:
             self.written_off = Counter({c: self.comp.seen(c) for c in range(DECK_SIZE) if self.comp.seen(c)})
         if void:
-            self.log.append("round_voided", round=self.round_no, reason=", ".join(kinds))
+            self.log.append("round_voided", round=self.round_no, reason=", ".join(kinds + sorted(unlisted)))
             self.cursor = None
             self.settlement = []
             self.base = lc.SETTLING
         if self.capped_out and self.base == lc.READY:
             self.base = lc.RESHUFFLE_DUE
         self.violations = []
-        self.violations_unlisted = 0
+        self.violations_unlisted.clear()
         self._fire("resolve")
         if self.state == lc.IN_ROUND:
             self._after_cursor()
@@ -1041,8 +1043,9 @@ class TableCore(lc.LifecycleModel):
         dealer = self.layout.get("dealer") or self.layout.get("dp") or []
         alarms = [AlarmView(v.kind, v.round, v.detail, va.WHAT_TO_DO.get(v.kind, "Supervisor: resolve.")) for v in self.violations]
         if self.violations_unlisted:
+            more = sum(self.violations_unlisted.values())
             alarms.append(AlarmView(
-                "more_violations", None, f"{self.violations_unlisted} more open violations (in the event log)",
+                "more_violations", None, f"{more} more open violations (in the event log)",
                 "Supervisor: review the log, then resolve.",
             ))
         alarms += [
