@@ -59,7 +59,9 @@ _REFUSALS = (WrongDevice, VersionMismatch, DeviceRefused)
 """Errors that mean "this device cannot be used" (rather than "cannot be reached")."""
 
 Sink = Callable[[str, ev.DeviceEvent], None]
-"""``sink(device_name, event)``: called on the driver's I/O thread, in order; must not block."""
+"""``sink(device_name, event)``: called on the driver's I/O thread, in order. It may block while
+the consumer is full (backpressure): the driver then reads and acknowledges nothing, and the device
+keeps its events."""
 
 MIN_VERSION = msg.PROTOCOL_VERSION
 MAX_VERSION = msg.PROTOCOL_VERSION

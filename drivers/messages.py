@@ -124,6 +124,15 @@ def _str(s: str) -> bytes:
     return bytes((len(raw),)) + raw
 
 
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable (controls such as ESC, bidi and other
+    format characters) written as a Python escape (``"\\x1b"``): a device's strings reach
+    terminals and log lines, and must not drive them."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _read_str(p: bytes, off: int, msg_type: int) -> tuple[str, int]:
     if off >= len(p):
         raise MessageError(f"message 0x{msg_type:02x}: string length missing at offset {off}")
@@ -132,7 +141,7 @@ def _read_str(p: bytes, off: int, msg_type: int) -> tuple[str, int]:
     if end > len(p):
         raise MessageError(f"message 0x{msg_type:02x}: string at offset {off} runs past the payload")
     try:
-        return p[off + 1 : end].decode(), end
+        return printable(p[off + 1 : end].decode()), end
     except UnicodeDecodeError:
         raise MessageError(f"message 0x{msg_type:02x}: string at offset {off} is not UTF-8") from None
 

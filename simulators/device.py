@@ -22,6 +22,10 @@ The device end of the protocol (docs/simulators.md, "Protocol"):
   every stored event numbered n or more, in order, then streams live. A new host session, a
   restart or a transport drop stops streaming until the next REPLAY_FROM. PERSISTED(n) forgets
   events up to n.
+- Memory is finite, as a real device's: events go from the store into the link only while the
+  link's window has room (the store is the only queue of events), answers beyond a second
+  window's worth of unacknowledged frames are dropped (``answers_dropped``), and a full store
+  refuses new actions. A host that never acknowledges stops the device; it cannot grow it.
 - SHUFFLE, DELIVER_PACKET, DISCARD_REST, RESET as the model allows; anything else: ERROR.
 """
 
@@ -89,6 +93,8 @@ class SimDevice:
         self._online = False
         self._hello_ok = False
         self._streaming = False
+        self._cursor = 0  # while streaming: the next event number to put into the link
+        self.answers_dropped = 0  # answers not sent: the link was full of unacknowledged frames
         self.restarts = 0
         self.sessions = 0  # link sessions opened by the device (connects, replugs, restarts)
         self.host_sessions = 0  # host sessions seen (SYNCs from a host)
@@ -151,6 +157,7 @@ class SimDevice:
             t = self._now(now)
             for msg_type, payload in self._link.receive(self.line.inbound(data), t):
                 self._handle(msg_type, payload, t)
+            self._pump_events(t)  # acknowledgements may have made room in the window
             self._after_action(t)
 
     def outgoing(self, now: float | None = None) -> bytes:
@@ -165,6 +172,12 @@ class SimDevice:
         with self._lock:
             if self._link is not None:
                 self._link.poll(self._now(now))
+
+    @property
+    def unacked(self) -> int:
+        """Frames of this link session the host has not acknowledged (sent or waiting to be)."""
+        with self._lock:
+            return 0 if self._link is None else self._link.unacked
 
     def next_deadline(self) -> float | None:
         with self._lock:
@@ -288,7 +301,7 @@ class SimDevice:
         with self._lock:
             now = self._now(None)
             events = action()
-            self._publish(events, now)
+            self._pump_events(now)
             events = events + self._after_action(now)
         self._wake()
         return events
@@ -303,13 +316,30 @@ class SimDevice:
             waker()
 
     def _send(self, obj: object, now: float) -> None:
-        if self._link is not None:
-            self._link.send(*msg.encode(obj), now)
+        """Send an answer (IDENTIFY, STATUS, ERROR); dropped while the link holds two windows of
+        unacknowledged frames (a device's output buffer is finite; the host asks again)."""
+        link = self._link
+        if link is None:
+            return
+        if link.unacked >= 2 * link.window:
+            self.answers_dropped += 1
+            return
+        link.send(*msg.encode(obj), now)
 
-    def _publish(self, events: Iterable[DeviceEvent], now: float) -> None:
-        if self._streaming:
-            for event in events:
-                self._send(event, now)
+    def _pump_events(self, now: float) -> None:
+        """While streaming, move stored events from the cursor into the link, in order, as long
+        as its window has room (the rest stay in the store until acknowledgements make room)."""
+        link = self._link
+        if link is None or not self._streaming:
+            return
+        store = self.model.store
+        cursor = max(self._cursor, store.first_no)
+        while cursor < store.next_no and link.unacked < link.window:
+            event = store.get(cursor)
+            assert event is not None
+            link.send(*msg.encode(event), now)
+            cursor += 1
+        self._cursor = cursor
 
     def _error(self, code: int, detail: str, now: float) -> None:
         self._send(msg.DeviceError(code, detail), now)
@@ -352,9 +382,9 @@ class SimDevice:
             self._error(msg.ERR_NOT_NOW, f"{name}: HELLO first", now)
             return
         if isinstance(command, ev.ReplayFrom):
-            for event in self.model.store.replay_from(command.event_no):
-                self._send(event, now)
+            self._cursor = command.event_no
             self._streaming = True
+            self._pump_events(now)
             return
         count = command.count if isinstance(command, ev.DeliverPacket) else 0
         actions: dict[int, Callable[[], list[DeviceEvent]]] = {
@@ -364,8 +394,8 @@ class SimDevice:
             msg.RESET: self.model.reset,
         }
         try:
-            events = actions[msg_type]()
+            actions[msg_type]()
         except DeviceRefused as e:
             self._error(e.code, e.detail, now)
             return
-        self._publish(events, now)
+        self._pump_events(now)

@@ -147,7 +147,7 @@ class DeviceModel:
             self.restart_requested = False
             self.active_faults.discard(FaultKind.JAM)
             self._issue(lambda n: Fault(n, FaultKind.POWER_UP, False, "restart"))
-        return self._run(act)
+        return self._run(act, always=True)
 
     @property
     def state(self) -> DeviceState:
@@ -167,7 +167,13 @@ class DeviceModel:
 
     # --- helpers for the models ------------------------------------------------------------
 
-    def _run(self, act: Callable[[], Any]) -> list[DeviceEvent]:
+    def _run(self, act: Callable[[], Any], *, always: bool = False) -> list[DeviceEvent]:
+        """Do ``act`` and return the events it issued. Refused while the event store is full
+        (unless ``always``: a power-up is not something a device can refuse)."""
+        if self.store.full and not always:
+            raise DeviceRefused(
+                msg.ERR_NOT_NOW, f"event store full: {len(self.store)} events not yet persisted by the host"
+            )
         self._batch = []
         act()
         out, self._batch = self._batch, []

@@ -7,8 +7,8 @@
     decks = 6
     penetration_cap = 90          # percent of the shoe, 0 < cap <= 100
     seats = 7
-    min_bet = 5                   # dollars (cents allowed: 5.50)
-    max_bet = 500
+    min_bet = 5                   # dollars (cents allowed: 5.50, unless the game's wager is whole dollars)
+    max_bet = 500                 # at most 1,000,000 dollars
 
     [devices.shoe]                # name -> driver + address
     driver = "shoe"
@@ -27,9 +27,15 @@
     dir = "/var/lib/tablectl/ocp-1"
     signing_key = "/etc/tablectl/ocp-1.key"
     rotate = "shoe"
+    # allow_unsigned = true      # production without a signing key (``production_risks``)
+    # allow_no_fsync = true      # production with fsync = false
 
 ``load_config(path)`` returns a ``TableConfig`` or raises ``ConfigError``: one line naming the
-file, the key and the reason.
+file, the key and the reason. Every number is bounded by what a table can mean (the ``MAX_*``
+constants): finite, in range, whole where it counts things, so no configured value can make a
+running table allocate, loop or overflow. ``production_risks(config)`` lists what a production
+table (real devices) must not run with unless the config says so explicitly: no signing key,
+``fsync = false``.
 """
 
 from __future__ import annotations
@@ -45,17 +51,34 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from tablectl.drivers.messages import printable
 from tablectl.games import GAMES, GameDef
 from tablectl.rules.configure import RulesConfigError
 from tablectl.rules.houserules import RULES_BY_GAME, rules_from_dict
 
 CARD_DRIVERS = ("shoe", "csm", "shuffler")
+
+# What a table can mean: every configured number is checked against these.
+MAX_DECKS = 8
+MAX_AMOUNT = Decimal(1_000_000)  # dollars: a table limit or a wager
+MAX_BURNS = 10  # cards burned at one time (after a shuffle, at a dealer change, before a war card)
+MAX_WAR_RESERVE = 10  # wars a normal round keeps cards in reserve for
+MAX_PAY = 100_000  # a pay table's payout, to 1
+MAX_CHECKPOINT_EVERY = 1_000_000  # log lines between signed checkpoints
+MIN_ANSWER_TIMEOUT, MAX_ANSWER_TIMEOUT = 0.05, 60.0  # seconds a driver waits for a device's answer
+MAX_EVENT_NO = 2**32 - 1  # a device event number (32 bits on the wire)
+#: Games whose primary wager is in whole dollars (their table limits are too).
+WHOLE_DOLLAR_GAMES = frozenset({"one-card-poker"})
 TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _SERIAL_SCHEMES = ("socket", "rfc2217", "loop", "spy")
 
 
 class ConfigError(ValueError):
-    """A table configuration that cannot be used; the message is one line: file, key, reason."""
+    """A table configuration that cannot be used; the message is one line: file, key, reason
+    (any control character in it, say from a key's name, is written as an escape)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(printable(message))
 
 
 def check_address(address: str) -> str:
@@ -94,15 +117,55 @@ def check_address(address: str) -> str:
 
 def _cents(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ValueError(f"{value!r} is not an amount in dollars")
+        raise ValueError(f"{_short(value)} is not an amount in dollars")
     try:
-        amount = Decimal(str(value))
+        amount = Decimal(str(value).strip())
     except InvalidOperation:
-        raise ValueError(f"{value!r} is not an amount in dollars") from None
+        raise ValueError(f"{_short(value)} is not an amount in dollars") from None
+    if not amount.is_finite() or not 0 < amount <= MAX_AMOUNT:
+        raise ValueError(f"{_short(value)}: expected an amount in dollars above 0 and at most {MAX_AMOUNT:,}")
     cents = amount * 100
-    if cents != cents.to_integral_value() or cents <= 0:
-        raise ValueError(f"{value!r} is not a positive amount in whole cents")
+    if cents != cents.to_integral_value():
+        raise ValueError(f"{_short(value)} is not a positive amount in whole cents")
     return int(cents)
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    """``value`` for an error line: its repr, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _plain_path(value: Path) -> Path:
+    if any(ord(c) < 32 or ord(c) == 127 for c in str(value)) or not str(value).strip():
+        raise ValueError(f"{_short(str(value))}: expected a file system path without control characters")
+    return value
+
+
+def _rule_bound(name: str) -> tuple[int, str]:
+    """The largest value a rule's whole-number setting ``name`` can mean, and what it counts."""
+    if name.endswith("_burns"):
+        return MAX_BURNS, "burns"
+    if name == "war_reserve":
+        return MAX_WAR_RESERVE, "wars"
+    return MAX_PAY, "to 1"
+
+
+def _rule_number_problem(rules: Any, where: str = "") -> tuple[str, str] | None:
+    """(path, reason) for the first whole number in a (nested) rules dataclass beyond
+    ``_rule_bound``; None when all are within."""
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        path = f"{where}.{f.name}" if where else f.name
+        if dataclasses.is_dataclass(value):
+            problem = _rule_number_problem(value, path)
+            if problem is not None:
+                return problem
+        elif isinstance(value, int) and not isinstance(value, bool):
+            top, unit = _rule_bound(f.name)
+            if not 0 <= value <= top:
+                return path, f"{_short(value)}: expected 0 to {top:,} ({unit})"
+    return None
 
 
 class _Strict(BaseModel):
@@ -137,8 +200,15 @@ class LogConfig(_Strict):
     dir: Path
     signing_key: Path | None = None
     rotate: Literal["shoe", "day", "never"] = "shoe"
-    checkpoint_every: int = Field(1000, ge=0)
+    checkpoint_every: int = Field(1000, ge=0, le=MAX_CHECKPOINT_EVERY)
     fsync: bool = True
+    allow_unsigned: bool = False  # a production table may run without a signing key
+    allow_no_fsync: bool = False  # a production table may run with fsync = false
+
+    @field_validator("dir", "signing_key")
+    @classmethod
+    def _path(cls, value: Path | None) -> Path | None:
+        return None if value is None else _plain_path(value)
 
 
 class TableConfig(_Strict):
@@ -175,17 +245,17 @@ class TableConfig(_Strict):
     @field_validator("decks")
     @classmethod
     def _decks(cls, value: int) -> int:
-        if value < 1:
-            raise ValueError(f"must be at least 1, not {value}")
+        if not 1 <= value <= MAX_DECKS:
+            raise ValueError(f"must be at least 1, not {_short(value)}" if value < 1 else f"at most {MAX_DECKS}, not {_short(value)}")
         return value
 
     @field_validator("penetration_cap", mode="before")
     @classmethod
     def _cap(cls, value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"{value!r}: expected a percentage, 0 < cap <= 100")
-        if not 0 < value <= 100:
-            raise ValueError(f"{value}%: must be above 0 and at most 100")
+            raise ValueError(f"{_short(value)}: expected a percentage, 0 < cap <= 100")
+        if not 0 < value <= 100:  # also refuses nan
+            raise ValueError(f"{_short(value)}%: must be above 0 and at most 100")
         return float(value) / 100
 
     @field_validator("supervisors")
@@ -212,7 +282,12 @@ class TableConfig(_Strict):
             allowed = " or ".join(str(d) for d in game.decks)
             raise _KeyError("decks", f"{game.title} is dealt with {allowed} deck(s), not {self.decks}")
         if not 1 <= self.seats <= game.max_seats:
-            raise _KeyError("seats", f"{game.title} has 1 to {game.max_seats} seats, not {self.seats}")
+            raise _KeyError("seats", f"{game.title} has 1 to {game.max_seats} seats, not {_short(self.seats)}")
+        if self.whole_dollar_bets:
+            for key in ("min_bet", "max_bet"):
+                cents = getattr(self, key)
+                if cents % 100:
+                    raise _KeyError(key, f"{cents / 100:.2f}: {game.title}'s wager is in whole dollars")
         if self.max_bet < self.min_bet:
             raise _KeyError("max_bet", "is below min_bet")
         sources = [n for n, d in self.devices.items() if d.driver in CARD_DRIVERS]
@@ -231,8 +306,10 @@ class TableConfig(_Strict):
         for key in self.house_rules:
             if key.replace("-", "_") not in rule_keys:
                 raise _KeyError(f"house_rules.{key}", f"unknown house rule (expected one of {', '.join(sorted(rule_keys))})")
-        self.procedure_rules  # noqa: B018 - validates the procedure house rules
-        self.settlement_rules  # noqa: B018 - validates the settlement house rules and pay tables
+        for rules in (self.procedure_rules, self.settlement_rules):
+            problem = _rule_number_problem(rules)
+            if problem is not None:
+                raise _KeyError(self._rule_key(problem[0]), problem[1])
         return self
 
     # --- derived ----------------------------------------------------------------------------
@@ -240,6 +317,11 @@ class TableConfig(_Strict):
     @property
     def game_def(self) -> GameDef:
         return GAMES[self.game]
+
+    @property
+    def whole_dollar_bets(self) -> bool:
+        """Whether the game's primary wager (and so the table limits) is in whole dollars."""
+        return self.game in WHOLE_DOLLAR_GAMES
 
     @property
     def card_device(self) -> str:
@@ -276,8 +358,28 @@ class TableConfig(_Strict):
             return rules_from_dict(self.game, data)
         except RulesConfigError as e:
             path, _, reason = str(e).partition(": ")
-            section = "pay_tables" if path.split(".")[0] in self.pay_tables else "house_rules"
-            raise _KeyError(f"{section}.{path}", reason) from None
+            raise _KeyError(self._rule_key(path), reason) from None
+
+    def _rule_key(self, path: str) -> str:
+        """The config key of a rule setting's ``path`` (``tie_wager.any_tie``)."""
+        section = "pay_tables" if path.split(".")[0] in self.pay_tables else "house_rules"
+        return f"{section}.{path}"
+
+
+def production_risks(config: TableConfig) -> list[tuple[str, str]]:
+    """(key, reason) for each setting a production table (real devices) must not run with
+    unless its config allows it by name: no signing key (``log.allow_unsigned``) and
+    ``fsync = false`` (``log.allow_no_fsync``)."""
+    risks = []
+    if config.log.signing_key is None and not config.log.allow_unsigned:
+        risks.append(
+            ("log.signing_key", "not set: a production log must be signed (tablectl keygen); set log.allow_unsigned = true to run unsigned, or check with --simulate")
+        )
+    if not config.log.fsync and not config.log.allow_no_fsync:
+        risks.append(
+            ("log.fsync", "false: a power cut can lose events their device already forgot; set log.allow_no_fsync = true to allow it")
+        )
+    return risks
 
 
 class _KeyError(ValueError):

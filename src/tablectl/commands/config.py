@@ -2,7 +2,10 @@
 
 ``tablectl config check CONFIG`` validates exactly as ``tablectl run`` does before it touches a
 device (``tablectl.config.load_config``): it prints ``ok: <table> (<game>, N devices)`` and exits
-0, or prints one line ``tablectl: <file>: <key>: <reason>`` and exits 2.
+0, or prints one line ``tablectl: <file>: <key>: <reason>`` and exits 2. It checks the config for
+production (real devices) and so also refuses what a production table must not run with unless
+the config allows it by name (``tablectl.config.production_risks``: no signing key, ``fsync =
+false``); ``--simulate`` checks it for ``tablectl run --simulate`` instead, which skips those.
 
 ``tablectl config hash-credential`` reads a secret (a hidden prompt, asked twice, on a terminal;
 the first line of stdin otherwise) and prints its ``scrypt$...`` hash for the config's
@@ -26,14 +29,22 @@ def command() -> None:
 
 @command.command("check")
 @click.argument("config_path", metavar="CONFIG", type=click.Path(path_type=Path, dir_okay=True))
-def check(config_path: Path) -> None:
-    """Validate CONFIG as `tablectl run` would (exit 0 valid, 2 with a one-line error)."""
-    from tablectl.config import ConfigError, load_config
+@click.option("--simulate", is_flag=True, help="Check for `tablectl run --simulate` (no production checks).")
+def check(config_path: Path, simulate: bool) -> None:
+    """Validate CONFIG as `tablectl run` would (exit 0 valid, 2 with a one-line error).
+
+    Without --simulate the config is for production: a missing log.signing_key or fsync = false
+    is refused unless log.allow_unsigned / log.allow_no_fsync says so."""
+    from tablectl.config import ConfigError, load_config, production_risks
 
     try:
         config = load_config(config_path)
     except ConfigError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
+    risks = [] if simulate else production_risks(config)
+    if risks:
+        key, reason = risks[0]
+        raise CommandError(f"{config_path}: {key}: {reason}", EXIT_USAGE)
     devices = len(config.devices)
     click.echo(f"ok: {config.table} ({config.game}, {devices} device{'s' if devices != 1 else ''})")
 

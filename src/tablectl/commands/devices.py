@@ -4,6 +4,10 @@
 each event as it arrives. It never sends PERSISTED: watching must not make a device forget events
 the controller has not logged. Device trouble is one line, ``tablectl: <address>: <reason>``,
 exit 4.
+
+Strings a device reports reach the terminal only as printable text (``messages.printable``: the
+protocol decoder applies it to every string of a message; the port listing applies it to the USB
+descriptor strings).
 """
 
 from __future__ import annotations
@@ -13,13 +17,17 @@ import enum
 import json
 import queue
 import re
+import threading
 from typing import Any
 
 import click
 
 from tablectl.cli import EXIT_DEVICE, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
+from tablectl.commands.options import Finite
+from tablectl.config import MAX_ANSWER_TIMEOUT, MAX_EVENT_NO, MIN_ANSWER_TIMEOUT
 
 _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
+_WATCH_QUEUE = 1024  # events waiting to be printed
 
 
 def event_type(event: object) -> str:
@@ -86,15 +94,22 @@ def _serial_ports() -> list[dict[str, Any]]:
         tablectl = p.vid == usbids.VENDOR_ID and p.pid in kinds
         rows.append(
             {
-                "address": p.device,
+                "address": _text(p.device),
                 "vid": f"{p.vid:04x}" if p.vid is not None else None,
                 "pid": f"{p.pid:04x}" if p.pid is not None else None,
-                "serial_number": p.serial_number,
-                "description": p.description,
+                "serial_number": _text(p.serial_number),
+                "description": _text(p.description),
                 "kind": kinds.get(p.pid) if tablectl else None,
             }
         )
     return rows
+
+
+def _text(value: str | None) -> str | None:
+    """A string a device chose (a USB descriptor), printable."""
+    from tablectl.drivers.messages import printable
+
+    return None if value is None else printable(value)
 
 
 def _usb_devices() -> list[dict[str, Any]]:
@@ -114,7 +129,7 @@ def _usb_devices() -> list[dict[str, Any]]:
             if dev.idProduct not in kinds:
                 continue
             try:
-                serial = dev.serial_number
+                serial = _text(dev.serial_number)
             except (ValueError, usb.core.USBError, NotImplementedError):
                 serial = None
             address = f"usb:{usbids.VENDOR_ID:04x}:{dev.idProduct:04x}" + (f":{serial}" if serial else "")
@@ -161,13 +176,17 @@ def list_devices(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per event (type, event_no, card...).")
 @click.option(
     "--resume-after",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, MAX_EVENT_NO),
     default=0,
     show_default=True,
     help="Highest event number already logged (the device replays what comes after).",
 )
 @click.option(
-    "--answer-timeout", type=click.FloatRange(min=0.05), default=2.0, show_default=True, help="Seconds to wait for the device."
+    "--answer-timeout",
+    type=Finite(MIN_ANSWER_TIMEOUT, MAX_ANSWER_TIMEOUT),
+    default=2.0,
+    show_default=True,
+    help=f"Seconds to wait for the device ({MIN_ANSWER_TIMEOUT:g} to {MAX_ANSWER_TIMEOUT:g}).",
 )
 def watch(driver: str, address: str, count: int | None, as_json: bool, resume_after: int, answer_timeout: float) -> None:
     """Connect to the device at ADDRESS with DRIVER (shoe, csm, shuffler) and print its events.
@@ -178,13 +197,25 @@ def watch(driver: str, address: str, count: int | None, as_json: bool, resume_af
     from tablectl.drivers.errors import DriverError, UnknownDriver
     from tablectl.drivers.registry import open_device
 
-    inbox: queue.SimpleQueue[ev.DeviceEvent] = queue.SimpleQueue()
+    # bounded: while the terminal is slower than the device, the driver waits (and the device
+    # keeps its events) instead of the queue growing
+    inbox: queue.Queue[ev.DeviceEvent] = queue.Queue(maxsize=_WATCH_QUEUE)
+    stopping = threading.Event()
+
+    def sink(_name: str, event: ev.DeviceEvent) -> None:
+        while not stopping.is_set():
+            try:
+                inbox.put(event, timeout=0.25)
+                return
+            except queue.Full:
+                continue
+
     try:
         dev = open_device(
             driver,
             address,
             address,
-            lambda _name, event: inbox.put(event),
+            sink,
             resume_after=resume_after,
             answer_timeout=answer_timeout,
         )
@@ -212,4 +243,5 @@ def watch(driver: str, address: str, count: int | None, as_json: bool, resume_af
     except KeyboardInterrupt:
         raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
     finally:
+        stopping.set()
         dev.stop()

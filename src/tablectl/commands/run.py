@@ -20,6 +20,7 @@ from pathlib import Path
 import click
 
 from tablectl.cli import EXIT_DEVICE, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
+from tablectl.commands.options import Finite
 
 
 @click.command("run")
@@ -29,11 +30,11 @@ from tablectl.cli import EXIT_DEVICE, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_USAG
 @click.option("--autoplay", "rounds", type=click.IntRange(min=1), metavar="ROUNDS", help="Virtual dealer plays ROUNDS rounds (with --simulate), then exits.")
 @click.option("--seed", type=int, default=None, help="Seed for the simulators' shuffles and the virtual dealer.")
 @click.option("--log-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Write the event log here instead of the config's log dir.")
-@click.option("--mistakes", "rate", type=click.FloatRange(0.0, 1.0), default=None, metavar="RATE", help="Virtual dealer commits a procedure error in this fraction of rounds.")
+@click.option("--mistakes", "rate", type=Finite(0.0, 1.0), default=None, metavar="RATE", help="Virtual dealer commits a procedure error in this fraction of rounds.")
 @click.option("--mistakes-log", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE", help="Where the virtual dealer writes each mistake it committed (JSON lines).")
 @click.option("--signing-key", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="PATH", help="Ed25519 private key for the log's checkpoints (overrides the config's log.signing_key).")
 @click.option("--fault", "faults", multiple=True, metavar="SPEC", help="With --simulate: a fault for every simulated device, e.g. drop=0.05, disconnect@200, jam=0.001 (repeatable).")
-@click.option("--pace", type=click.FloatRange(min=0.0), default=None, metavar="SECONDS", help="With the display: the virtual dealer's pause at each step (default 0.25; 0 = full speed).")
+@click.option("--pace", type=Finite(0.0, 60.0), default=None, metavar="SECONDS", help="With the display: the virtual dealer's pause at each step (default 0.25; 0 = full speed).")
 def command(
     config_path: Path,
     simulate: bool,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import click
 
 from tablectl.cli import EXIT_DEVICE, EXIT_USAGE, CommandError
+from tablectl.commands.options import Finite
 
 if TYPE_CHECKING:
     from tablectl.simulators.device import SimDevice
@@ -49,12 +50,12 @@ def _host_port(value: str, what: str) -> tuple[str, int]:
               help="Explicit card order file: card texts separated by whitespace, first out first.")
 @click.option("--pty", "use_pty", is_flag=True, help="Serve on a pseudo-terminal (prints its path).")
 @click.option("--tcp", "tcp", metavar="HOST:PORT", default=None, help="Serve on TCP (PORT 0 picks a free port).")
-@click.option("--autodraw", type=click.FloatRange(min=0, min_open=True), default=None, metavar="RATE",
+@click.option("--autodraw", type=Finite(0, 10_000, min_open=True), default=None, metavar="RATE",
               help="Deal by itself at RATE cards per second until the shoe/deck is done.")
 @click.option("--packet", type=click.IntRange(1, 255), default=3, show_default=True,
               help="Packet size when a batch shuffler autodraws.")
 @click.option("--fault", "faults", multiple=True, metavar="SPEC", help=FAULT_HELP)
-@click.option("--penetration", type=click.FloatRange(0, 1, min_open=True), default=0.85, show_default=True,
+@click.option("--penetration", type=Finite(0, 1, min_open=True), default=0.85, show_default=True,
               help="Where a shoe's cut card sits (fraction of the shoe).")
 @click.option("--shuffle-quality", type=click.Choice(["good", "poor"]), default="good", show_default=True,
               help="poor: a batch shuffler doing --riffles GSR riffles; a CSM with a lagging carousel.")

@@ -2,6 +2,9 @@
 
 Device drivers call ``sink(device, event)`` from their reader threads; the display and the
 virtual dealer call the dealer-input methods (each returns a ``Future``). Both only enqueue. The
+inbox holds at most ``MAX_INBOX_EVENTS`` device events: beyond that ``sink`` waits for room, so a
+driver whose device floods the table stops reading and acknowledging and the device keeps its
+events until there is room (backpressure; nothing is dropped, memory stays bounded). The
 owner thread takes the inbox in batches: it applies every item to the ``TableCore`` in arrival
 order, then commits the event log (one write + fsync for the batch), THEN tells each device the
 highest event number now durable (``driver.persisted``), then publishes a ``TableView`` to the
@@ -42,6 +45,8 @@ from tablectl.table.view import TableView
 
 _log = logging.getLogger(__name__)
 MAX_BATCH = 4096
+MAX_INBOX_EVENTS = 8192  # device events queued for the owner thread; a driver's sink waits beyond it
+_ROOM_CHECK = 0.25  # how often a waiting sink checks that the controller is still there
 ViewListener = Callable[[TableView], None]
 
 
@@ -70,6 +75,8 @@ class TableController:
         self.core = TableCore(config, log, first_round=first_round, recent=recent)
         self._resumed = resumed
         self._inbox: queue.SimpleQueue[tuple[Any, Any]] = queue.SimpleQueue()
+        self._room = threading.Semaphore(MAX_INBOX_EVENTS)  # free places for device events
+        self.sink_waits = 0  # times a driver's sink waited for room (backpressure applied)
         self._drivers: dict[str, Persistable] = {}
         self._persisted: dict[str, int] = {}
         self._view_listeners: list[ViewListener] = []
@@ -118,7 +125,16 @@ class TableController:
     # --- entry points -------------------------------------------------------------------------
 
     def sink(self, device: str, event: DeviceEvent) -> None:
-        """A driver's callback (its reader thread): enqueue the event; never blocks."""
+        """A driver's callback (its reader thread): enqueue the event. While ``MAX_INBOX_EVENTS``
+        device events are waiting it blocks until the owner thread has taken some (the driver
+        stops reading, so its device keeps the event); it returns without enqueueing only once
+        the owner thread has ended (the event was not logged, so the device still holds it)."""
+        if not self._room.acquire(blocking=False):
+            self.sink_waits += 1
+            while not self._room.acquire(timeout=_ROOM_CHECK):
+                thread = self._thread
+                if thread is not None and not thread.is_alive():
+                    return
         self._inbox.put((device, event))
 
     def submit(self, inp: Any) -> Future[Any]:
@@ -179,6 +195,11 @@ class TableController:
         return self.submit(Snapshot()).result(timeout)  # type: ignore[no-any-return]
 
     @property
+    def inbox_size(self) -> int:
+        """Device events and inputs waiting for the owner thread (approximate)."""
+        return self._inbox.qsize()
+
+    @property
     def view(self) -> TableView:
         """The view published after the last batch."""
         return self._view
@@ -213,8 +234,10 @@ class TableController:
             except queue.Empty:
                 pass
             replies: list[tuple[Future[Any], Any, BaseException | None]] = []
+            events = 0
             for head, tail in batch:
                 if isinstance(head, str):
+                    events += 1
                     try:
                         core.handle_event(head, tail)
                     except Exception as e:  # noqa: BLE001 - a bug must not stop the table
@@ -238,6 +261,8 @@ class TableController:
                     replies.append((tail, None, InputRejected(f"internal error: {e}")))
             try:
                 self._finish_batch(replies)
+                if events:
+                    self._room.release(events)
             except BaseException as e:  # the log failed: nothing more may be accepted
                 self.error = e
                 _log.exception("table %s: the event log failed; the controller stops", self.config.table)

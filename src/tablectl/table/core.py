@@ -12,6 +12,7 @@ machine is triggered only for lifecycle changes.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
@@ -62,6 +63,10 @@ EVENTS_LOST = va.EVENTS_LOST
 #: Faults the driver raises about the device's events (not the device's own): each a violation.
 HOST_FAULT_VIOLATIONS = {ev.FaultKind.EVENTS_LOST: va.EVENTS_LOST, ev.FaultKind.BAD_EVENT: va.BAD_EVENT}
 PAST_LAST_ROUND = "past_last_round"
+
+_log = logging.getLogger(__name__)
+#: Open violations kept (shown, listed when resolved); more are logged and only counted.
+MAX_OPEN_VIOLATIONS = 256
 
 
 class EventLogLike(Protocol):
@@ -146,6 +151,7 @@ class TableCore(lc.LifecycleModel):
 
         # alarms
         self.violations: list[va.Violation] = []
+        self.violations_unlisted: Counter[str] = Counter()  # kind -> open violations beyond MAX_OPEN_VIOLATIONS (in the log only)
         self.misreads: list[_Misread] = []
         self.faults: dict[tuple[str, int], str] = {}
         self.highest: dict[str, int] = {}
@@ -315,7 +321,15 @@ class TableCore(lc.LifecycleModel):
     def _violation(self, kind: str, detail: str, **fields: Any) -> None:
         rnd = fields.pop("round", self.round_no or None)
         seq = self.log.append("violation", kind=kind, round=rnd, detail=detail, **fields)
-        self.violations.append(va.Violation(kind, rnd, detail, seq, fields))
+        if len(self.violations) < MAX_OPEN_VIOLATIONS:
+            self.violations.append(va.Violation(kind, rnd, detail, seq, fields))
+        else:
+            if not self.violations_unlisted:
+                _log.warning(
+                    "table %s: more than %d open violations; further ones are in the event log and counted only",
+                    self.config.table, MAX_OPEN_VIOLATIONS,
+                )
+            self.violations_unlisted[kind] += 1
         if self.state in lc.BASE_STATES:
             self._fire("hold")
 
@@ -720,7 +734,7 @@ class TableCore(lc.LifecycleModel):
             for seat in seats:
                 problem = va.check_wagers(
                     dict(inp.wagers[seat]), known=game.wagers, required=game.required, limited=game.limited,
-                    minimum=cfg.min_bet, maximum=cfg.max_bet, whole_dollars=game.id == "one-card-poker",
+                    minimum=cfg.min_bet, maximum=cfg.max_bet, whole_dollars=cfg.whole_dollar_bets,
                 )
                 if problem:
                     raise InputRejected(f"seat {seat}: {problem}")
@@ -924,21 +938,25 @@ class TableCore(lc.LifecycleModel):
         if self.misreads:
             raise InputRejected("identify the misread card first")
         kinds = [v.kind for v in self.violations]
-        void = (inp.void_round or va.PENETRATION_CAP in kinds) and self.in_round and self.base in (lc.IN_ROUND, lc.SETTLING)
+        unlisted = dict(self.violations_unlisted)
+        every_kind = set(kinds) | set(unlisted)
+        void = (inp.void_round or va.PENETRATION_CAP in every_kind) and self.in_round and self.base in (lc.IN_ROUND, lc.SETTLING)
         self.log.append(
             "resolved", supervisor=inp.supervisor, note=inp.note, kinds=kinds,
             violations=[v.seq for v in self.violations], round=self.round_no or None, void_round=void,
+            **({"unlisted": unlisted} if unlisted else {}),
         )
-        if va.CARD_NOT_RETURNED in kinds:
+        if va.CARD_NOT_RETURNED in every_kind:
             self.written_off = Counter({c: self.comp.seen(c) for c in range(DECK_SIZE) if self.comp.seen(c)})
         if void:
-            self.log.append("round_voided", round=self.round_no, reason=", ".join(kinds))
+            self.log.append("round_voided", round=self.round_no, reason=", ".join(kinds + sorted(unlisted)))
             self.cursor = None
             self.settlement = []
             self.base = lc.SETTLING
         if self.capped_out and self.base == lc.READY:
             self.base = lc.RESHUFFLE_DUE
         self.violations = []
+        self.violations_unlisted.clear()
         self._fire("resolve")
         if self.state == lc.IN_ROUND:
             self._after_cursor()
@@ -1026,6 +1044,12 @@ class TableCore(lc.LifecycleModel):
             )
         dealer = self.layout.get("dealer") or self.layout.get("dp") or []
         alarms = [AlarmView(v.kind, v.round, v.detail, va.WHAT_TO_DO.get(v.kind, "Supervisor: resolve.")) for v in self.violations]
+        if self.violations_unlisted:
+            more = sum(self.violations_unlisted.values())
+            alarms.append(AlarmView(
+                "more_violations", None, f"{more} more open violations (in the event log)",
+                "Supervisor: review the log, then resolve.",
+            ))
         alarms += [
             AlarmView(ev.FaultKind(kind).name.lower(), None, f"{device}: {detail}", "Clear the device fault (attendant).", violation=False)
             for (device, kind), detail in self.faults.items()
