@@ -225,6 +225,7 @@ class TableConfig(_Strict):
     house_rules: dict[str, Any] = Field(default_factory=dict)
     pay_tables: dict[str, Any] = Field(default_factory=dict)
     supervisors: dict[str, str] = Field(default_factory=dict)
+    allow_no_supervisors: bool = False  # a production table may run with nobody to resolve a hold
     log: LogConfig
     source: Path | None = Field(None, exclude=True)
 
@@ -368,9 +369,13 @@ class TableConfig(_Strict):
 
 def production_risks(config: TableConfig) -> list[tuple[str, str]]:
     """(key, reason) for each setting a production table (real devices) must not run with
-    unless its config allows it by name: no signing key (``log.allow_unsigned``) and
-    ``fsync = false`` (``log.allow_no_fsync``)."""
+    unless its config allows it by name: no supervisor (``allow_no_supervisors``), no signing key
+    (``log.allow_unsigned``) and ``fsync = false`` (``log.allow_no_fsync``)."""
     risks = []
+    if not config.supervisors and not config.allow_no_supervisors:
+        risks.append(
+            ("supervisors", "none configured: the first violation would hold the table for good; add one with `tablectl supervisor add CONFIG ID`, or set allow_no_supervisors = true")
+        )
     if config.log.signing_key is None and not config.log.allow_unsigned:
         risks.append(
             ("log.signing_key", "not set: a production log must be signed (tablectl keygen); set log.allow_unsigned = true to run unsigned, or check with --simulate")

@@ -109,18 +109,21 @@ def test_run_refuses_an_absurd_burn_count_at_once_with_exit_2(tmp_path: Path) ->
 # --- production ---------------------------------------------------------------------------------
 
 
+SUPERVISED = "allow_no_supervisors = true  # the rules below are what these tests are about\n"
+
+
 def test_a_production_config_without_a_signing_key_is_refused(tmp_path: Path) -> None:
-    path = write(tmp_path, OCP)  # the example has no signing key
+    path = write(tmp_path, SUPERVISED + OCP)  # the example has no signing key
     assert_refused(run_check(path), path, "log.signing_key", "set log.allow_unsigned = true")
 
 
 def test_a_production_config_with_fsync_off_is_refused(tmp_path: Path) -> None:
-    path = write(tmp_path, OCP.replace('rotate = "shoe"', 'rotate = "shoe"\nsigning_key = "/etc/tablectl/t.key"\nfsync = false'))
+    path = write(tmp_path, SUPERVISED + OCP.replace('rotate = "shoe"', 'rotate = "shoe"\nsigning_key = "/etc/tablectl/t.key"\nfsync = false'))
     assert_refused(run_check(path), path, "log.fsync", "set log.allow_no_fsync = true")
 
 
 def test_a_production_config_may_allow_either_by_name(tmp_path: Path) -> None:
-    path = write(tmp_path, OCP.replace('rotate = "shoe"', 'rotate = "shoe"\nfsync = false\nallow_unsigned = true\nallow_no_fsync = true'))
+    path = write(tmp_path, SUPERVISED + OCP.replace('rotate = "shoe"', 'rotate = "shoe"\nfsync = false\nallow_unsigned = true\nallow_no_fsync = true'))
     proc = run_check(path)
     assert (proc.returncode, proc.stderr) == (0, "")
 

@@ -20,6 +20,7 @@ SHIPPED = sorted((REPO / "config" / "tables").glob("*.toml"))
 PRODUCTION = REPO / "config" / "production.toml"
 
 VALID = """\
+allow_no_supervisors = true
 table = "ocp-1"
 game = "one-card-poker"
 decks = 6
@@ -70,7 +71,7 @@ def test_a_valid_config_checks_ok_with_table_game_and_device_count(tmp_path: Pat
 def test_bad_toml_names_the_file_and_the_line(tmp_path: Path) -> None:
     path = write(tmp_path, VALID.replace("decks = 6", "decks = = 6"))
     line = assert_one_line_error(path, "bad TOML", "")
-    assert "line 3" in line
+    assert "line 4" in line
 
 
 def test_unknown_game_names_the_game_key(tmp_path: Path) -> None:
@@ -142,10 +143,23 @@ def test_every_shipped_table_config_checks_clean_for_a_simulated_run(path: Path)
     assert out.startswith("ok: ")
 
 
-def test_the_production_config_checks_clean_for_production() -> None:
-    code, out, err = check(PRODUCTION)
+def test_the_production_config_wants_a_supervisor_before_it_checks_clean(tmp_path: Path) -> None:
+    config = tmp_path / "ocp-1.toml"
+    shutil.copy(PRODUCTION, config)
+    code, _, err = check(config)
+    assert code == 2 and "supervisors: none configured" in err and "tablectl supervisor add" in err
+    added = CliRunner().invoke(main, ["supervisor", "add", str(config), "pit-anna"], input="Bluff-Harbor-42\n")
+    assert added.exit_code == 0, added.output
+    code, out, err = check(config)
     assert (code, err) == (0, "")
     assert out.startswith("ok: ")
+
+
+def test_a_production_config_may_allow_running_without_supervisors_by_name(tmp_path: Path) -> None:
+    config = tmp_path / "ocp-1.toml"
+    config.write_text(PRODUCTION.read_text(encoding="utf-8").replace("allow_no_supervisors = false", "allow_no_supervisors = true"), encoding="utf-8")
+    code, out, err = check(config)
+    assert (code, err) == (0, "")
 
 
 def test_run_refuses_a_bad_config_with_the_same_one_line_before_opening_a_device(tmp_path: Path) -> None:
