@@ -6,6 +6,7 @@ Layout (``docs/surveillance.md``)::
 
     DATASET/<dataset>/table=<table>/date=<YYYY-MM-DD>/part-<from seq>-<to seq>.parquet
     DATASET/_manifests/<table>.json
+    DATASET/_manifests/_rules.json    (rules id -> the house rules and pay tables it stands for)
 
 A file's name carries the range of log lines it was exported from. An export that stopped before
 it rewrote the manifest leaves files past the manifest's ``through_seq``: the next export of that
@@ -29,6 +30,7 @@ import pyarrow.parquet as pq
 from tablectl.analytics.schemas import SCHEMAS
 
 MANIFESTS = "_manifests"
+RULES = "_rules.json"  # in MANIFESTS: the rules registry (no table name starts with "_")
 PART = re.compile(r"^part-(\d+)-(\d+)\.parquet$")
 
 
@@ -69,11 +71,31 @@ class Manifest:
             raise DatasetError(f"{path}: not a tablectl export manifest ({e})") from None
 
     def save(self, root: Path) -> None:
-        _atomic_write(manifest_path(root, self.table), orjson.dumps(asdict(self), option=orjson.OPT_INDENT_2))
+        atomic_write(manifest_path(root, self.table), orjson.dumps(asdict(self), option=orjson.OPT_INDENT_2))
 
 
 class DatasetError(Exception):
     """A dataset directory that cannot be used (one line, naming the file)."""
+
+
+def load_rules(root: Path) -> dict[str, dict[str, Any]]:
+    """The rules registry: rules id -> ``{game, decks, rules}`` (house rules and pay tables as
+    logged; None: the game's defaults), for every rules id the rows name."""
+    path = root / MANIFESTS / RULES
+    if not path.exists():
+        return {}
+    try:
+        data: dict[str, dict[str, Any]] = orjson.loads(path.read_bytes())
+    except orjson.JSONDecodeError as e:
+        raise DatasetError(f"{path}: not JSON ({e})") from None
+    return data
+
+
+def save_rules(root: Path, rules: dict[str, dict[str, Any]]) -> None:
+    """Add ``rules`` to the registry (an id names the same rules wherever it appears)."""
+    known = load_rules(root)
+    if rules.keys() - known.keys():
+        atomic_write(root / MANIFESTS / RULES, orjson.dumps({**known, **rules}, option=orjson.OPT_SORT_KEYS))
 
 
 def manifest_path(root: Path, table: str) -> Path:
@@ -121,7 +143,8 @@ def write_rows(root: Path, table: str, from_seq: int, to_seq: int, rows: dict[st
     return written
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all: a temporary file, fsynced, renamed over it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "wb") as f:

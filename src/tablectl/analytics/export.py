@@ -97,6 +97,7 @@ def export_table(table: str, files: list[Path], root: Path, keys: Sequence[Ed255
     result.removed = ds.remove_uncommitted(root, table, through)
     result.from_seq, result.to_seq = through + 1, last
     if last > through:
+        ds.save_rules(root, rows.rules)
         result.rows = ds.write_rows(root, table, through + 1, last, rows.since(through))
         manifest.exports.append(ds.Export(
             from_seq=through + 1, to_seq=last, chain_head=head, signed_seq=verification.signed_seq,
