@@ -5,7 +5,9 @@ A table, dealer or day is *flagged* when the bank's result on the wagers the mat
 more than ``z_limit`` standard deviations below what the math expects (the house lost more than
 chance allows; above the band is reported, not flagged: players playing worse than the math's
 strategy hand the house more). A shuffler serial is flagged when its shuffle-quality p-values,
-combined over the tables it served (Fisher's method), fall below ``p_limit``.
+combined over the tables it served (Fisher's method), fall below ``p_limit``; a card-reading shoe
+whose hand-shuffled shoes fail the same way is listed apart (``hand_shuffles``: the people
+shuffling, not the machine).
 """
 
 from __future__ import annotations
@@ -80,10 +82,16 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
         "dealers": [r["dealer"] for r in dealers.dicts() if _low(r, z_limit)],
         "days": [str(r["date"]) for r in days.dicts() if _low(r, z_limit)],
         "seats": [f"{r['table']}:{r['seat']}" for r in seats.dicts() if _low(r, z_limit)],
-        "shufflers": [r["serial"] for r in shufflers.dicts() if r["combined_p"] is not None and r["combined_p"] < p_limit],
+        "shufflers": _weak(shufflers, p_limit, "machine"),
+        "hand_shuffles": _weak(shufflers, p_limit, "hand"),
     }
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def _weak(shufflers: Result, p_limit: float, shuffled_by: str) -> list[str]:
+    return [r["serial"] for r in shufflers.dicts()
+            if r["shuffled_by"] == shuffled_by and r["combined_p"] is not None and r["combined_p"] < p_limit]
 
 
 def _low(row: dict[str, Any], z_limit: float) -> bool:

@@ -21,7 +21,7 @@ _GROUP_COLUMNS: list[tuple[str, str, str]] = [
 _SEAT_COLUMNS = [("table", "table", "text"), ("seat", "seat", "int"), ("rounds", "rounds", "int"),
                  ("handle", "handle $", "money"), ("player_net", "player net $", "money"),
                  ("expected_player_net", "expected $", "money"), ("z", "z", "z")]
-_SHUFFLER_COLUMNS = [("serial", "serial", "text"), ("kind", "kind", "text"), ("shoes", "shoes", "int"),
+_SHUFFLER_COLUMNS = [("serial", "serial", "text"), ("kind", "kind", "text"), ("shuffled_by", "shuffled by", "text"), ("shoes", "shoes", "int"),
                      ("tables", "tables", "int"), ("test", "test", "text"), ("figure", "figure", "num"),
                      ("expected", "perfect", "num"), ("combined_p", "combined p", "p")]
 _MATH_COLUMNS = [("game", "game", "text"), ("decks", "decks", "int"), ("rules_id", "rules", "text"),
@@ -59,7 +59,7 @@ def sections(report: FloorReport) -> list[tuple[str, Result, list[tuple[str, str
         ("Dealers", report.dealers, [("dealer", "dealer", "text"), *_GROUP_COLUMNS], low),
         ("Days", report.days, [("date", "day", "text"), *_GROUP_COLUMNS], low),
         ("Seats", report.seats, _SEAT_COLUMNS, low),
-        ("Shufflers (by serial number)", report.shufflers, _SHUFFLER_COLUMNS,
+        ("Shuffle quality by serial number", report.shufflers, _SHUFFLER_COLUMNS,
          lambda r: r.get("combined_p") is not None and r["combined_p"] < report.p_limit),
         ("Game math in force", report.math, _MATH_COLUMNS, lambda r: False),
     ]

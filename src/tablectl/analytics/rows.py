@@ -296,15 +296,17 @@ def _shoes(out: Extract, lines: _Pass, report: ReviewReport) -> None:
     for section in report.quality:
         for result in section.results:
             results.setdefault(result.name, result)
+    session_end = {x.index: x.end_seq for x in report.recon.sessions}
     for s in report.recon.shoes:
-        if s.end_seq is None:
+        end = s.end_seq if s.end_seq is not None else session_end.get(s.session)
+        if end is None:  # still in the device (a continuous shuffler's load): written once it ends
             continue
         ident = lines.identity(s.device, s.start_seq) or {}
         q = results.get(QUALITY_TEST.get(s.kind or "", ""))
-        out.add("shoes", s.end_seq, s.start_ts, {
+        out.add("shoes", end, s.start_ts, {
             "session": s.session, "shoe": _text(s.shoe), "device": s.device, "kind": s.kind,
             "serial": ident.get("serial"), "model": ident.get("model"), "start_seq": s.start_seq,
-            "end_seq": s.end_seq, "start_ts": timestamp(s.start_ts), "decks": s.decks, "size": s.size,
+            "end_seq": end, "start_ts": timestamp(s.start_ts), "decks": s.decks, "size": s.size,
             "deck_ok": s.deck_ok, "cards_drawn": s.cards_drawn, "max_penetration": s.max_penetration,
             "rounds": s.rounds, "ended_by": s.ended_by,
             "quality_test": q.name if q else None, "quality_figure": q.figure if q else None,

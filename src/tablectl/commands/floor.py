@@ -3,7 +3,7 @@
 the expected hold from the game math with its band, violations and holds per 100 rounds, faults
 and penetration; seats against the same math; shuffle quality per shuffler serial.
 
-Exit codes: 0 nothing flagged; 1 a table, dealer or shuffler flagged; 2 bad input (not a
+Exit codes: 0 nothing flagged; 1 a table, dealer, shuffler or hand-shuffled shoe flagged; 2 bad input (not a
 dataset, a bad date, an HTML file that cannot be written).
 """
 
@@ -56,5 +56,5 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
         click.echo(orjson.dumps(report.to_dict(), default=str, option=orjson.OPT_INDENT_2))
     else:
         render_text(report, click.echo)
-    if report.flagged["tables"] or report.flagged["dealers"] or report.flagged["shufflers"]:
+    if any(report.flagged[k] for k in ("tables", "dealers", "shufflers", "hand_shuffles")):
         click.get_current_context().exit(EXIT_FINDINGS)

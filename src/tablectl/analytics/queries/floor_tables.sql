@@ -1,6 +1,5 @@
 -- The floor report by table: rounds, handle, win, hold; on the wagers the game math analyses, their
 -- hold, the expected hold and its exact standard deviation, z (win below expected: negative);
---
 -- violations and holds per 100 rounds, device faults, mean penetration (deepest card per shoe).
 SELECT "table", game,
        sum(rounds) AS rounds, sum(handle) AS handle, sum(win) AS win,
