@@ -42,6 +42,8 @@ GAME_CONFIGS = {
 }
 CHEAT_DEALER = "D-13"
 WEAK_SERIAL = "CSM-WEAK-0013"
+MISTAKES = 0.03  # procedure errors the virtual dealer commits (violations, holds, resolutions)
+JAMS = 0.002  # device jams per card
 FIRST_DAY = dt.datetime(2026, 11, 2, 10, 0, tzinfo=dt.UTC)
 
 
@@ -114,34 +116,36 @@ def make_floor(root: Path, *, per_game: int = 4, days: int = 3, rounds: int = 60
     ocp_tables = [n for n in names if n.startswith("ocp")]
     for t, name in enumerate(names):
         floor.logs[name] = root / "logs" / name
-        config = load_config(CONFIGS / GAME_CONFIGS[_kind(name)]).model_copy(update={"table": name})
-        serial = WEAK_SERIAL if name == weak_table else f"SN-{_kind(name).upper()}-{t + 1:04d}"
-        floor.serials[name] = serial
+        floor.serials[name] = WEAK_SERIAL if name == weak_table else f"SN-{_kind(name).upper()}-{t + 1:04d}"
         for day in range(days):
             cheat = name == ocp_tables[day % len(ocp_tables)]
             dealer = CHEAT_DEALER if cheat else regular[(t + day * 5) % len(regular)]
-            floor.dealers[name, day] = dealer
-            options: dict[str, object] = {"serial": serial}
-            if name == weak_table:
-                options.update(quality="poor", csm_lag=8)
-            if cheat:
-                options["order"] = stacked(config.decks)
-            clock = _Clock(FIRST_DAY + dt.timedelta(days=day))
-            with _log_clock(clock):
-                _shift(config, floor.logs[name], keys / "table.key", dealer, rounds, seed * 1000 + t * 10 + day, options)
-            floor.rounds += rounds
+            play_shift(floor, name, day, dealer, rounds, seed * 1000 + t * 10 + day)
     return floor
 
 
-def _shift(config, log_dir: Path, key: Path, dealer: str, rounds: int, seed: int, options: dict[str, object]) -> None:  # type: ignore[no-untyped-def]
-    runtime = TableRuntime(config, simulate=True, log_dir=log_dir, seed=seed, fsync=False, signing_key=key,
-                           sim_options=options)
-    controller = runtime.start()
-    try:
-        controller.dealer_change(dealer).result(timeout=30)
-        VirtualDealer(controller, runtime.sims[config.card_device], seed=seed, dealer_change_rate=0.0).play(rounds)
-    finally:
-        runtime.stop()
+def play_shift(floor: Floor, name: str, day: int, dealer: str, rounds: int, seed: int) -> None:
+    """One shift of ``dealer`` at table ``name`` on the floor's ``day`` (0: the first), appended
+    to the table's log (the weak shuffler's table and the cheat's shoe as planted)."""
+    config = load_config(CONFIGS / GAME_CONFIGS[_kind(name)]).model_copy(update={"table": name})
+    floor.logs.setdefault(name, floor.root / "logs" / name)
+    floor.dealers[name, day] = dealer
+    options: dict[str, object] = {"serial": floor.serials.get(name, f"SN-{name.upper()}"), "faults": [f"jam={JAMS}"]}
+    if options["serial"] == WEAK_SERIAL:
+        options.update(quality="poor", csm_lag=8)
+    if dealer == CHEAT_DEALER:
+        options["order"] = stacked(config.decks)
+    with _log_clock(_Clock(FIRST_DAY + dt.timedelta(days=day))):
+        runtime = TableRuntime(config, simulate=True, log_dir=floor.logs[name], seed=seed, fsync=False,
+                               signing_key=floor.public_key.with_suffix(".key"), sim_options=options)
+        controller = runtime.start()
+        try:
+            controller.dealer_change(dealer).result(timeout=30)
+            VirtualDealer(controller, runtime.sims[config.card_device], seed=seed, mistakes=MISTAKES,
+                          dealer_change_rate=0.0).play(rounds)
+        finally:
+            runtime.stop()
+    floor.rounds += rounds
 
 
 def planted_tables(floor: Floor) -> set[str]:
