@@ -7,7 +7,10 @@ shuffle-quality figures.
 
 Every row carries its *anchor*: the ``seq`` from which the log shows everything the row says. An
 export takes the rows whose anchor is past what it exported before, so re-running adds only what
-is new, and a row is written once. A round's anchor is its last line (an open round waits); a
+is new, and a row is written once. A round's anchor is its last line (a round interrupted by a
+stop waits for the next start, which may go on with it); a
+shoe's, its end (a shoe still in play when the log's last session stopped waits for the next
+start, which may take it over); a
 face-up card's, its own line; a face-down card's, the ``revealed`` line that shows it — or, if the
 round ends without revealing it (a folded hand, a burn), the round's end, and the card is written
 without its value (``hidden``). A face-down card never leaves the log before it is revealed.
@@ -27,6 +30,7 @@ from typing import Any
 import orjson
 
 from tablectl.review.engine import ReviewReport
+from tablectl.review.model import INTERRUPTED, OPEN
 
 CARD_EVENTS = frozenset({"dealt", "burned", "drawn", "returned", "identified"})
 ROUND_ENDS = frozenset({"round_ended", "round_voided"})
@@ -276,12 +280,17 @@ def _rounds(out: Extract, lines: _Pass, report: ReviewReport) -> None:
     for hold in report.recon.holds:
         if hold.round_key is not None:
             holds[hold.round_key] += 1
+    sessions = report.recon.sessions
+    next_start = {a.index: b.start_seq for a, b in zip(sessions, sessions[1:], strict=False)}
     for r in report.recon.rounds:
         mine = lines.round_by_start.get(r.start_seq)
-        if r.end_seq is None or mine is None:  # the log ends in the round: written once it ends
+        anchor = r.end_seq
+        if r.status in (INTERRUPTED, OPEN):  # final once a later start did not go on with it
+            anchor = next_start.get(max([r.session, *r.resumed_in]))
+        if anchor is None or r.end_seq is None or mine is None:  # the log ends in the round: written once it ends
             continue
         handle = sum(int(stake or 0) for wagers in (r.wagers or {}).values() for stake in wagers.values())
-        out.add("rounds", r.end_seq, r.start_ts, {
+        out.add("rounds", anchor, r.start_ts, {
             "round_id": mine.round_id, "session": r.session, "round": r.number, "game": mine.game,
             "decks": mine.decks, "rules_id": mine.rules_id, "dealer": mine.dealer, "shoe": _text(r.shoe),
             "start_seq": r.start_seq, "end_seq": r.end_seq, "start_ts": timestamp(r.start_ts),
@@ -296,14 +305,18 @@ def _shoes(out: Extract, lines: _Pass, report: ReviewReport) -> None:
     for section in report.quality:
         for result in section.results:
             results.setdefault(result.name, result)
-    session_end = {x.index: x.end_seq for x in report.recon.sessions}
+    # a shoe (or a continuous shuffler's load) still in play when its session stopped ends with the
+    # session once a later one has started (that one may have taken it over: then it goes on)
+    # (anchored at the next session's first line: where the log shows it)
+    sessions = report.recon.sessions
+    session_end = {a.index: (a.end_seq, b.start_seq) for a, b in zip(sessions, sessions[1:], strict=False)}
     for s in report.recon.shoes:
-        end = s.end_seq if s.end_seq is not None else session_end.get(s.session)
-        if end is None:  # still in the device (a continuous shuffler's load): written once it ends
+        end, anchor = (s.end_seq, s.end_seq) if s.end_seq is not None else session_end.get(s.session, (None, None))
+        if end is None or anchor is None:  # still in play at the end of the log: written once it ends
             continue
         ident = lines.identity(s.device, s.start_seq) or {}
         q = results.get(QUALITY_TEST.get(s.kind or "", ""))
-        out.add("shoes", end, s.start_ts, {
+        out.add("shoes", anchor, s.start_ts, {
             "session": s.session, "shoe": _text(s.shoe), "device": s.device, "kind": s.kind,
             "serial": ident.get("serial"), "model": ident.get("model"), "start_seq": s.start_seq,
             "end_seq": end, "start_ts": timestamp(s.start_ts), "decks": s.decks, "size": s.size,
