@@ -141,7 +141,8 @@ def play_shift(floor: Floor, name: str, day: int, dealer: str, rounds: int, seed
         controller = runtime.start()
         try:
             controller.dealer_change(dealer).result(timeout=30)
-            VirtualDealer(controller, runtime.sims[config.card_device], seed=seed, mistakes=MISTAKES,
+            mistakes = 0.0 if dealer == CHEAT_DEALER else MISTAKES  # (careful: no hold brings a supervisor)
+            VirtualDealer(controller, runtime.sims[config.card_device], seed=seed, mistakes=mistakes,
                           dealer_change_rate=0.0).play(rounds)
         finally:
             runtime.stop()
