@@ -43,7 +43,6 @@ GAME_CONFIGS = {
 CHEAT_DEALER = "D-13"
 WEAK_SERIAL = "CSM-WEAK-0013"
 MISTAKES = 0.03  # procedure errors the virtual dealer commits (violations, holds, resolutions)
-JAMS = 0.002  # device jams per card
 FIRST_DAY = dt.datetime(2026, 11, 2, 10, 0, tzinfo=dt.UTC)
 
 
@@ -130,7 +129,7 @@ def play_shift(floor: Floor, name: str, day: int, dealer: str, rounds: int, seed
     config = load_config(CONFIGS / GAME_CONFIGS[_kind(name)]).model_copy(update={"table": name})
     floor.logs.setdefault(name, floor.root / "logs" / name)
     floor.dealers[name, day] = dealer
-    options: dict[str, object] = {"serial": floor.serials.get(name, f"SN-{name.upper()}"), "faults": [f"jam={JAMS}"]}
+    options: dict[str, object] = {"serial": floor.serials.get(name, f"SN-{name.upper()}")}
     if options["serial"] == WEAK_SERIAL:
         options.update(quality="poor", csm_lag=8)
     if dealer == CHEAT_DEALER:
