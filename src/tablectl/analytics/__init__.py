@@ -10,7 +10,8 @@ questions with embedded DuckDB.
 - ``expected``: each wager's house edge and exact variance from ``tablectl.gamemath`` under the
   house rules and pay tables in force.
 - ``queries`` (and the ``.sql`` files beside it): DuckDB over the dataset; named queries.
-- ``floor``, ``floor_render``: the floor report (per table, dealer, day, seat and shuffler).
+- ``floor``, ``floor_render``, ``stats``: the floor report (per table, dealer, day, seat and
+  shuffler).
 
 See ``docs/surveillance.md``.
 """

@@ -70,10 +70,11 @@ def _cached(game: str, decks: int | None, rules_json: str) -> tuple[WagerMath, .
         settlement = game_rules(game, orjson.loads(rules_json), "export").settlement
     except ValueError as e:
         return (WagerMath(game, "*", None, None, "", f"house rules not usable: {e}"),)
-    try:
-        found = _ANALYSES[game](decks, settlement)
-    except KeyError:
+    analyses = _ANALYSES.get(game)
+    if analyses is None:
         return (WagerMath(game, "*", None, None, "", f"no game math for {game}"),)
+    try:
+        found = analyses(decks, settlement)
     except ValueError as e:
         return (WagerMath(game, "*", None, None, "", f"game math refused: {e}"),)
     out = []

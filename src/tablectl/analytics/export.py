@@ -44,10 +44,6 @@ class TableExport:
     removed: int = 0  # files of an interrupted earlier export deleted
     seconds: float = 0.0
 
-    @property
-    def new(self) -> bool:
-        return self.refused is None and self.to_seq > self.from_seq - 1 and bool(self.rows)
-
 
 def logs_by_table(paths: Iterable[Path | str]) -> dict[str, list[Path]]:
     """The log files under ``paths`` grouped by table, each group in log order. Raises

@@ -12,29 +12,16 @@ shuffling, not the machine).
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tablectl.analytics.queries import Result, connect, named_queries, run
+from tablectl.analytics.stats import fisher
 
 Z_LIMIT = 3.0
 P_LIMIT = 0.001
-
-
-def fisher(p_values: list[float]) -> float | None:
-    """Fisher's combined p-value: P(chi-square with 2k df >= -2 sum ln p) (closed form for even df)."""
-    ps = [max(p, 1e-300) for p in p_values if p is not None]
-    if not ps:
-        return None
-    half = -sum(math.log(p) for p in ps)  # the statistic / 2
-    term, total = 1.0, 1.0
-    for i in range(1, len(ps)):
-        term *= half / i
-        total += term
-    return min(1.0, math.exp(-half) * total)
 
 
 @dataclass
@@ -72,7 +59,7 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
     con = connect(root)
     cells = sql["floor_cells"]
     con.execute(f"CREATE TEMP TABLE cells AS {cells}", {"from": date_from or "0001-01-01", "to": date_to or "9999-12-31"})
-    tables, dealers, days = (_banded(run(con, sql[f"floor_{k}"])) for k in ("tables", "dealers", "days"))
+    tables, dealers, days = (_banded(run(con, sql[f"floor_{k}"]), z_limit) for k in ("tables", "dealers", "days"))
     seats = run(con, sql["floor_seats"], date_from, date_to)
     shufflers = _combined(run(con, sql["floor_shufflers"], date_from, date_to))
     maths = run(con, "SELECT * FROM wager_math ORDER BY game, decks, rules_id, wager")
@@ -98,13 +85,14 @@ def _low(row: dict[str, Any], z_limit: float) -> bool:
     return row.get("z") is not None and row["z"] <= -z_limit
 
 
-def _banded(result: Result) -> Result:
-    """Add the hold band: the expected hold +- 3 standard deviations of the judged handle."""
+def _banded(result: Result, z_limit: float) -> Result:
+    """Add the hold band: the expected hold +- ``z_limit`` standard deviations (of the win, over
+    the analysed handle)."""
     out = []
     for row in result.dicts():
         handle, sd, expected = row["judged_handle"], row["win_sd"], row["expected_hold"]
         if handle and sd is not None and expected is not None:
-            low, high = expected - Z_LIMIT * sd / handle, expected + Z_LIMIT * sd / handle
+            low, high = expected - z_limit * sd / handle, expected + z_limit * sd / handle
         else:
             low = high = None
         out.append((*row.values(), low, high))

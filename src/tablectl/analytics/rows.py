@@ -87,6 +87,7 @@ class _Round:
     game: str | None
     decks: int | None
     rules_id: str
+    ts: str  # the round's start: the day its bets and decisions are counted in
     wagers: dict[str, str] = field(default_factory=dict)
     cards: int = 0
     penetration: float | None = None
@@ -160,7 +161,7 @@ class _Pass:
     def _round_started(self, rec: dict[str, Any]) -> None:
         key = (self.session, int(rec["round"]))
         dealer = rec.get("dealer") or self.dealer
-        rnd = _Round(key, f"{self.session}.{rec['round']}", dealer, self.game, self.decks, self.rules_id)
+        rnd = _Round(key, f"{self.session}.{rec['round']}", dealer, self.game, self.decks, self.rules_id, rec["ts"])
         game = self.games.get(self.game or "")
         main = main_wager(game.wagers if game else ())
         for wagers in (rec.get("wagers") or {}).values():
@@ -232,7 +233,7 @@ class _Pass:
         if wager is None and rnd is not None:
             game = self.games.get(rnd.game or "")
             wager = main_wager(game.wagers if game else ())
-        self.out.add("bets", rec["seq"], rec["ts"], {
+        self.out.add("bets", rec["seq"], rnd.ts if rnd else rec["ts"], {
             "seq": rec["seq"], "ts": timestamp(rec["ts"]), "round_id": rnd.round_id if rnd else None,
             "round": rec.get("round"), "game": rnd.game if rnd else self.game, "decks": rnd.decks if rnd else self.decks,
             "rules_id": rnd.rules_id if rnd else self.rules_id, "dealer": rnd.dealer if rnd else self.dealer,
@@ -242,7 +243,7 @@ class _Pass:
 
     def _decision(self, rec: dict[str, Any]) -> None:
         rnd = self._round_of(rec)
-        self.out.add("decisions", rec["seq"], rec["ts"], {
+        self.out.add("decisions", rec["seq"], rnd.ts if rnd else rec["ts"], {
             "seq": rec["seq"], "ts": timestamp(rec["ts"]), "round_id": rnd.round_id if rnd else None,
             "round": rec.get("round"), "dealer": rnd.dealer if rnd else self.dealer, "seat": rec.get("seat"),
             "decision": _text(rec.get("decision")), "banker": bool(rec.get("banker")),

@@ -46,7 +46,7 @@ def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...]) -> N
         elif not r.rows:
             click.echo(f"{r.table}: nothing new (exported through seq {r.from_seq - 1})")
         else:
-            counts = ", ".join(f"{n} {name}" for name, n in r.rows.items() if n)
+            counts = ", ".join(f"{n} {name}" for name, n in r.rows.items() if n) or "no new rows"
             click.echo(f"{r.table}: seq {r.from_seq}-{r.to_seq}: {counts} ({r.seconds:.2f} s)")
     if refused:
         click.get_current_context().exit(EXIT_INTEGRITY)
