@@ -205,3 +205,43 @@ def test_export_without_a_key_is_a_usage_error(small_floor: Floor, tmp_path: Pat
 def test_a_path_without_logs_is_a_one_line_error(small_floor: Floor, tmp_path: Path, tablectl: Tablectl) -> None:
     done = tablectl("export", tmp_path, "--to", tmp_path / "ds", "--key", small_floor.public_key)
     assert done.code == 2 and done.err.startswith("tablectl: ") and done.err.count("\n") == 1
+
+
+def test_a_round_a_restart_went_on_with_is_exported_once_when_it_ends(tmp_path: Path, tablectl: Tablectl) -> None:
+    from tablectl.config import load_config
+    from tablectl.eventlog import save_keypair
+    from tablectl.table.runtime import TableRuntime
+    from tablectl.table.virtual_dealer import VirtualDealer
+
+    keys = save_keypair(tmp_path / "keys")
+    config = load_config(Path(__file__).resolve().parents[2] / "config" / "tables" / "one-card-poker.toml")
+    log, dataset = tmp_path / "log", tmp_path / "ds"
+
+    def runtime(sims: dict) -> TableRuntime:
+        return TableRuntime(config, simulate=True, log_dir=log, seed=5, fsync=False, signing_key=keys.private,
+                            sims=sims)
+
+    first = runtime({})
+    controller = first.start()
+    VirtualDealer(controller, first.sims["shoe"], seed=6, dealer_change_rate=0.0).play(3)
+    first.stop()
+    sim = first.sims["shoe"]
+    second = runtime({"shoe": sim})  # stops two cards into round 4
+    controller = second.start()
+    controller.start_round([1, 2, 3], {s: {"primary": 1000, "tie": 500} for s in (1, 2, 3)}).result(5)
+    sim.draw(), sim.draw()
+    assert controller.wait_processed("shoe", sim.store.last_no)
+    second.stop()
+    assert tablectl("export", log, "--to", dataset, "--key", keys.public).code == 0
+    assert sorted(r["round"] for r in read(dataset, "rounds")) == [1, 2, 3]  # round 4 may go on: not yet
+    third = runtime({"shoe": sim})
+    controller = third.start()
+    VirtualDealer(controller, sim, seed=8, dealer_change_rate=0.0).play(1)  # round 4 to its end
+    third.stop()
+    done = tablectl("export", log, "--to", dataset, "--key", keys.public)
+    assert done.code == 0, done.err
+    rounds = {r["round"]: r for r in read(dataset, "rounds")}
+    assert sorted(rounds) == [1, 2, 3, 4, 5] and rounds[4]["status"] == "complete"
+    bets = [b for b in read(dataset, "bets") if b["round"] == 4]
+    assert {b["round_id"] for b in bets} == {rounds[4]["round_id"]} and len(bets) >= 3
+    assert sum(-b["net"] for b in bets) == rounds[4]["win"]

@@ -130,6 +130,8 @@ class _Pass:
             self._round_started(rec)
         elif event in ROUND_ENDS:
             self._round_ended(rec)
+        elif event == "round_resumed":
+            self._round_resumed(rec)
         elif event == "fault":
             self.out.add("faults", seq, rec["ts"], {
                 "seq": seq, "ts": timestamp(rec["ts"]), "device": rec.get("device"), "fault": rec.get("fault"),
@@ -170,6 +172,16 @@ class _Pass:
         rnd.wagers.setdefault(main, main)
         self.rounds[key] = rnd
         self.round_by_start[rec["seq"]] = rnd
+
+    def _round_resumed(self, rec: dict[str, Any]) -> None:
+        """A restarted controller went on with a round of an earlier session: its lines in this
+        session belong to that round (its id, dealer, face-down cards still to reveal)."""
+        number = int(rec["round"])
+        for session in range(self.session - 1, 0, -1):
+            rnd = self.rounds.get((session, number))
+            if rnd is not None:
+                self.rounds[self.session, number] = rnd
+                return
 
     def _round_of(self, rec: dict[str, Any]) -> _Round | None:
         number = rec.get("round")
