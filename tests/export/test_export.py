@@ -191,6 +191,8 @@ def test_files_of_an_interrupted_export_are_never_read_and_are_removed(small_flo
     pq.write_table(pq.read_table(part), stray)
     half = part.with_name(".part-000000999999-000001000000.parquet.123.tmp")
     half.write_bytes(b"PAR1 half written")
+    counted = run_tablectl("query", dataset, "SELECT count(*) AS n FROM rounds", "--csv")
+    assert counted.out.split() == ["n", str(len(read(exported, "rounds")))]  # the stray file is not read
     done = run_tablectl("export", small_floor.logs["tcp-1"], "--to", dataset, "--key", small_floor.public_key)
     assert done.code == 0, done.err
     assert not stray.exists() and not half.exists()

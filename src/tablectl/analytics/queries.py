@@ -15,7 +15,7 @@ import duckdb
 import orjson
 import pyarrow as pa
 
-from tablectl.analytics.dataset import MANIFESTS, DatasetError, atomic_write, load_rules
+from tablectl.analytics.dataset import MANIFESTS, PART, DatasetError, Manifest, atomic_write, load_rules
 from tablectl.analytics.schemas import SCHEMAS, with_partitions
 
 EARLIEST, LATEST = "0001-01-01", "9999-12-31"
@@ -59,11 +59,11 @@ def connect(root: Path) -> duckdb.DuckDBPyConnection:
         raise DatasetError(f"{root}: not a tablectl surveillance dataset (no {MANIFESTS}/; make one with tablectl export)")
     con = duckdb.connect()
     for name in SCHEMAS:
-        files = root / name
-        if any(files.glob("table=*/date=*/*.parquet")):
-            pattern = str(files / "table=*" / "date=*" / "*.parquet").replace("'", "''")
+        files = committed_files(root, name)
+        if files:
+            listed = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
             con.execute(
-                f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{pattern}', hive_partitioning = true, "
+                f"CREATE VIEW {name} AS SELECT * FROM read_parquet([{listed}], hive_partitioning = true, "
                 "union_by_name = true, hive_types = {'table': VARCHAR, 'date': DATE})"
             )
         else:
@@ -72,6 +72,21 @@ def connect(root: Path) -> duckdb.DuckDBPyConnection:
     con.register("wager_math_table", _wager_math(con, root))
     con.execute("CREATE VIEW wager_math AS SELECT * FROM wager_math_table")
     return con
+
+
+def committed_files(root: Path, dataset: str) -> list[Path]:
+    """The files of ``dataset`` that a manifest commits: a file an interrupted export wrote past
+    its table's ``through_seq`` is not read (the next export deletes it)."""
+    through: dict[str, int] = {}
+    out = []
+    for path in sorted((root / dataset).glob("table=*/date=*/*.parquet")):
+        m = PART.match(path.name)
+        table = path.parent.parent.name.removeprefix("table=")
+        if table not in through:
+            through[table] = Manifest.load(root, table).through_seq
+        if m is not None and int(m.group(1)) <= through[table]:
+            out.append(path)
+    return out
 
 
 def _wager_math(con: duckdb.DuckDBPyConnection, root: Path) -> pa.Table:
