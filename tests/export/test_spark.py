@@ -10,9 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from tablectl.analytics.floor import floor
-from tablectl.analytics.queries import connect
-
 pytestmark = pytest.mark.slow
 
 FIGURES = ("rounds", "handle", "win", "hold", "judged_handle", "judged_win", "expected_win", "win_sd", "z",
@@ -65,6 +62,9 @@ LEFT JOIN pen ON pen.`table` = play.`table` LEFT JOIN flt ON flt.`table` = play.
 
 
 def test_spark_reads_the_dataset_and_agrees_with_duckdb_on_every_per_table_figure(exported: Path, tmp_path: Path) -> None:
+    from tablectl.analytics.floor import floor  # (DuckDB loads only when the slow test runs)
+    from tablectl.analytics.queries import connect
+
     spark = spark_session()
     try:
         math_file = tmp_path / "wager_math.parquet"
