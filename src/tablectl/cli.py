@@ -35,6 +35,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "config": ("config", "Check a table configuration."),
     "supervisor": ("supervisor", "Add, remove and list a table's supervisors."),
     "diagram": ("diagram", "Print the table state machine as a mermaid diagram."),
+    "export": ("export", "Export verified card logs as a Parquet dataset for surveillance."),
+    "query": ("query", "SQL and named surveillance queries on an exported dataset (DuckDB)."),
+    "floor": ("floor", "The floor report: hold against the game math by table, dealer and day."),
 }
 
 

@@ -103,7 +103,8 @@ class TableController:
         if self._thread is not None:
             raise RuntimeError("the controller is already running")
         devices = {name: self.log.last_event_no(name) for name in self.config.devices}
-        self.core.go_online(devices, self._resumed)
+        identities = {name: ident for name, d in self._drivers.items() if (ident := getattr(d, "identity", None))}
+        self.core.go_online(devices, self._resumed, identities)
         self._persisted = dict(devices)
         self._finish_batch([])
         self._thread = threading.Thread(target=self._run, name=self._thread_name, daemon=True)

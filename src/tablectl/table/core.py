@@ -199,11 +199,14 @@ class TableCore(lc.LifecycleModel):
         if self.state != before:
             self.log.append("state", **{"from": before, "to": self.state, "trigger": trigger, "round": self.round_no or None})
 
-    def go_online(self, devices: Mapping[str, int] | None = None, resumed: LogState | None = None) -> None:
+    def go_online(self, devices: Mapping[str, int] | None = None, resumed: LogState | None = None,
+                  identities: Mapping[str, Any] | None = None) -> None:
         """The devices are connected: ``devices`` maps each to the highest event number already
         logged for it (events up to it are not taken again); ``resumed``: what the log says was
         in play when the table stopped (``tablectl.table.resume``): a card-reading shoe or a
-        continuous shuffler, and the round being dealt from it, are taken over."""
+        continuous shuffler, and the round being dealt from it, are taken over. ``identities``:
+        each connected device's ``Identify`` (model, serial number, firmware), logged as
+        ``device_identified`` so that surveillance can follow a machine by its serial number."""
         for name, number in (devices or {}).items():
             self.highest[name] = number
         self.log.append(
@@ -218,6 +221,9 @@ class TableCore(lc.LifecycleModel):
             pay_tables=dict(self.config.pay_tables),
             devices={n: d.driver for n, d in self.config.devices.items()},
         )
+        for name, ident in (identities or {}).items():
+            self.log.append("device_identified", name=name, kind=ident.kind.name.lower(), model=ident.model,
+                            serial=ident.serial, firmware=ident.firmware)
         self._fire("connect")
         if resumed is None:
             return

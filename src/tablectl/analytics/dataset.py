@@ -1,0 +1,162 @@
+"""Writing the dataset: one Parquet file per dataset, table and day for each export, made under a
+hidden temporary name and renamed into place; the per-table manifest, rewritten the same way, is
+the commit.
+
+Layout (``docs/surveillance.md``)::
+
+    DATASET/<dataset>/table=<table>/date=<YYYY-MM-DD>/part-<from seq>-<to seq>.parquet
+    DATASET/_manifests/<table>.json
+    DATASET/_manifests/_rules.json    (rules id -> the house rules and pay tables it stands for)
+
+A file's name carries the range of log lines it was exported from. An export that stopped before
+it rewrote the manifest leaves files past the manifest's ``through_seq``: the next export of that
+table deletes them first, so no row is ever written twice. Readers skip names starting with ``.``
+or ``_`` (Spark, Trino and pyarrow by rule; a DuckDB glob ``*/*/*.parquet`` never matches them).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from tablectl.analytics.schemas import SCHEMAS
+
+MANIFESTS = "_manifests"
+RULES = "_rules.json"  # in MANIFESTS: the rules registry (no table name starts with "_")
+PART = re.compile(r"^part-(\d+)-(\d+)\.parquet$")
+
+
+@dataclass
+class Export:
+    """One export of a table: the log lines it covered and what it wrote."""
+
+    from_seq: int
+    to_seq: int
+    chain_head: str  # BLAKE2b-256 of line ``to_seq``: the head of the chain this export verified
+    signed_seq: int  # every line up to here is covered by a verified signature
+    key_ids: list[str]
+    key_fingerprints: list[str]  # SHA-256 of each raw public key given
+    files: list[str]  # the log files read
+    rows: dict[str, int]  # rows written per dataset
+    exported_at: str
+
+
+@dataclass
+class Manifest:
+    """What has been verified and exported of one table's log."""
+
+    table: str
+    through_seq: int = 0
+    chain_head: str | None = None
+    exports: list[Export] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, root: Path, table: str) -> Manifest:
+        path = manifest_path(root, table)
+        if not path.exists():
+            return cls(table)
+        try:
+            data = orjson.loads(path.read_bytes())
+            return cls(data["table"], data["through_seq"], data["chain_head"],
+                       [Export(**e) for e in data["exports"]])
+        except (orjson.JSONDecodeError, KeyError, TypeError) as e:
+            raise DatasetError(f"{path}: not a tablectl export manifest ({e})") from None
+
+    def save(self, root: Path) -> None:
+        atomic_write(manifest_path(root, self.table), orjson.dumps(asdict(self), option=orjson.OPT_INDENT_2))
+
+
+class DatasetError(Exception):
+    """A dataset directory that cannot be used (one line, naming the file)."""
+
+
+def load_rules(root: Path) -> dict[str, dict[str, Any]]:
+    """The rules registry: rules id -> ``{game, decks, rules}`` (house rules and pay tables as
+    logged; None: the game's defaults), for every rules id the rows name."""
+    path = root / MANIFESTS / RULES
+    if not path.exists():
+        return {}
+    try:
+        data: dict[str, dict[str, Any]] = orjson.loads(path.read_bytes())
+    except orjson.JSONDecodeError as e:
+        raise DatasetError(f"{path}: not JSON ({e})") from None
+    return data
+
+
+def save_rules(root: Path, rules: dict[str, dict[str, Any]]) -> None:
+    """Add ``rules`` to the registry (an id names the same rules wherever it appears)."""
+    known = load_rules(root)
+    if rules.keys() - known.keys():
+        atomic_write(root / MANIFESTS / RULES, orjson.dumps({**known, **rules}, option=orjson.OPT_SORT_KEYS))
+
+
+def manifest_path(root: Path, table: str) -> Path:
+    return root / MANIFESTS / f"{table}.json"
+
+
+def partition_dir(root: Path, dataset: str, table: str, date: str) -> Path:
+    return root / dataset / f"table={table}" / f"date={date}"
+
+
+def remove_uncommitted(root: Path, table: str, through: int) -> int:
+    """Delete the files of ``table`` that an interrupted export wrote past ``through`` (and
+    temporary files); how many."""
+    removed = 0
+    for dataset in SCHEMAS:
+        base = root / dataset / f"table={table}"
+        if not base.is_dir():
+            continue
+        for path in base.glob("date=*/*"):
+            m = PART.match(path.name)
+            if path.name.startswith(".") or (m is not None and int(m.group(1)) > through):
+                path.unlink()
+                removed += 1
+    return removed
+
+
+def write_rows(root: Path, table: str, from_seq: int, to_seq: int, rows: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
+    """Write each dataset's ``rows`` (each with ``table`` and ``date``) as one file per day;
+    rows written per dataset."""
+    written: dict[str, int] = {}
+    for dataset, schema in SCHEMAS.items():
+        by_date: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for row in rows.get(dataset, ()):
+            by_date[row["date"]].append(row)
+        for date, day in sorted(by_date.items()):
+            columns = {name: [r.get(name) for r in day] for name in schema.names}
+            data = pa.Table.from_pydict(columns, schema=schema)
+            target = partition_dir(root, dataset, table, date) / f"part-{from_seq:012d}-{to_seq:012d}.parquet"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            pq.write_table(data, tmp, compression="zstd")
+            _fsync(tmp)
+            os.replace(tmp, target)
+        written[dataset] = sum(len(v) for v in by_date.values())
+    return written
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all: a temporary file, fsynced, renamed over it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

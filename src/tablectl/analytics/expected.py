@@ -1,0 +1,145 @@
+"""Each wager's house edge and exact variance from ``tablectl.gamemath``, under the house rules
+and pay tables in force (as the log records them, or the game's defaults).
+
+``edge`` is the bank's expected win per unit of the initial wager (the bets a decision adds, such
+as Play or War, are part of it), ``variance`` the exact variance of the bank's result per unit,
+both from the analysis's outcome counts (no sampling). A wager is judged under the strategy the
+analysis assumes (``strategy``): a player who plays worse hands the bank more, so a table holding
+*less* than expected is the one that needs a look. A wager the math does not analyse (Texas
+Hold'em Bonus's main game) has ``edge`` None and its ``note`` says so; the floor report leaves it
+out of the expected hold and its band.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+import orjson
+
+from tablectl.gamemath.table import BetAnalysis
+
+
+def math_version() -> str:
+    """A digest of the game math and rules engine sources: a cached analysis made by other code is
+    not used."""
+    import hashlib
+    from importlib import resources
+
+    digest = hashlib.blake2b(digest_size=8)
+    for package in ("tablectl.gamemath", "tablectl.rules"):
+        for path in sorted(resources.files(package).iterdir(), key=lambda p: p.name):
+            if path.name.endswith(".py"):
+                digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class WagerMath:
+    """One wager under one set of rules."""
+
+    game: str
+    wager: str
+    edge: float | None
+    variance: float | None
+    strategy: str
+    note: str
+
+
+def moments(analysis: BetAnalysis) -> tuple[float, float]:
+    """(house edge, variance) per unit of the initial wager, exact until the final float."""
+    n = analysis.combinations
+    mean = sum((line.pays * line.combinations for line in analysis.outcomes), Fraction(0)) / n
+    square = sum((line.pays * line.pays * line.combinations for line in analysis.outcomes), Fraction(0)) / n
+    return float(-mean), float(square - mean * mean)
+
+
+def wager_math(game: str, decks: int | None, rules: dict[str, Any] | None) -> list[WagerMath]:
+    """Every wager of ``game`` at ``decks`` decks under ``rules`` (``{"house_rules", "pay_tables"}``
+    as logged; None: the game's defaults)."""
+    return list(_cached(game, decks, orjson.dumps(rules, option=orjson.OPT_SORT_KEYS).decode()))
+
+
+@cache
+def _cached(game: str, decks: int | None, rules_json: str) -> tuple[WagerMath, ...]:
+    from tablectl.review.replay import game_rules
+
+    try:
+        settlement = game_rules(game, orjson.loads(rules_json), "export").settlement
+    except ValueError as e:
+        return (WagerMath(game, "*", None, None, "", f"house rules not usable: {e}"),)
+    analyses = _ANALYSES.get(game)
+    if analyses is None:
+        return (WagerMath(game, "*", None, None, "", f"no game math for {game}"),)
+    try:
+        found = analyses(decks, settlement)
+    except ValueError as e:
+        return (WagerMath(game, "*", None, None, "", f"game math refused: {e}"),)
+    out = []
+    for wager, analysis, note in found:
+        if analysis is None:
+            out.append(WagerMath(game, wager, None, None, "", note))
+            continue
+        edge, variance = moments(analysis)
+        out.append(WagerMath(game, wager, edge, variance, "; ".join(analysis.strategy), note))
+    return tuple(out)
+
+
+Found = list[tuple[str, BetAnalysis | None, str]]
+
+
+def _one_card_poker(decks: int | None, rules: Any) -> Found:
+    from tablectl.gamemath import one_card_poker as m
+
+    d = decks or 6
+    return [("primary", m.primary_extend(d, rules), "the player extends every tie"),
+            ("tie", m.tie_wager(d, rules, extended=True), "")]
+
+
+def _three_card_poker(decks: int | None, rules: Any) -> Found:
+    from tablectl.gamemath import three_card_poker as m
+
+    return [("ante", m.ante_play(rules), ""), ("pairplus", m.pairplus(rules), ""),
+            ("six-card-bonus", m.six_card_bonus(rules), "")]
+
+
+def _florida(decks: int | None, rules: Any) -> Found:
+    from tablectl.gamemath import three_card_poker as m
+
+    return [("ante", m.florida_ante(), ""), ("pairplus", m.florida_pairplus(rules), "")]
+
+
+def _one_for_the_money(decks: int | None, rules: Any) -> Found:
+    from tablectl.gamemath import one_for_the_money as m
+
+    analyses = m.analyses(decks or 6, rules)
+    table = rules.perfect_match if rules.side_bet == "perfect-match" else rules.three_card_bonus
+    bonus = [a for a in analyses if a.bet == "bonus" and a.rules.get("side_bet") == rules.side_bet
+             and str(a.rules.get("pay_table", "")).endswith(table.describe())
+             and a.rules.get("player", "").startswith("optimal")]
+    found: Found = [("ante", analyses[0], "")]
+    found.append(("bonus", bonus[0], "") if bonus else ("bonus", None, f"pay table {table.describe()} not analysed"))
+    return found
+
+
+def _texas_holdem_bonus(decks: int | None, rules: Any) -> Found:
+    from tablectl.gamemath import texas_holdem_bonus as m
+
+    found: Found = [("bonus", m.bonus(rules), "")]
+    main = [a for a in m.analyses() if a.bet == "ante"]
+    if main:
+        found.append(("ante", main[0], "default house rules"))
+    else:
+        found.append(("ante", None, "main game (Ante, Flop, Turn, River) not analysed by tablectl.gamemath"))
+    return found
+
+
+_ANALYSES = {
+    "one-card-poker": _one_card_poker,
+    "three-card-poker": _three_card_poker,
+    "three-card-poker-florida": _florida,
+    "one-for-the-money": _one_for_the_money,
+    "texas-holdem-bonus": _texas_holdem_bonus,
+}

@@ -1,0 +1,137 @@
+"""DuckDB over a surveillance dataset: one view per dataset, the game math as a table, and the
+named queries kept as ``.sql`` files beside this module (``tablectl query DATASET NAME``).
+
+Named queries take ``$from`` and ``$to`` (dates, inclusive; default: everything).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import orjson
+import pyarrow as pa
+
+from tablectl.analytics.dataset import MANIFESTS, PART, DatasetError, Manifest, atomic_write, load_rules
+from tablectl.analytics.schemas import SCHEMAS, with_partitions
+
+EARLIEST, LATEST = "0001-01-01", "9999-12-31"
+#: named queries that are building blocks of the floor report, not for ``tablectl query`` listings
+INTERNAL = frozenset({"floor_cells"})
+MATH_CACHE = "_math.json"  # in MANIFESTS
+MATH_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id", pa.string()), ("wager", pa.string()),
+                         ("edge", pa.float64()), ("variance", pa.float64()), ("strategy", pa.string()),
+                         ("note", pa.string())])
+
+
+def named_queries() -> dict[str, str]:
+    """Name -> SQL text of every named query."""
+    folder = resources.files("tablectl.analytics") / "queries"
+    return {p.name[:-4]: p.read_text(encoding="utf-8") for p in folder.iterdir() if p.name.endswith(".sql")}
+
+
+def describe(sql: str) -> str:
+    """The first comment line of a named query: what it answers."""
+    for line in sql.splitlines():
+        if line.startswith("--"):
+            return line[2:].strip()
+    return ""
+
+
+@dataclass
+class Result:
+    """A query's columns and rows."""
+
+    columns: list[str]
+    rows: list[tuple[Any, ...]]
+
+    def dicts(self) -> list[dict[str, Any]]:
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
+
+
+def connect(root: Path) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB with a view per dataset of ``root`` (an empty table of the right
+    columns for a dataset with no file yet) and ``wager_math`` (``tablectl.analytics.expected``)."""
+    if not root.is_dir() or not (root / MANIFESTS).is_dir():
+        raise DatasetError(f"{root}: not a tablectl surveillance dataset (no {MANIFESTS}/; make one with tablectl export)")
+    con = duckdb.connect()
+    for name in SCHEMAS:
+        files = committed_files(root, name)
+        if files:
+            listed = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
+            con.execute(
+                f"CREATE VIEW {name} AS SELECT * FROM read_parquet([{listed}], hive_partitioning = true, "
+                "union_by_name = true, hive_types = {'table': VARCHAR, 'date': DATE})"
+            )
+        else:
+            con.register(f"{name}_empty", with_partitions(name).empty_table())
+            con.execute(f"CREATE VIEW {name} AS SELECT * FROM {name}_empty")
+    con.register("wager_math_table", _wager_math(con, root))
+    con.execute("CREATE VIEW wager_math AS SELECT * FROM wager_math_table")
+    return con
+
+
+def committed_files(root: Path, dataset: str) -> list[Path]:
+    """The files of ``dataset`` that a manifest commits: a file an interrupted export wrote past
+    its table's ``through_seq`` is not read (the next export deletes it)."""
+    through: dict[str, int] = {}
+    out = []
+    for path in sorted((root / dataset).glob("table=*/date=*/*.parquet")):
+        m = PART.match(path.name)
+        table = path.parent.parent.name.removeprefix("table=")
+        if table not in through:
+            through[table] = Manifest.load(root, table).through_seq
+        if m is not None and int(m.group(1)) <= through[table]:
+            out.append(path)
+    return out
+
+
+def _wager_math(con: duckdb.DuckDBPyConnection, root: Path) -> pa.Table:
+    """The math of every (game, decks, rules) the rounds were played under, cached in the dataset
+    (``_manifests/_math.json``) for as long as the game math's code is the same."""
+    from dataclasses import asdict
+
+    from tablectl.analytics.expected import math_version, wager_math
+
+    registry = load_rules(root)
+    cache_path = root / MANIFESTS / MATH_CACHE
+    version = math_version()
+    cache: dict[str, Any] = {"version": version, "entries": {}}
+    if cache_path.exists():
+        try:
+            found = orjson.loads(cache_path.read_bytes())
+            if found.get("version") == version:
+                cache = found
+        except orjson.JSONDecodeError:
+            pass  # rebuilt below
+    rows: dict[str, list[Any]] = {name: [] for name in MATH_SCHEMA.names}
+    changed = False
+    seen = con.execute("SELECT DISTINCT game, decks, rules_id FROM rounds WHERE game IS NOT NULL").fetchall()
+    for game, decks, rules_id in seen:
+        key = f"{game}/{decks}/{rules_id}"
+        if key not in cache["entries"]:
+            maths = wager_math(game, decks, (registry.get(rules_id) or {}).get("rules"))
+            cache["entries"][key] = [asdict(m) for m in maths]
+            changed = True
+        for m in cache["entries"][key]:
+            for name, value in (("decks", decks), ("rules_id", rules_id), *m.items()):
+                if name in rows:
+                    rows[name].append(value)
+    if changed:
+        atomic_write(cache_path, orjson.dumps(cache))
+    return pa.Table.from_pydict(rows, schema=MATH_SCHEMA)
+
+
+def run(con: duckdb.DuckDBPyConnection, sql: str, date_from: str | None = None, date_to: str | None = None) -> Result:
+    """Run ``sql`` (a named query's parameters ``$from``/``$to`` bound when it uses them)."""
+    params: dict[str, Any] = {}
+    if "$from" in sql:
+        params["from"] = date_from or EARLIEST
+    if "$to" in sql:
+        params["to"] = date_to or LATEST
+    cursor = con.execute(sql, params) if params else con.execute(sql)
+    columns = [d[0] for d in cursor.description or []]
+    return Result(columns, cursor.fetchall())

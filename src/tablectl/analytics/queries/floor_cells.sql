@@ -1,0 +1,50 @@
+-- The floor report's building block: one row per table, dealer and day within [$from, $to]
+-- (dates, inclusive). Every figure is a sum, so tables, dealers and days roll up from it.
+-- win: the bank's result (house or player-dealer) = minus the players' net, cents.
+-- handle: the initial wagers settled (bets a decision adds - Play, War, Raise - are not handle).
+-- judged_*: the wagers tablectl.gamemath analyses (wager_math.edge not null): their win, the
+-- expected win (stake x house edge) and its exact variance (stake^2 x variance per unit).
+WITH b AS (
+    SELECT bets.*, m.edge, m.variance
+    FROM bets
+    LEFT JOIN wager_math m USING (game, decks, rules_id, wager)
+    WHERE bets.date BETWEEN $from AND $to
+),
+money AS (
+    SELECT "table", game, coalesce(dealer, '(none)') AS dealer, date,
+           sum(stake) FILTER (WHERE bet = wager) AS handle,
+           sum(-net) AS win,
+           sum(stake) FILTER (WHERE bet = wager AND edge IS NOT NULL) AS judged_handle,
+           sum(-net) FILTER (WHERE edge IS NOT NULL) AS judged_win,
+           sum(stake * edge) FILTER (WHERE bet = wager AND edge IS NOT NULL) AS expected_win,
+           sum(stake::DOUBLE * stake * variance) FILTER (WHERE bet = wager AND edge IS NOT NULL) AS variance
+    FROM b GROUP BY ALL
+),
+shoe_pen AS (  -- the deepest card of each shoe, per dealer and day that dealt from it
+    SELECT "table", coalesce(dealer, '(none)') AS dealer, date, session, shoe, max(penetration) AS pen
+    FROM rounds WHERE date BETWEEN $from AND $to AND penetration IS NOT NULL GROUP BY ALL
+),
+play AS (
+    SELECT "table", game, coalesce(dealer, '(none)') AS dealer, date,
+           count(*) AS rounds,
+           count(*) FILTER (WHERE status = 'complete') AS complete,
+           sum(violations) AS violations, sum(holds) AS holds,
+           count(*) FILTER (WHERE settlement = 'mismatch') AS mismatches
+    FROM rounds WHERE date BETWEEN $from AND $to GROUP BY ALL
+),
+pen AS (
+    SELECT "table", dealer, date, sum(pen) AS pen_sum, count(*) AS pen_n FROM shoe_pen GROUP BY ALL
+),
+flt AS (
+    SELECT r."table", coalesce(r.dealer, '(none)') AS dealer, r.date, count(*) AS faults
+    FROM faults f JOIN rounds r ON f."table" = r."table" AND f.ts BETWEEN r.start_ts AND r.end_ts
+    WHERE r.date BETWEEN $from AND $to GROUP BY ALL
+)
+SELECT play.*, coalesce(money.handle, 0) AS handle, coalesce(money.win, 0) AS win,
+       coalesce(money.judged_handle, 0) AS judged_handle, coalesce(money.judged_win, 0) AS judged_win,
+       coalesce(money.expected_win, 0) AS expected_win, coalesce(money.variance, 0) AS variance,
+       coalesce(flt.faults, 0) AS faults, coalesce(pen.pen_sum, 0) AS pen_sum, coalesce(pen.pen_n, 0) AS pen_n
+FROM play
+LEFT JOIN money USING ("table", game, dealer, date)
+LEFT JOIN pen USING ("table", dealer, date)
+LEFT JOIN flt USING ("table", dealer, date)

@@ -1,0 +1,356 @@
+"""A verified log -> the rows of the surveillance datasets (``tablectl.analytics.schemas``).
+
+One pass over the log's lines gives the card events, settled bets, decisions, faults and device
+identities; the review (``tablectl.review.engine.review``) gives what needs the whole table's
+history: each round's status and settlement check, violations, holds, anomalies, shoes and the
+shuffle-quality figures.
+
+Every row carries its *anchor*: the ``seq`` from which the log shows everything the row says. An
+export takes the rows whose anchor is past what it exported before, so re-running adds only what
+is new, and a row is written once. A round's anchor is its last line (a round interrupted by a
+stop waits for the next start, which may go on with it); a
+shoe's, its end (a shoe still in play when the log's last session stopped waits for the next
+start, which may take it over); a
+face-up card's, its own line; a face-down card's, the ``revealed`` line that shows it — or, if the
+round ends without revealing it (a folded hand, a burn), the round's end, and the card is written
+without its value (``hidden``). A face-down card never leaves the log before it is revealed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from tablectl.review.engine import ReviewReport
+from tablectl.review.model import INTERRUPTED, OPEN
+
+CARD_EVENTS = frozenset({"dealt", "burned", "drawn", "returned", "identified"})
+ROUND_ENDS = frozenset({"round_ended", "round_voided"})
+#: the quality analysis that stands for a shoe's device kind (``tablectl.review.quality``)
+QUALITY_TEST = {"csm": "csm_reentry_lag", "shoe": "card_position_chi_square", "shuffler": "card_position_chi_square"}
+
+Row = dict[str, Any]
+
+
+def timestamp(ts: str | None) -> datetime | None:
+    """A log ``ts`` (``YYYY-MM-DDTHH:MM:SS.ffffffZ``) as an aware datetime."""
+    return None if ts is None else datetime.fromisoformat(ts)
+
+
+def rules_id(game: str | None, rules: dict[str, Any] | None) -> str:
+    """A short stable id of a game's house rules and pay tables as logged (``default``: none logged)."""
+    if rules is None:
+        return "default"
+    return hashlib.sha256(orjson.dumps([game, rules], option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
+
+
+def main_wager(game_wagers: Iterable[str]) -> str:
+    """The initial wager that a bet created by a decision (war, play, raise, flop, ...) takes its
+    stake from: the primary bet where the game has one, else the Ante."""
+    wagers = list(game_wagers)
+    return "primary" if "primary" in wagers else "ante"
+
+
+@dataclass
+class Extract:
+    """Each dataset's rows as ``(anchor seq, row)``; the row has ``table`` and ``date``."""
+
+    table: str
+    rows: dict[str, list[tuple[int, Row]]] = field(default_factory=lambda: defaultdict(list))
+    rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # rules_id -> {game, decks, rules}
+    last_seq: int = 0
+    prev: dict[int, str] = field(default_factory=dict)  # seq -> its line's ``prev`` (for the seqs asked)
+
+    def add(self, dataset: str, anchor: int, ts: str | None, row: Row) -> None:
+        row["table"] = self.table
+        row["date"] = (ts or "")[:10]
+        self.rows[dataset].append((anchor, row))
+
+    def since(self, through: int) -> dict[str, list[Row]]:
+        """The rows an export that has written everything up to ``through`` adds."""
+        return {name: [row for anchor, row in rows if anchor > through] for name, rows in self.rows.items()}
+
+
+@dataclass
+class _Round:
+    key: tuple[int, int]
+    round_id: str
+    dealer: str | None
+    game: str | None
+    decks: int | None
+    rules_id: str
+    ts: str  # the round's start: the day its bets and decisions are counted in
+    wagers: dict[str, str] = field(default_factory=dict)
+    cards: int = 0
+    penetration: float | None = None
+    pending: list[tuple[Row, str | None]] = field(default_factory=list)  # face-down cards not yet shown
+
+
+class _Pass:
+    """The line-by-line part of the extraction."""
+
+    def __init__(self, out: Extract, want_prev: set[int]) -> None:
+        from tablectl.games import GAMES
+
+        self.games = GAMES
+        self.out = out
+        self.want_prev = want_prev
+        self.session = 0
+        self.game: str | None = None
+        self.decks: int | None = None
+        self.rules_id = "default"
+        self.dealer: str | None = None
+        self.rounds: dict[tuple[int, int], _Round] = {}
+        self.round_by_start: dict[int, _Round] = {}
+        self.identities: dict[str, list[tuple[int, Row]]] = defaultdict(list)
+
+    def feed(self, rec: dict[str, Any]) -> None:
+        seq = rec["seq"]
+        self.out.last_seq = seq
+        if seq in self.want_prev:
+            self.out.prev[seq] = rec["prev"]
+        event = rec["event"]
+        if event in CARD_EVENTS:
+            self._card(rec)
+        elif event == "settled":
+            self._settled(rec)
+        elif event == "decision":
+            self._decision(rec)
+        elif event == "revealed":
+            self._revealed(rec)
+        elif event == "round_started":
+            self._round_started(rec)
+        elif event in ROUND_ENDS:
+            self._round_ended(rec)
+        elif event == "round_resumed":
+            self._round_resumed(rec)
+        elif event == "fault":
+            self.out.add("faults", seq, rec["ts"], {
+                "seq": seq, "ts": timestamp(rec["ts"]), "device": rec.get("device"), "fault": rec.get("fault"),
+                "cleared": bool(rec.get("cleared")), "detail": _text(rec.get("detail")),
+                "event_no": rec.get("event_no"), "round": rec.get("round"),
+            })
+        elif event == "device_identified":
+            row = {"seq": seq, "ts": timestamp(rec["ts"]), "device": rec.get("name"), "kind": rec.get("kind"),
+                   "model": rec.get("model"), "serial": rec.get("serial"), "firmware": rec.get("firmware")}
+            self.identities[str(rec.get("name"))].append((seq, row))
+            self.out.add("devices", seq, rec["ts"], row)
+        elif event == "dealer_change":
+            self.dealer = rec.get("dealer")
+        elif event == "duty_resumed":
+            self.dealer = rec.get("dealer", self.dealer)
+        elif event in ("log_opened", "recovery"):
+            self.session += 1
+            self.dealer = None
+        elif event == "table_started":
+            self.game, self.decks = rec.get("game"), rec.get("decks")
+            logged = None
+            if "house_rules" in rec or "pay_tables" in rec:
+                logged = {"house_rules": rec.get("house_rules") or {}, "pay_tables": rec.get("pay_tables") or {}}
+            self.rules_id = rules_id(self.game, logged)
+            self.out.rules[self.rules_id] = {"game": self.game, "decks": self.decks, "rules": logged}
+
+    # --- rounds ---------------------------------------------------------------------------------
+
+    def _round_started(self, rec: dict[str, Any]) -> None:
+        key = (self.session, int(rec["round"]))
+        dealer = rec.get("dealer") or self.dealer
+        rnd = _Round(key, f"{self.session}.{rec['round']}", dealer, self.game, self.decks, self.rules_id, rec["ts"])
+        game = self.games.get(self.game or "")
+        main = main_wager(game.wagers if game else ())
+        for wagers in (rec.get("wagers") or {}).values():
+            for bet in wagers:
+                rnd.wagers[bet] = bet
+        rnd.wagers.setdefault(main, main)
+        self.rounds[key] = rnd
+        self.round_by_start[rec["seq"]] = rnd
+
+    def _round_resumed(self, rec: dict[str, Any]) -> None:
+        """A restarted controller went on with a round of an earlier session: its lines in this
+        session belong to that round (its id, dealer, face-down cards still to reveal)."""
+        number = int(rec["round"])
+        for session in range(self.session - 1, 0, -1):
+            rnd = self.rounds.get((session, number))
+            if rnd is not None:
+                self.rounds[self.session, number] = rnd
+                return
+
+    def _round_of(self, rec: dict[str, Any]) -> _Round | None:
+        number = rec.get("round")
+        return None if number is None else self.rounds.get((self.session, int(number)))
+
+    def _round_ended(self, rec: dict[str, Any]) -> None:
+        rnd = self._round_of(rec)
+        if rnd is None:
+            return
+        for row, ts in rnd.pending:  # never revealed: the card's value stays in the log
+            row["card"], row["hidden"] = None, True
+            self.out.add("cards", rec["seq"], ts, row)
+        rnd.pending.clear()
+
+    # --- cards ----------------------------------------------------------------------------------
+
+    def _card(self, rec: dict[str, Any]) -> None:
+        seq = rec["seq"]
+        rnd = self._round_of(rec)
+        row = {
+            "seq": seq, "ts": timestamp(rec["ts"]), "event": rec["event"], "session": self.session,
+            "shoe": _text(rec.get("shoe")), "round": rec.get("round"), "card": rec.get("card"),
+            "position": rec.get("to"), "face": rec.get("face"), "hidden": False, "revealed_seq": None,
+            "device": rec.get("device"), "event_no": rec.get("event_no"), "penetration": rec.get("penetration"),
+            "packet": rec.get("packet") if isinstance(rec.get("packet"), int) else None,
+        }
+        if rnd is not None:
+            rnd.cards += 1
+            p = rec.get("penetration")
+            if isinstance(p, (int, float)) and (rnd.penetration is None or p > rnd.penetration):
+                rnd.penetration = float(p)
+        if rec.get("face") != "down":
+            self.out.add("cards", seq, rec["ts"], row)
+        elif rnd is not None:
+            rnd.pending.append((row, rec["ts"]))
+        else:  # face down outside a round (a burn at the shuffle): never revealed
+            row["card"], row["hidden"] = None, True
+            self.out.add("cards", seq, rec["ts"], row)
+
+    def _revealed(self, rec: dict[str, Any]) -> None:
+        rnd = self._round_of(rec)
+        if rnd is None:
+            return
+        shown = list(rec.get("cards") or [])
+        keep = []
+        for row, ts in rnd.pending:
+            if row["position"] == rec.get("to") and row["card"] in shown:
+                shown.remove(row["card"])
+                row["revealed_seq"] = rec["seq"]
+                self.out.add("cards", rec["seq"], ts, row)
+            else:
+                keep.append((row, ts))
+        rnd.pending = keep
+
+    # --- money and decisions ----------------------------------------------------------------------
+
+    def _settled(self, rec: dict[str, Any]) -> None:
+        rnd = self._round_of(rec)
+        bet = rec.get("bet")
+        wager = rnd.wagers.get(bet) if rnd is not None else bet
+        if wager is None and rnd is not None:
+            game = self.games.get(rnd.game or "")
+            wager = main_wager(game.wagers if game else ())
+        self.out.add("bets", rec["seq"], rnd.ts if rnd else rec["ts"], {
+            "seq": rec["seq"], "ts": timestamp(rec["ts"]), "round_id": rnd.round_id if rnd else None,
+            "round": rec.get("round"), "game": rnd.game if rnd else self.game, "decks": rnd.decks if rnd else self.decks,
+            "rules_id": rnd.rules_id if rnd else self.rules_id, "dealer": rnd.dealer if rnd else self.dealer,
+            "seat": rec.get("seat"), "bet": bet, "wager": wager, "stake": rec.get("stake"),
+            "outcome": rec.get("outcome"), "pays": _text(rec.get("pays")), "net": rec.get("net"),
+        })
+
+    def _decision(self, rec: dict[str, Any]) -> None:
+        rnd = self._round_of(rec)
+        self.out.add("decisions", rec["seq"], rnd.ts if rnd else rec["ts"], {
+            "seq": rec["seq"], "ts": timestamp(rec["ts"]), "round_id": rnd.round_id if rnd else None,
+            "round": rec.get("round"), "dealer": rnd.dealer if rnd else self.dealer, "seat": rec.get("seat"),
+            "decision": _text(rec.get("decision")), "banker": bool(rec.get("banker")),
+        })
+
+    def identity(self, device: str | None, seq: int) -> Row | None:
+        """The device's identity as last logged before ``seq``."""
+        found = self.identities.get(str(device)) or []
+        i = bisect_right([s for s, _ in found], seq)
+        return found[i - 1][1] if i else (found[0][1] if found else None)
+
+
+def extract(table: str, records: Iterable[tuple[Path, int, dict[str, Any]]], report: ReviewReport,
+            want_prev: Iterable[int] = ()) -> Extract:
+    """Every row the verified log in ``records`` (reviewed as ``report``) gives for ``table``;
+    ``want_prev``: seqs whose ``prev`` (the digest of the line before) to keep in ``Extract.prev``."""
+    out = Extract(table)
+    lines = _Pass(out, set(want_prev))
+    for _, _, rec in records:
+        lines.feed(rec)
+    _rounds(out, lines, report)
+    _shoes(out, lines, report)
+    _devices(out, report)
+    for a in report.anomalies:
+        if a.seq is not None:  # a finding about the log as a whole has no line to anchor it
+            out.add("anomalies", a.seq, a.ts, {
+                "seq": a.seq, "ts": timestamp(a.ts), "kind": a.kind, "round_id": a.round, "device": a.device,
+                "detail": a.detail, "resolution": a.resolution, "location": a.where,
+            })
+    return out
+
+
+def _rounds(out: Extract, lines: _Pass, report: ReviewReport) -> None:
+    holds: dict[tuple[int, int], int] = defaultdict(int)
+    for hold in report.recon.holds:
+        if hold.round_key is not None:
+            holds[hold.round_key] += 1
+    sessions = report.recon.sessions
+    next_start = {a.index: b.start_seq for a, b in zip(sessions, sessions[1:], strict=False)}
+    for r in report.recon.rounds:
+        mine = lines.round_by_start.get(r.start_seq)
+        anchor = r.end_seq
+        if r.status in (INTERRUPTED, OPEN):  # final once a later start did not go on with it
+            anchor = next_start.get(max([r.session, *r.resumed_in]))
+        if anchor is None or r.end_seq is None or mine is None:  # the log ends in the round: written once it ends
+            continue
+        handle = sum(int(stake or 0) for wagers in (r.wagers or {}).values() for stake in wagers.values())
+        out.add("rounds", anchor, r.start_ts, {
+            "round_id": mine.round_id, "session": r.session, "round": r.number, "game": mine.game,
+            "decks": mine.decks, "rules_id": mine.rules_id, "dealer": mine.dealer, "shoe": _text(r.shoe),
+            "start_seq": r.start_seq, "end_seq": r.end_seq, "start_ts": timestamp(r.start_ts),
+            "end_ts": timestamp(r.end_ts), "status": r.status, "settlement": r.settlement, "seats": len(r.seats),
+            "banker": r.banker, "handle": handle, "win": -r.net, "violations": len(r.violations),
+            "holds": holds.get((r.session, r.number), 0), "cards": mine.cards, "penetration": mine.penetration,
+        })
+
+
+def _shoes(out: Extract, lines: _Pass, report: ReviewReport) -> None:
+    results: dict[str, Any] = {}
+    for section in report.quality:
+        for result in section.results:
+            results.setdefault(result.name, result)
+    # a shoe (or a continuous shuffler's load) still in play when its session stopped ends with the
+    # session once a later one has started (that one may have taken it over: then it goes on)
+    # (anchored at the next session's first line: where the log shows it)
+    sessions = report.recon.sessions
+    session_end = {a.index: (a.end_seq, b.start_seq) for a, b in zip(sessions, sessions[1:], strict=False)}
+    for s in report.recon.shoes:
+        end, anchor = (s.end_seq, s.end_seq) if s.end_seq is not None else session_end.get(s.session, (None, None))
+        if end is None or anchor is None:  # still in play at the end of the log: written once it ends
+            continue
+        ident = lines.identity(s.device, s.start_seq) or {}
+        q = results.get(QUALITY_TEST.get(s.kind or "", ""))
+        out.add("shoes", anchor, s.start_ts, {
+            "session": s.session, "shoe": _text(s.shoe), "device": s.device, "kind": s.kind,
+            "serial": ident.get("serial"), "model": ident.get("model"), "start_seq": s.start_seq,
+            "end_seq": end, "start_ts": timestamp(s.start_ts), "decks": s.decks, "size": s.size,
+            "deck_ok": s.deck_ok, "cards_drawn": s.cards_drawn, "max_penetration": s.max_penetration,
+            "rounds": s.rounds, "ended_by": s.ended_by,
+            "quality_test": q.name if q else None, "quality_figure": q.figure if q else None,
+            "quality_expected": q.expected if q else None, "quality_p": q.p_value if q else None,
+            "quality_verdict": str(q.verdict) if q else None, "quality_samples": q.samples if q else None,
+            "quality_through_seq": report.recon.last_seq,
+        })
+
+
+def _devices(out: Extract, report: ReviewReport) -> None:
+    numbers = report.recon.devices
+    for _, row in out.rows.get("devices", []):
+        n = numbers.get(str(row["device"]))
+        row["event_no_first"] = n.first if n else None
+        row["event_no_last"] = n.last if n else None
+        row["event_nos_missing"] = n.missing if n else None
+        row["event_nos_duplicated"] = len(n.duplicates) if n else None
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)

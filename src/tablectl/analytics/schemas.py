@@ -1,0 +1,71 @@
+"""The datasets of a surveillance export and their Parquet schemas.
+
+Every dataset is partitioned Hive-style by ``table`` and ``date`` (UTC day, ``YYYY-MM-DD``); those
+two columns live in the directory names (``<dataset>/table=T1/date=2026-11-20/``), not in the
+files. Amounts are cents; timestamps are UTC microseconds.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+_TS = pa.timestamp("us", tz="UTC")
+
+#: partition columns, in directory order
+PARTITIONS = ("table", "date")
+
+SCHEMAS: dict[str, pa.Schema] = {
+    "rounds": pa.schema([
+        ("round_id", pa.string()), ("session", pa.int32()), ("round", pa.int64()), ("game", pa.string()),
+        ("decks", pa.int32()), ("rules_id", pa.string()), ("dealer", pa.string()), ("shoe", pa.string()),
+        ("start_seq", pa.int64()), ("end_seq", pa.int64()), ("start_ts", _TS), ("end_ts", _TS),
+        ("status", pa.string()), ("settlement", pa.string()), ("seats", pa.int32()), ("banker", pa.int32()),
+        ("handle", pa.int64()), ("win", pa.int64()), ("violations", pa.int32()), ("holds", pa.int32()),
+        ("cards", pa.int32()), ("penetration", pa.float64()),
+    ]),
+    "cards": pa.schema([
+        ("seq", pa.int64()), ("ts", _TS), ("event", pa.string()), ("session", pa.int32()), ("shoe", pa.string()),
+        ("round", pa.int64()), ("card", pa.string()), ("position", pa.string()), ("face", pa.string()),
+        ("hidden", pa.bool_()), ("revealed_seq", pa.int64()), ("device", pa.string()), ("event_no", pa.int64()),
+        ("penetration", pa.float64()), ("packet", pa.int64()),
+    ]),
+    "bets": pa.schema([
+        ("seq", pa.int64()), ("ts", _TS), ("round_id", pa.string()), ("round", pa.int64()), ("game", pa.string()),
+        ("decks", pa.int32()), ("rules_id", pa.string()), ("dealer", pa.string()), ("seat", pa.int32()),
+        ("bet", pa.string()), ("wager", pa.string()), ("stake", pa.int64()), ("outcome", pa.string()),
+        ("pays", pa.string()), ("net", pa.int64()),
+    ]),
+    "decisions": pa.schema([
+        ("seq", pa.int64()), ("ts", _TS), ("round_id", pa.string()), ("round", pa.int64()), ("dealer", pa.string()),
+        ("seat", pa.int32()), ("decision", pa.string()), ("banker", pa.bool_()),
+    ]),
+    "anomalies": pa.schema([
+        ("seq", pa.int64()), ("ts", _TS), ("kind", pa.string()), ("round_id", pa.string()), ("device", pa.string()),
+        ("detail", pa.string()), ("resolution", pa.string()), ("location", pa.string()),
+    ]),
+    "shoes": pa.schema([
+        ("session", pa.int32()), ("shoe", pa.string()), ("device", pa.string()), ("kind", pa.string()),
+        ("serial", pa.string()), ("model", pa.string()), ("start_seq", pa.int64()), ("end_seq", pa.int64()),
+        ("start_ts", _TS), ("decks", pa.int32()), ("size", pa.int32()), ("deck_ok", pa.bool_()),
+        ("cards_drawn", pa.int32()), ("max_penetration", pa.float64()), ("rounds", pa.int32()),
+        ("ended_by", pa.string()), ("quality_test", pa.string()), ("quality_figure", pa.float64()),
+        ("quality_expected", pa.float64()), ("quality_p", pa.float64()), ("quality_verdict", pa.string()),
+        ("quality_samples", pa.int64()), ("quality_through_seq", pa.int64()),
+    ]),
+    "devices": pa.schema([
+        ("seq", pa.int64()), ("ts", _TS), ("device", pa.string()), ("kind", pa.string()), ("model", pa.string()),
+        ("serial", pa.string()), ("firmware", pa.string()), ("event_no_first", pa.int64()),
+        ("event_no_last", pa.int64()), ("event_nos_missing", pa.int64()), ("event_nos_duplicated", pa.int64()),
+    ]),
+    "faults": pa.schema([
+        ("seq", pa.int64()), ("ts", _TS), ("device", pa.string()), ("fault", pa.string()), ("cleared", pa.bool_()),
+        ("detail", pa.string()), ("event_no", pa.int64()), ("round", pa.int64()),
+    ]),
+}
+
+DATASETS: tuple[str, ...] = tuple(SCHEMAS)
+
+
+def with_partitions(name: str) -> pa.Schema:
+    """The schema of ``name`` as a reader sees it: the partition columns first."""
+    return pa.schema([("table", pa.string()), ("date", pa.date32()), *SCHEMAS[name]])

@@ -1,0 +1,65 @@
+"""``tablectl query DATASET SQL|NAME [--from DAY] [--to DAY] [--csv|--json]``: SQL on the
+surveillance dataset with embedded DuckDB (views ``rounds``, ``cards``, ``bets``, ``decisions``,
+``anomalies``, ``shoes``, ``devices``, ``faults``, ``wager_math``), or a named query
+(``tablectl query DATASET --list``). Exit 2 for a bad query or dataset, as one line.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+
+import click
+import orjson
+
+from tablectl.cli import EXIT_USAGE, CommandError
+
+
+@click.command("query")
+@click.argument("dataset", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("sql", required=False)
+@click.option("--from", "date_from", metavar="DAY", help="First day (YYYY-MM-DD) for a named query's $from.")
+@click.option("--to", "date_to", metavar="DAY", help="Last day (YYYY-MM-DD) for a named query's $to.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON rows.")
+@click.option("--list", "list_names", is_flag=True, help="List the named queries.")
+def command(dataset: Path, sql: str | None, date_from: str | None, date_to: str | None, as_csv: bool,
+            as_json: bool, list_names: bool) -> None:
+    """Run SQL (or the named query SQL) on DATASET and print the result."""
+    import duckdb
+
+    from tablectl.analytics.dataset import DatasetError
+    from tablectl.analytics.queries import INTERNAL, connect, describe, named_queries, run
+
+    named = named_queries()
+    if list_names:
+        for name in sorted(set(named) - INTERNAL):
+            click.echo(f"{name:24} {describe(named[name])}")
+        return
+    if not sql:
+        raise CommandError("give SQL or a query name (tablectl query DATASET --list)", EXIT_USAGE)
+    text = named.get(sql, sql)
+    try:
+        con = connect(dataset)
+        result = run(con, text, date_from, date_to)
+    except DatasetError as e:
+        raise CommandError(str(e), EXIT_USAGE) from None
+    except duckdb.Error as e:
+        raise CommandError(f"query: {str(e).splitlines()[0]}", EXIT_USAGE) from None
+    if as_json:
+        click.echo(orjson.dumps(result.dicts(), default=str, option=orjson.OPT_INDENT_2))
+    elif as_csv:
+        writer = csv.writer(sys.stdout)
+        writer.writerow(result.columns)
+        writer.writerows(result.rows)
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table()
+        for c in result.columns:
+            table.add_column(c)
+        for row in result.rows:
+            table.add_row(*("" if v is None else str(v) for v in row))
+        Console(width=200).print(table)

@@ -1,0 +1,64 @@
+"""Shared fixtures of the surveillance tests: a small simulated floor (every game, two days, the
+planted stacking dealer and weak shuffler) played once per session, and ``tablectl`` run as a
+user runs it, in a subprocess."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from floorgen import Floor, make_floor  # noqa: E402
+
+
+@dataclass
+class Done:
+    """A finished ``tablectl`` run."""
+
+    code: int
+    out: str
+    err: str
+
+
+Tablectl = Callable[..., Done]
+
+
+def run_tablectl(*args: str | Path, timeout: float = 600) -> Done:
+    proc = subprocess.run([sys.executable, "-m", "tablectl", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout)
+    return Done(proc.returncode, proc.stdout, proc.stderr)
+
+
+@pytest.fixture
+def tablectl() -> Tablectl:
+    return run_tablectl
+
+
+@pytest.fixture(scope="session")
+def small_floor(tmp_path_factory: pytest.TempPathFactory) -> Floor:
+    """Five tables (one per game; One for the Money on the weak shuffler), two days of 20 rounds."""
+    return make_floor(tmp_path_factory.mktemp("floor"), per_game=1, days=2, rounds=20)
+
+
+@pytest.fixture(scope="session")
+def exported(small_floor: Floor, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small floor exported once (read only: copy it to change it)."""
+    dataset = tmp_path_factory.mktemp("dataset") / "ds"
+    done = run_tablectl("export", *small_floor.logs.values(), "--to", dataset, "--key", small_floor.public_key)
+    assert done.code == 0, done.err
+    return dataset
+
+
+@pytest.fixture
+def floor_copy(small_floor: Floor, tmp_path: Path) -> Floor:
+    """A copy of the small floor's logs that a test may change."""
+    logs = tmp_path / "logs"
+    shutil.copytree(small_floor.root / "logs", logs)
+    return Floor(tmp_path, small_floor.public_key, {name: logs / name for name in small_floor.logs},
+                 dict(small_floor.dealers), dict(small_floor.serials), small_floor.rounds)

@@ -1,0 +1,155 @@
+"""A simulated casino floor for the surveillance tests and benchmark: tables of all five games
+played by the virtual dealer on simulated devices (the real controller, drivers and serial path
+over ptys, the real signed log), several days of one shift per table per day.
+
+Two plants:
+
+- a dealer (``CHEAT_DEALER``) who stacks the shoe (:func:`stacked`) at the One Card Poker table he
+  deals each day: the seats tie or beat the Designated Player's card and win the wars, and the
+  Tie wagers win far more often than chance allows;
+- a continuous shuffler with a weak carousel (``WEAK_SERIAL``, returned cards parked near the
+  exit) at one One for the Money table.
+
+The log's clock is the floor's: each shift starts at 10:00 UTC on its day and every line the log
+writes moves it on a quarter of a second, so the logs span the days without waiting for them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from unittest import mock
+
+from tablectl.config import load_config
+from tablectl.eventlog import EventLog
+from tablectl.eventlog.keys import save_keypair
+from tablectl.simulators.shuffling import full_shoe
+from tablectl.table.runtime import TableRuntime
+from tablectl.table.virtual_dealer import VirtualDealer
+
+CONFIGS = Path(__file__).resolve().parents[2] / "config" / "tables"
+GAME_CONFIGS = {
+    "ocp": "one-card-poker.toml",
+    "tcp": "three-card-poker.toml",
+    "tcpfl": "three-card-poker-florida.toml",
+    "oftm-csm": "one-for-the-money-csm.toml",
+    "oftm-shoe": "one-for-the-money-shoe.toml",
+    "thb": "texas-holdem-bonus.toml",
+}
+CHEAT_DEALER = "D-13"
+WEAK_SERIAL = "CSM-WEAK-0013"
+MISTAKES = 0.03  # procedure errors the virtual dealer commits (violations, holds, resolutions)
+FIRST_DAY = dt.datetime(2026, 11, 2, 10, 0, tzinfo=dt.UTC)
+
+
+@dataclass
+class Floor:
+    """What was made: the log directory of each table, the public key, the plan."""
+
+    root: Path
+    public_key: Path
+    logs: dict[str, Path] = field(default_factory=dict)
+    dealers: dict[tuple[str, int], str] = field(default_factory=dict)  # (table, day) -> dealer
+    serials: dict[str, str] = field(default_factory=dict)  # table -> its card device's serial
+    rounds: int = 0
+
+
+def table_names(per_game: int) -> list[str]:
+    """``per_game`` tables of each game (One for the Money split between shoe and shuffler)."""
+    names = []
+    for kind in ("ocp", "tcp", "tcpfl", "thb"):
+        names += [f"{kind}-{i + 1}" for i in range(per_game)]
+    names += [f"oftm-csm-{i + 1}" for i in range((per_game + 1) // 2)]
+    names += [f"oftm-shoe-{i + 1}" for i in range(per_game // 2)]
+    return names
+
+
+def stacked(decks: int, run: int = 3) -> list[int]:
+    """The cheat's shoe: runs of ``run`` cards of one rank, ranks falling from run to run: a seat
+    dealt before the Designated Player ties or beats the DP's card, and wins the war (war cards
+    come four apart: never in one run)."""
+    by_rank: dict[int, list[int]] = {}
+    for card in full_shoe(decks):
+        by_rank.setdefault(card >> 2, []).append(card)
+    order: list[int] = []
+    while any(by_rank.values()):
+        for rank in sorted(by_rank, reverse=True):
+            order += by_rank[rank][:run]
+            del by_rank[rank][:run]
+    return order
+
+
+def _kind(table: str) -> str:
+    return table.rsplit("-", 1)[0]
+
+
+class _Clock:
+    def __init__(self, start: dt.datetime, step: float = 0.25) -> None:
+        self.now = start.timestamp()
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@contextmanager
+def _log_clock(clock: _Clock) -> Iterator[None]:
+    with mock.patch("tablectl.table.runtime.EventLog", functools.partial(EventLog, clock=clock)):
+        yield
+
+
+def make_floor(root: Path, *, per_game: int = 4, days: int = 3, rounds: int = 60, seed: int = 7) -> Floor:
+    """Play the floor into ``root/logs/<table>``; every table shares one signing key."""
+    root.mkdir(parents=True, exist_ok=True)
+    keys = root / "keys"
+    save_keypair(keys)
+    floor = Floor(root, keys / "table.pub")
+    names = table_names(per_game)
+    regular = [f"D-{i:02d}" for i in range(1, len(names) + 1) if f"D-{i:02d}" != CHEAT_DEALER]
+    weak_table = next(n for n in names if n.startswith("oftm-csm"))
+    ocp_tables = [n for n in names if n.startswith("ocp")]
+    for t, name in enumerate(names):
+        floor.logs[name] = root / "logs" / name
+        floor.serials[name] = WEAK_SERIAL if name == weak_table else f"SN-{_kind(name).upper()}-{t + 1:04d}"
+        for day in range(days):
+            cheat = name == ocp_tables[day % len(ocp_tables)]
+            dealer = CHEAT_DEALER if cheat else regular[(t + day * 5) % len(regular)]
+            play_shift(floor, name, day, dealer, rounds, seed * 1000 + t * 10 + day)
+    return floor
+
+
+def play_shift(floor: Floor, name: str, day: int, dealer: str, rounds: int, seed: int) -> None:
+    """One shift of ``dealer`` at table ``name`` on the floor's ``day`` (0: the first), appended
+    to the table's log (the weak shuffler's table and the cheat's shoe as planted)."""
+    config = load_config(CONFIGS / GAME_CONFIGS[_kind(name)]).model_copy(update={"table": name})
+    floor.logs.setdefault(name, floor.root / "logs" / name)
+    floor.dealers[name, day] = dealer
+    options: dict[str, object] = {"serial": floor.serials.get(name, f"SN-{name.upper()}")}
+    if options["serial"] == WEAK_SERIAL:
+        options.update(quality="poor", csm_lag=8)
+    if dealer == CHEAT_DEALER:
+        options["order"] = stacked(config.decks)
+    with _log_clock(_Clock(FIRST_DAY + dt.timedelta(days=day))):
+        runtime = TableRuntime(config, simulate=True, log_dir=floor.logs[name], seed=seed, fsync=False,
+                               signing_key=floor.public_key.with_suffix(".key"), sim_options=options)
+        controller = runtime.start()
+        try:
+            controller.dealer_change(dealer).result(timeout=30)
+            mistakes = 0.0 if dealer == CHEAT_DEALER else MISTAKES  # (careful: no hold brings a supervisor)
+            VirtualDealer(controller, runtime.sims[config.card_device], seed=seed, mistakes=mistakes,
+                          dealer_change_rate=0.0).play(rounds)
+        finally:
+            runtime.stop()
+    floor.rounds += rounds
+
+
+def planted_tables(floor: Floor) -> set[str]:
+    """The tables the cheating dealer dealt."""
+    return {table for (table, _), dealer in floor.dealers.items() if dealer == CHEAT_DEALER}
+
+

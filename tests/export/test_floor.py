@@ -1,0 +1,61 @@
+"""``tablectl floor``: the floor report judged against the game math; the planted dealer and the
+planted weak shuffler are the ones flagged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+from conftest import Tablectl
+from floorgen import CHEAT_DEALER, WEAK_SERIAL, Floor, planted_tables
+
+
+def floor_json(tablectl: Tablectl, dataset: Path, *args: str) -> tuple[int, dict]:
+    done = tablectl("floor", dataset, "--json", *args)
+    assert done.code in (0, 1), done.err
+    return done.code, orjson.loads(done.out)
+
+
+def test_the_stacking_dealer_and_his_table_are_flagged_and_no_other(small_floor: Floor, exported: Path,
+                                                                   tablectl: Tablectl) -> None:
+    code, report = floor_json(tablectl, exported)
+    assert code == 1
+    assert report["flagged"]["dealers"] == [CHEAT_DEALER]
+    assert set(report["flagged"]["tables"]) == planted_tables(small_floor)
+    cheat = next(d for d in report["dealers"] if d["dealer"] == CHEAT_DEALER)
+    assert cheat["z"] <= -3 and cheat["judged_win"] < cheat["expected_win"] - 3 * cheat["win_sd"]
+
+
+def test_the_weak_shuffler_serial_is_the_one_flagged(exported: Path, tablectl: Tablectl) -> None:
+    _, report = floor_json(tablectl, exported)
+    assert report["flagged"]["shufflers"] == [WEAK_SERIAL]
+    machines = [s for s in report["shufflers"] if s["shuffled_by"] == "machine"]
+    assert len(machines) == 4 and all(s["combined_p"] > 1e-3 for s in machines if s["serial"] != WEAK_SERIAL)
+
+
+def test_every_table_has_the_expected_hold_of_its_game_and_rules(exported: Path, tablectl: Tablectl) -> None:
+    _, report = floor_json(tablectl, exported)
+    for t in report["tables"]:
+        assert t["expected_hold"] is not None and t["band_low"] < t["expected_hold"] < t["band_high"], t["table"]
+    notes = {(m["game"], m["wager"]): m["note"] for m in report["math"]}
+    assert "not analysed" in notes["texas-holdem-bonus", "ante"]
+
+
+def test_a_day_range_keeps_only_those_days(exported: Path, tablectl: Tablectl) -> None:
+    _, report = floor_json(tablectl, exported, "--from", "2026-11-03", "--to", "2026-11-03")
+    assert [d["date"] for d in report["days"]] == ["2026-11-03"]
+    assert sum(t["rounds"] for t in report["tables"]) == 100
+
+
+def test_the_html_report_marks_the_flagged_rows(exported: Path, tmp_path: Path, tablectl: Tablectl) -> None:
+    page = tmp_path / "floor.html"
+    done = tablectl("floor", exported, "--html", page)
+    assert done.code == 1 and f"FLAGGED dealers: {CHEAT_DEALER}" in done.out
+    html = page.read_text()
+    assert html.startswith("<!doctype html>") and "<script" not in html
+    assert f"<tr class='flag'><td>{CHEAT_DEALER}</td>" in html and f"<td>{WEAK_SERIAL}</td>" in html
+
+
+def test_a_bad_day_is_a_usage_error(exported: Path, tablectl: Tablectl) -> None:
+    done = tablectl("floor", exported, "--from", "yesterday")
+    assert done.code == 2 and done.err == "tablectl: --from 'yesterday': not a day (YYYY-MM-DD)\n"

@@ -1,0 +1,89 @@
+"""The dataset is plain Parquet that Spark reads unchanged: a pyspark job (local mode) computes the
+floor report's per-table figures and gets DuckDB's numbers (slow; skipped, with the reason, where
+Java or pyspark is missing). Run by hand: ``pytest -m slow tests/export/test_spark.py``."""
+
+from __future__ import annotations
+
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+FIGURES = ("rounds", "handle", "win", "hold", "judged_handle", "judged_win", "expected_win", "win_sd", "z",
+           "violations_per_100", "holds_per_100", "faults", "penetration")
+
+
+def spark_session():  # type: ignore[no-untyped-def]
+    if shutil.which("java") is None:
+        pytest.skip("no Java runtime (java) on PATH: Spark needs one")
+    pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed (pip install -e '.[spark]')")
+    return (pyspark.sql.SparkSession.builder.master("local[1]").appName("tablectl-floor")
+            .config("spark.sql.session.timeZone", "UTC").config("spark.ui.enabled", "false")
+            .config("spark.sql.sources.partitionColumnTypeInference.enabled", "true").getOrCreate())
+
+
+SPARK_SQL = """
+WITH b AS (
+    SELECT bets.*, m.edge, m.variance FROM bets
+    LEFT JOIN wager_math m ON m.game = bets.game AND m.decks = bets.decks AND m.rules_id = bets.rules_id
+                           AND m.wager = bets.wager
+),
+money AS (
+    SELECT `table`, sum(CASE WHEN bet = wager THEN stake END) AS handle, sum(-net) AS win,
+           sum(CASE WHEN bet = wager AND edge IS NOT NULL THEN stake END) AS judged_handle,
+           sum(CASE WHEN edge IS NOT NULL THEN -net END) AS judged_win,
+           sum(CASE WHEN bet = wager AND edge IS NOT NULL THEN stake * edge END) AS expected_win,
+           sum(CASE WHEN bet = wager AND edge IS NOT NULL THEN CAST(stake AS DOUBLE) * stake * variance END) AS variance
+    FROM b GROUP BY `table`
+),
+play AS (
+    SELECT `table`, count(*) AS rounds, sum(violations) AS violations, sum(holds) AS holds FROM rounds GROUP BY `table`
+),
+shoe_pen AS (
+    SELECT `table`, coalesce(dealer, '(none)') AS dealer, date, session, shoe, max(penetration) AS pen
+    FROM rounds WHERE penetration IS NOT NULL GROUP BY `table`, coalesce(dealer, '(none)'), date, session, shoe
+),
+pen AS (SELECT `table`, avg(pen) AS penetration FROM shoe_pen GROUP BY `table`),
+flt AS (
+    SELECT r.`table`, count(*) AS faults FROM faults f JOIN rounds r
+      ON f.`table` = r.`table` AND f.ts BETWEEN r.start_ts AND r.end_ts GROUP BY r.`table`
+)
+SELECT play.`table`, play.rounds, money.handle, money.win, money.win / money.handle AS hold,
+       money.judged_handle, money.judged_win, money.expected_win, sqrt(money.variance) AS win_sd,
+       (money.judged_win - money.expected_win) / sqrt(money.variance) AS z,
+       100.0 * play.violations / play.rounds AS violations_per_100, 100.0 * play.holds / play.rounds AS holds_per_100,
+       coalesce(flt.faults, 0) AS faults, pen.penetration
+FROM play JOIN money ON play.`table` = money.`table`
+LEFT JOIN pen ON pen.`table` = play.`table` LEFT JOIN flt ON flt.`table` = play.`table`
+"""
+
+
+def test_spark_reads_the_dataset_and_agrees_with_duckdb_on_every_per_table_figure(exported: Path, tmp_path: Path) -> None:
+    from tablectl.analytics.floor import floor  # (DuckDB loads only when the slow test runs)
+    from tablectl.analytics.queries import connect
+
+    spark = spark_session()
+    try:
+        math_file = tmp_path / "wager_math.parquet"
+        connect(exported).execute(f"COPY wager_math TO '{math_file}' (FORMAT parquet)")
+        for name in ("rounds", "bets"):
+            spark.read.parquet(str(exported / name)).createOrReplaceTempView(name)
+        if (exported / "faults").exists():
+            spark.read.parquet(str(exported / "faults")).createOrReplaceTempView("faults")
+        else:  # a floor without a device fault: no file to read the columns from
+            spark.sql("SELECT CAST(NULL AS STRING) AS `table`, CAST(NULL AS TIMESTAMP) AS ts WHERE false"
+                      ).createOrReplaceTempView("faults")
+        spark.read.parquet(str(math_file)).createOrReplaceTempView("wager_math")
+        by_spark = {r["table"]: r.asDict() for r in spark.sql(SPARK_SQL).collect()}
+    finally:
+        spark.stop()
+    by_duckdb = {r["table"]: r for r in floor(exported).tables.dicts()}
+    assert by_spark.keys() == by_duckdb.keys() and len(by_spark) == 5
+    for table, ours in by_duckdb.items():
+        theirs = by_spark[table]
+        for figure in FIGURES:
+            a, b = ours[figure], theirs[figure]
+            assert (a is None and b is None) or math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9), (table, figure, a, b)
