@@ -81,6 +81,15 @@ def _close_socket_now(port: serial.SerialBase) -> None:
         port.is_open = False
 
 
+# options a URL scheme's pyserial class refuses at open (rfc2217: "write_timeout is currently not
+# supported"); without them a write waits as long as that class's own socket timeout
+_UNSUPPORTED_OPTIONS: dict[str, frozenset[str]] = {"rfc2217": frozenset({"write_timeout"})}
+
+
+def _scheme(url: str) -> str:
+    return url.split("://", 1)[0].lower() if "://" in url else ""
+
+
 class SerialTransport:
     """A device on a serial line or anything ``serial.serial_for_url`` opens."""
 
@@ -97,12 +106,16 @@ class SerialTransport:
     def open(self) -> None:
         url = resolve_usb_serial(self.address) if is_usb_serial_address(self.address) else self.address
         kwargs: dict = {"baudrate": self.baudrate, "timeout": 0, "write_timeout": self.write_timeout}
+        for option in _UNSUPPORTED_OPTIONS.get(_scheme(url), ()):
+            del kwargs[option]
         if _is_local(url):
             kwargs["exclusive"] = True
         try:
             port = serial.serial_for_url(url, **kwargs)
         except ValueError as e:
             raise DeviceUnavailable(self.address, f"invalid address ({e})") from None
+        except NotImplementedError as e:
+            raise DeviceUnavailable(self.address, f"not supported by this kind of address ({e})") from None
         except (serial.SerialException, OSError) as e:
             raise DeviceUnavailable(self.address, _reason(e, "cannot open")) from None
         self._port = port
