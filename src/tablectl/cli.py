@@ -26,7 +26,7 @@ EXIT_INTERRUPTED = 130
 
 # name -> (module under tablectl.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "sim": ("sim", "Serve a simulated device over a pty, TCP or USB."),
+    "sim": ("sim", "Serve a simulated device over a pty or TCP (USB: in-process, see docs)."),
     "devices": ("devices", "List serial devices; watch a device's events."),
     "run": ("run", "Run a table from its config (real or simulated devices)."),
     "math": ("math", "Exact combinatorial analysis of a game's bets."),

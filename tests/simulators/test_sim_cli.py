@@ -93,3 +93,17 @@ def test_port_in_use_is_a_device_error() -> None:
     assert r.returncode == 4
     last = r.stderr.strip().splitlines()[-1]
     assert last.startswith("tablectl: cannot serve on 127.0.0.1:") and "in use" in last
+
+
+def test_a_sim_that_will_deal_nothing_by_itself_says_how_to_make_it_deal(sim: Callable) -> None:
+    p, (address,) = sim("shoe", "--seed", "5", "--pty")
+    assert address.startswith("/dev/")
+    assert p.stderr is not None
+    assert "give --autodraw RATE" in p.stderr.readline()
+
+
+def test_a_sim_that_deals_by_itself_does_not_warn(sim: Callable) -> None:
+    p, _ = sim("shoe", "--seed", "5", "--pty", "--autodraw", "5")
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=10)
+    assert "no card is dealt" not in err

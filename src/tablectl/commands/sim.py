@@ -156,6 +156,12 @@ def _serve(device: SimDevice, tcp_addr: tuple[str, int] | None, control_addr: tu
         sys.stdout.flush()
         if autodraw is not None:
             dealer = AutoDealer(device, autodraw, packet=packet).start()
+        elif controller is None:
+            click.echo(
+                "tablectl sim: no card is dealt until asked: give --autodraw RATE to deal by itself, "
+                "or --control HOST:PORT to deal on command",
+                err=True,
+            )
         _wait_for_signal(server)
     finally:
         if dealer is not None:
