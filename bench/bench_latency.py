@@ -11,19 +11,35 @@ of the driver's process instead: the two then share one GIL, and CPython's 5 ms 
 shows up in the tail (a controller process should keep CPU-bound work off its threads, or lower
 ``sys.setswitchinterval``).
 
+``--via`` puts a serial device server between the two ends, as a rig behind one would have it:
+``rfc2217`` (pyserial's own RFC 2217 server, ``tablectl.simulators.rfc2217_bridge``, in a process
+of its own), ``ser2net`` (ser2net 4 with its defaults: Nagle and the character delay on) and
+``ser2net-tuned`` (``tcp(nodelay)`` and ``chardelay: false``). Several ``--via`` values are
+measured in turn, ``--repeat`` times, and each is printed against the direct pty of the same
+round as a ratio of p50 and p99 (medians and ranges over the rounds).
+
 Usage: python bench/bench_latency.py [CARDS] [GAP_SECONDS] [--same-process]
+       python bench/bench_latency.py 2000 0.002 --via pty,rfc2217,ser2net,ser2net-tuned --repeat 5
 """
 
 from __future__ import annotations
 
+import argparse
 import multiprocessing as mp
 import os
 import select
+import shutil
+import socket
 import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 import tty
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from tablectl.drivers import events as ev
@@ -64,11 +80,79 @@ def device_loop(master: int, cards: int, gap: float, stop: Any, report: Any) -> 
     report.send(written)
 
 
-def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    same_process = "--same-process" in sys.argv
-    cards = int(args[0]) if args else 5000
-    gap = float(args[1]) if len(args) > 1 else 0.002
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _bridge_process(path: str, port: int, stop: Any) -> None:
+    from tablectl.simulators.rfc2217_bridge import Rfc2217Bridge
+
+    with Rfc2217Bridge(path, port=port):
+        stop.wait()
+
+
+SER2NET_YAML = """\
+connection: &dev
+    accepter: telnet(rfc2217),{tcp},127.0.0.1,{port}
+    connector: serialdev,{path},115200n81,local
+    options:
+      kickolduser: true
+{extra}"""
+
+
+@contextmanager
+def served(via: str, path: str) -> Iterator[str]:
+    """The address a host opens to reach the pty ``path`` through ``via``."""
+    if via == "pty":
+        yield path
+        return
+    port = _free_port()
+    if via == "rfc2217":
+        ctx = mp.get_context("fork")
+        stop = ctx.Event()
+        bridge = ctx.Process(target=_bridge_process, args=(path, port, stop), daemon=True)
+        bridge.start()
+        _wait_listening(port)
+        try:
+            yield f"rfc2217://127.0.0.1:{port}"
+        finally:
+            stop.set()
+            bridge.join(5)
+        return
+    if via not in ("ser2net", "ser2net-tuned"):
+        raise SystemExit(f"--via {via}: expected pty, rfc2217, ser2net or ser2net-tuned")
+    if shutil.which("ser2net") is None:
+        raise SystemExit("--via ser2net: ser2net is not installed (Debian: apt install ser2net)")
+    tuned = via == "ser2net-tuned"
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Path(tmp) / "ser2net.yaml"
+        config.write_text(SER2NET_YAML.format(
+            tcp="tcp(nodelay)" if tuned else "tcp", port=port, path=path, extra="      chardelay: false\n" if tuned else "",
+        ))
+        proc = subprocess.Popen(["ser2net", "-n", "-d", "-c", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            _wait_listening(port)
+            yield f"rfc2217://127.0.0.1:{port}?ign_set_control"  # a pty has no modem lines to set
+        finally:
+            proc.terminate()
+            proc.wait(5)
+
+
+def _wait_listening(port: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit(f"nothing listens on 127.0.0.1:{port}")
+
+
+def measure(cards: int, gap: float, *, same_process: bool = False, via: str = "pty") -> list[float]:
+    """Per-card latency in microseconds, device write -> driver sink, sorted."""
     master, slave = os.openpty()
     tty.setraw(slave)
     path = os.ttyname(slave)
@@ -87,27 +171,62 @@ def main() -> None:
     else:
         stop = ctx.Event()
         device = ctx.Process(target=device_loop, args=(master, cards, gap, stop, report), daemon=True)
-    device.start()
-    driver = open_device("shoe", path, "shoe", sink)
-    try:
-        deadline = time.monotonic() + cards * gap + 30
-        while len(arrived) < cards and time.monotonic() < deadline:
-            time.sleep(0.05)
-            if arrived:
-                driver.persisted(max(arrived))
-    finally:
-        stop.set()
-        written = receive.recv() if receive.poll(5) else {}
-        device.join(2)
-        driver.stop()
-        os.close(master)
-        os.close(slave)
-    lat = sorted((arrived[n] - written[n]) / 1000 for n in arrived if n in written)
-    q = statistics.quantiles(lat, n=100)
-    where = "the same process (shared GIL)" if same_process else "its own process"
-    print(f"{len(lat):,} cards over a pty, one every {gap * 1000:g} ms, device in {where}:")
-    print(f"  device write -> driver sink: p50 {q[49]:.0f} us  p90 {q[89]:.0f} us  p99 {q[98]:.0f} us  max {lat[-1]:.0f} us")
-    print(f"  target p99 <= 1000 us: {'met' if q[98] <= 1000 else 'NOT met'}")
+    with served(via, path) as address:
+        device.start()
+        driver = open_device("shoe", address, "shoe", sink)
+        try:
+            deadline = time.monotonic() + cards * gap + 30
+            while len(arrived) < cards and time.monotonic() < deadline:
+                time.sleep(0.05)
+                if arrived:
+                    driver.persisted(max(arrived))
+        finally:
+            stop.set()
+            written = receive.recv() if receive.poll(5) else {}
+            device.join(2)
+            driver.stop()
+    os.close(master)
+    os.close(slave)
+    return sorted((arrived[n] - written[n]) / 1000 for n in arrived if n in written)
+
+
+def _spread(values: list[float], fmt: str = "{:.0f}") -> str:
+    return f"{fmt.format(statistics.median(values))} ({fmt.format(min(values))}-{fmt.format(max(values))})"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("cards", nargs="?", type=int, default=5000)
+    ap.add_argument("gap", nargs="?", type=float, default=0.002, help="seconds between cards")
+    ap.add_argument("--same-process", action="store_true")
+    ap.add_argument("--via", default="pty", help="comma-separated: pty, rfc2217, ser2net, ser2net-tuned")
+    ap.add_argument("--repeat", type=int, default=1)
+    args = ap.parse_args()
+    vias = args.via.split(",")
+    if len(vias) == 1 and args.repeat == 1:
+        lat = measure(args.cards, args.gap, same_process=args.same_process, via=vias[0])
+        q = statistics.quantiles(lat, n=100)
+        where = "the same process (shared GIL)" if args.same_process else "its own process"
+        print(f"{len(lat):,} cards via {vias[0]}, one every {args.gap * 1000:g} ms, device in {where}:")
+        print(f"  device write -> driver sink: p50 {q[49]:.0f} us  p90 {q[89]:.0f} us  p99 {q[98]:.0f} us  max {lat[-1]:.0f} us")
+        print(f"  target p99 <= 1000 us: {'met' if q[98] <= 1000 else 'NOT met'}")
+        return
+    if "pty" not in vias:
+        vias.insert(0, "pty")
+    p50: dict[str, list[float]] = {v: [] for v in vias}
+    p99: dict[str, list[float]] = {v: [] for v in vias}
+    for _ in range(args.repeat):
+        for via in vias:
+            q = statistics.quantiles(measure(args.cards, args.gap, same_process=args.same_process, via=via), n=100)
+            p50[via].append(q[49])
+            p99[via].append(q[98])
+    print(f"{args.cards:,} cards a round, one every {args.gap * 1000:g} ms, {args.repeat} rounds; "
+          f"median (range) over the rounds; ratio = via / direct pty in the same round")
+    for via in vias:
+        r50 = [a / b for a, b in zip(p50[via], p50["pty"])]
+        r99 = [a / b for a, b in zip(p99[via], p99["pty"])]
+        print(f"  {via:14s} p50 {_spread(p50[via])} us  p99 {_spread(p99[via])} us  "
+              f"ratio p50 {_spread(r50, '{:.1f}')}x  p99 {_spread(r99, '{:.1f}')}x")
 
 
 if __name__ == "__main__":

@@ -117,7 +117,10 @@ class SerialTransport:
         except NotImplementedError as e:
             raise DeviceUnavailable(self.address, f"not supported by this kind of address ({e})") from None
         except (serial.SerialException, OSError) as e:
-            raise DeviceUnavailable(self.address, _reason(e, "cannot open")) from None
+            reason = _reason(e, "cannot open")
+            if "waiting for option 'control'" in reason:  # ser2net in front of a pty (no modem lines)
+                reason += "; a server whose port cannot set control lines needs ?ign_set_control on the address"
+            raise DeviceUnavailable(self.address, reason) from None
         self._port = port
         try:
             self._fd = port.fileno()

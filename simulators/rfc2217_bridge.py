@@ -120,6 +120,8 @@ class Rfc2217Bridge:
             client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             try:
                 self._bridge(client)
+            except OSError:
+                pass  # the client left (even before the telnet negotiation): serve the next one
             finally:
                 self._client = None
                 client.close()
