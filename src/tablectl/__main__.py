@@ -1,5 +1,5 @@
-"""``python -m tablectl``: the same as the ``tablectl`` command."""
+"""``python -m tablectl``: the same as the ``tablectl`` program."""
 
-from tablectl.cli import main
+from tablectl.cli import entry
 
-main()
+entry()

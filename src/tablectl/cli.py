@@ -13,6 +13,8 @@ Exit codes (shared by every command, for scripts): 0 ok; 1 findings (anomalies, 
 from __future__ import annotations
 
 import importlib
+import signal
+from types import FrameType
 
 import click
 
@@ -23,6 +25,10 @@ EXIT_INTEGRITY = 3
 EXIT_DEVICE = 4
 EXIT_STORAGE = 5
 EXIT_INTERRUPTED = 130
+
+
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(EXIT_INTERRUPTED)
 
 # name -> (module under tablectl.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -73,3 +79,11 @@ class CommandError(click.ClickException):
 @click.version_option(package_name="tablectl")
 def main() -> None:
     """tablectl: an open controller for casino table hardware."""
+
+
+def entry() -> None:
+    """The ``tablectl`` program: from its first moment a SIGTERM ends a command as a clean stop
+    (exit 130, its ``finally`` blocks run), never by the signal's default action; ``run``
+    installs its own handler at once."""
+    signal.signal(signal.SIGTERM, _terminated)
+    main()

@@ -7,20 +7,69 @@ the virtual dealer play that many rounds with random legal decisions, then exits
 ``--mistakes RATE --mistakes-log FILE`` makes it commit procedure errors at that rate per round
 and write each one to FILE as a JSON line ``{"round": R, "kind": K}``.
 
+With ``--simulate`` and no signing key configured, the log is signed with a session key kept
+per log directory in a private directory (``$XDG_STATE_HOME/tablectl/session-keys``, mode 0700),
+never in the log directory, which holds only ``session.pub`` for review.
+
+SIGTERM stops the table cleanly at any moment: while the table is starting it is remembered and
+acted on once the log is open (a log is never left half-opened and unsigned); after that the
+table takes what is queued, commits and signs its shutdown checkpoint.
+
 Exit codes: 0 done; 1 the table was held without a planted mistake (a violation found);
-2 bad input or configuration; 4 a device could not be used; 130 interrupted.
+2 bad input or configuration; 3 the log on disk does not verify; 4 a device could not be used;
+5 the log could not be written (disk full, I/O error: nothing unwritten was acknowledged, so the
+devices still hold their events; restart once space is back); 130 stopped by SIGTERM or Ctrl-C.
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
+import os
 import signal
-import threading
 from pathlib import Path
+from types import FrameType
 
 import click
 
-from tablectl.cli import EXIT_DEVICE, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
+from tablectl.cli import (
+    EXIT_DEVICE,
+    EXIT_FINDINGS,
+    EXIT_INTEGRITY,
+    EXIT_INTERRUPTED,
+    EXIT_STORAGE,
+    EXIT_USAGE,
+    CommandError,
+)
 from tablectl.commands.options import Finite
+
+# errors of the file system holding the log, not of its configuration: a restart helps once the
+# space (or the disk) is back
+STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
+
+
+class _Termination:
+    """SIGTERM for ``run``: while the table starts it is only remembered (``arm`` acts on it once
+    the log is open); after that it raises ``KeyboardInterrupt`` in the main thread, which stops
+    the table cleanly."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.armed = False
+        self.previous = signal.signal(signal.SIGTERM, self)
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.requested = True
+        if self.armed:
+            raise KeyboardInterrupt
+
+    def arm(self) -> None:
+        self.armed = True
+        if self.requested:
+            raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        signal.signal(signal.SIGTERM, self.previous)
 
 
 @click.command("run")
@@ -49,6 +98,16 @@ def command(
     pace: float | None,
 ) -> None:
     """Run a table from its config (real or simulated devices)."""
+    termination = _Termination()  # first: a SIGTERM from here on is a clean stop
+    try:
+        _command(config_path, simulate, headless, rounds, seed, log_dir, rate, mistakes_log, signing_key, faults, pace, termination)
+    finally:
+        termination.restore()
+
+
+def _command(  # type: ignore[no-untyped-def]
+    config_path, simulate, headless, rounds, seed, log_dir, rate, mistakes_log, signing_key, faults, pace, termination
+) -> None:
     from tablectl.config import ConfigError, load_config
 
     if rounds is not None and not simulate:
@@ -69,9 +128,11 @@ def command(
     key = signing_key or config.log.signing_key
     if key is None and simulate:
         key = _session_key(where)
+    if termination.requested:
+        raise SystemExit(EXIT_INTERRUPTED)  # nothing was opened yet
     _run(
         config, simulate=simulate, rounds=rounds, seed=seed, log_dir=log_dir, rate=rate or 0.0, mistakes_log=mistakes_log,
-        headless=headless, pace=0.25 if pace is None else pace, signing_key=key, faults=faults,
+        headless=headless, pace=0.25 if pace is None else pace, signing_key=key, faults=faults, termination=termination,
     )
 
 
@@ -84,56 +145,104 @@ def _check_fault(spec: str) -> None:
         raise CommandError(f"--fault {spec}: {e}", EXIT_USAGE) from None
 
 
+def session_keys_dir() -> Path:
+    """Where simulated tables keep their session signing keys: private to this user (0700)."""
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "tablectl" / "session-keys"
+
+
 def _session_key(log_dir: Path) -> Path:
-    """The simulated table's signing key, kept beside its log (``session.key`` / ``session.pub``) so
-    review can verify it: made on the first simulated run into ``log_dir``, reused after that."""
+    """The simulated table's signing key: made on the first simulated run into ``log_dir`` and
+    reused after that. The private key stays out of the log directory (whoever copies the logs
+    must not get it); its public half is written there as ``session.pub`` for review."""
     from tablectl.eventlog import save_keypair
 
-    private, public = Path(log_dir) / "session.key", Path(log_dir) / "session.pub"
-    if private.exists():
-        click.echo(f"tablectl: signing with the session key; public key: {public}", err=True)
-        return private
+    keys = session_keys_dir()
+    name = hashlib.sha256(str(Path(log_dir).resolve()).encode()).hexdigest()[:24]
+    private, public = keys / f"{name}.key", Path(log_dir) / "session.pub"
     try:
-        save_keypair(Path(log_dir), name="session")
+        keys.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(keys, 0o700)
+        if not private.exists():
+            save_keypair(keys, name=name)
+            new = True
+        else:
+            new = False
+        Path(log_dir).mkdir(parents=True, exist_ok=True, mode=0o750)
+        pub = (keys / f"{name}.pub").read_bytes()
+        if not public.exists() or public.read_bytes() != pub:
+            public.write_bytes(pub)
     except OSError as e:
-        raise CommandError(f"{log_dir}: cannot write a session signing key: {e.strerror or e}", EXIT_USAGE) from None
-    click.echo(f"tablectl: signing with a new session key; public key: {public}", err=True)
+        raise CommandError(f"{e.filename or keys}: cannot keep a session signing key: {e.strerror or e}", EXIT_USAGE) from None
+    click.echo(f"tablectl: signing with {'a new' if new else 'the'} session key ({private}); public key: {public}", err=True)
     return private
+
+
+def _failure_code(error: BaseException) -> int:
+    """The exit code for why the table could not go on: its log's storage, or a finding."""
+    from tablectl.eventlog import LogFailedError
+
+    return EXIT_STORAGE if isinstance(error, LogFailedError) else EXIT_FINDINGS
+
+
+def _failure(config, error: BaseException) -> CommandError:  # type: ignore[no-untyped-def]
+    code = _failure_code(error)
+    if code == EXIT_STORAGE:
+        return CommandError(
+            f"{config.table}: log storage failure: {error}; nothing unwritten was acknowledged (the devices still "
+            "hold those events): restart once the log's disk has space",
+            code,
+        )
+    return CommandError(f"{config.table}: {error}", code)
 
 
 def _run(
     config, *, simulate: bool, rounds: int | None, seed: int | None, log_dir: Path | None, rate: float,
     mistakes_log: Path | None, headless: bool = True, pace: float = 0.0, signing_key: Path | None = None,
     faults: tuple[str, ...] = (),
+    termination: _Termination | None = None,
 ) -> None:  # type: ignore[no-untyped-def]
     from tablectl.drivers.errors import DriverError
-    from tablectl.eventlog import EventLogError, KeyFileError
+    from tablectl.eventlog import EventLogError, KeyFileError, LogCorruptError, LogFailedError
     from tablectl.table.runtime import TableRuntime
 
     runtime = TableRuntime(
         config, simulate=simulate, log_dir=log_dir, seed=seed, signing_key=signing_key, sim_options={"faults": list(faults)}
     )
+    where = log_dir or config.log.dir
     try:
         controller = runtime.start()
     except DriverError as e:
         raise CommandError(str(e), EXIT_DEVICE) from None
-    except (EventLogError, KeyFileError, OSError) as e:
+    except LogFailedError as e:
+        raise CommandError(f"{where}: log storage failure: {e}; restart once the log's disk has space", EXIT_STORAGE) from None
+    except LogCorruptError as e:
+        raise CommandError(f"{where}: log integrity failure: {e}", EXIT_INTEGRITY) from None
+    except OSError as e:
+        if e.errno in STORAGE_ERRNOS:
+            raise CommandError(f"{where}: log storage failure: {e}; restart once the log's disk has space", EXIT_STORAGE) from None
         raise CommandError(f"{config.source}: log: {e}", EXIT_USAGE) from None
-    where = log_dir or config.log.dir
+    except (EventLogError, KeyFileError) as e:
+        raise CommandError(f"{config.source}: log: {e}", EXIT_USAGE) from None
     out = open(mistakes_log, "w", encoding="utf-8") if mistakes_log is not None else None  # noqa: SIM115
+    interrupted = False
     try:
+        if termination is not None:
+            termination.arm()
         if headless:
             _run_headless(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, where=where)
         else:
             _run_display(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, pace=pace, where=where)
     except KeyboardInterrupt:
-        raise SystemExit(EXIT_INTERRUPTED) from None
+        interrupted = True
     finally:
         if out is not None:
             out.close()
         runtime.stop()  # a signed "shutdown" checkpoint closes the log, whatever ended the run
-    if controller.error is not None:
-        raise CommandError(f"{config.table}: {controller.error}", EXIT_FINDINGS)
+    if controller.error is not None:  # a stop asked for after the log failed is still that failure
+        raise _failure(config, controller.error)
+    if interrupted:
+        raise SystemExit(EXIT_INTERRUPTED)
 
 
 def _virtual_dealer(controller, runtime, config, *, seed, rate, mistakes_out):  # type: ignore[no-untyped-def]
@@ -153,23 +262,18 @@ def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_o
     """No display: serve until SIGTERM / Ctrl-C, or have the virtual dealer play ``rounds``."""
     from tablectl.table.virtual_dealer import DealerError
 
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    if rounds is None:
+        click.echo(f"{config.table}: running ({config.game}); log in {where}; Ctrl-C stops", err=True)
+        controller.wait_stopped()  # until SIGTERM / Ctrl-C, or the controller stops (its log failed)
+        return
+    dealer = _virtual_dealer(controller, runtime, config, seed=seed, rate=rate, mistakes_out=mistakes_out)
     try:
-        if rounds is None:
-            click.echo(f"{config.table}: running ({config.game}); log in {where}; Ctrl-C stops", err=True)
-            threading.Event().wait()
-        dealer = _virtual_dealer(controller, runtime, config, seed=seed, rate=rate, mistakes_out=mistakes_out)
-        try:
-            report = dealer.play(rounds)
-        except DealerError as e:
-            raise CommandError(f"{config.table}: {e}", EXIT_FINDINGS) from None
-        click.echo(_report(config, report, where))
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+        report = dealer.play(rounds)
+    except DealerError as e:
+        if controller.error is not None:
+            return  # the log failed under the dealer: reported as that
+        raise CommandError(f"{config.table}: {e}", EXIT_FINDINGS) from None
+    click.echo(_report(config, report, where))
 
 
 def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_out, pace, where) -> None:  # type: ignore[no-untyped-def]
@@ -185,6 +289,8 @@ def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_ou
     # at the keys on simulated hardware, the display works the simulated card device too
     sim = runtime.sims.get(config.card_device) if autoplay is None else None
     result = run_live(controller, autoplay=autoplay, sim=sim)
+    if controller.error is not None:
+        return  # the log failed: reported as that by the caller
     if isinstance(result.autoplay_error, DealerError):
         raise CommandError(f"{config.table}: {result.autoplay_error}", EXIT_FINDINGS)
     if result.autoplay_error is not None:
@@ -192,6 +298,6 @@ def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_ou
     if result.autoplay_result is not None:
         click.echo(_report(config, result.autoplay_result, where))
     elif result.reason == SIGNALLED:
-        raise SystemExit(EXIT_INTERRUPTED)
+        raise KeyboardInterrupt
     elif result.reason != QUIT:
         click.echo(f"{config.table}: display ended ({result.reason}); log in {where}", err=True)

@@ -45,6 +45,7 @@ from tablectl.display import keys as k
 from tablectl.display.render import render
 from tablectl.display.simhands import SimDeviceLike, SimHands
 from tablectl.display.state import DisplayState
+from tablectl.display.termout import TerminalOut
 from tablectl.supervisor import check_supervisor
 from tablectl.table import inputs
 from tablectl.table.inputs import Resolve
@@ -140,7 +141,10 @@ def cbreak(fd: int | None) -> Iterator[int | None]:
         tty.setcbreak(fd, termios.TCSANOW)
         yield fd
     finally:
-        termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
+        # TCSANOW, not TCSAFLUSH: that one waits for the output to drain, which on a terminal that
+        # stopped reading is forever; typed-ahead keys are discarded all the same
+        termios.tcsetattr(fd, termios.TCSANOW, saved)
+        termios.tcflush(fd, termios.TCIFLUSH)
 
 
 def describe_input(inp: Any) -> str:
@@ -379,7 +383,10 @@ def run_live(
     SIGTERM/SIGHUP; the terminal is always restored. Never stops the controller: the caller does.
     """
     stop = stop or threading.Event()
-    console = console or Console()
+    terminal: TerminalOut | None = None
+    if console is None:
+        terminal = TerminalOut(sys.stdout)  # a terminal that stops reading must not stall the display
+        console = Console(file=terminal)
     if sim is not None and autoplay is not None:
         raise ValueError("a simulated device is worked by the virtual dealer or at the keys, not both")
     config = getattr(controller, "config", None)
@@ -424,6 +431,7 @@ def run_live(
                 player.start()
             last_draw = time.monotonic()
             done_at: float | None = None
+            held_since: float | None = None
             shown_alarms: tuple[Any, ...] = ()
             while True:
                 if stop.is_set():
@@ -433,8 +441,21 @@ def run_live(
                     result.reason = QUIT
                     break
                 if not controller.running:
-                    result.reason = CONTROLLER_ENDED
-                    break
+                    failure = getattr(controller, "error", None)
+                    if failure is None:
+                        result.reason = CONTROLLER_ENDED
+                        break
+                    if held_since is None:  # the log failed: say so on screen before the run exits
+                        held_since = time.monotonic()
+                        display.state = display.state.with_status(
+                            f"TABLE HELD — the event log could not be written ({failure}); nothing more is "
+                            "accepted; tablectl restarts once the log's disk has space",
+                            error=True,
+                        )
+                        resized.set()
+                    elif time.monotonic() - held_since >= max(linger, 3.0):
+                        result.reason = CONTROLLER_ENDED
+                        break
                 if played.is_set():
                     if done_at is None:
                         done_at = time.monotonic()
@@ -475,6 +496,8 @@ def run_live(
             display.drain()
             live.update(_screen(display, console), refresh=True)
     finally:
+        if terminal is not None:
+            terminal.close(timeout=1.0)
         logging.getLogger().removeHandler(to_status)
         restore()
         with contextlib.suppress(ValueError):

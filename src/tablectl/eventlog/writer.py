@@ -47,6 +47,10 @@ _blake2b = hashlib.blake2b
 _dumps = orjson.dumps
 _OPEN, _FAILED, _CLOSED = "open", "failed", "closed"
 _REVERSE_BLOCK = 1 << 16
+# the log holds face-down cards as they are dealt: readable by the table's group, nobody else
+# (the umask can only take bits away from these)
+FILE_MODE = 0o640
+DIR_MODE = 0o750
 _RESERVED = fmt.RESERVED_FIELDS
 
 
@@ -171,11 +175,14 @@ class EventLog:
         ).bind(**envelope)
         self._envelope: dict[str, Any] = dict(self._bound._context)
 
-        self._dir.mkdir(parents=True, exist_ok=True)
+        self._dir.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
         self._lock_fd = self._lock()
         try:
             self._open_log()
         except BaseException:
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = -1
             self._release()
             raise
 
@@ -427,7 +434,7 @@ class EventLog:
 
     def _lock(self) -> int:
         path = self._dir / f".tablectl-{self._table}.lock"
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -452,7 +459,7 @@ class EventLog:
     def _open_file(self, number: int, *, reuse: bool) -> None:
         path = self._dir / fmt.file_name(self._table, number)
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | (0 if reuse else os.O_EXCL)
-        self._fd = os.open(path, flags, 0o644)
+        self._fd = os.open(path, flags, FILE_MODE)
         self._path = path
         self._file_number = number
         self._fsync_dir()
@@ -530,13 +537,17 @@ class EventLog:
             while aside.exists():
                 aside = path.with_name(f"{path.name}.torn.{n}")
                 n += 1
-            fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+            fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, FILE_MODE)
             try:
                 view = memoryview(torn)
                 while view:
                     view = view[os.write(fd, view) :]
                 os.fsync(fd)
-            finally:
+            except OSError as exc:  # no room for the copy: leave the tail where it is, and no empty copy
+                os.close(fd)
+                os.unlink(aside)
+                raise LogFailedError(f"{aside}: cannot set the torn tail of {path.name} aside: {exc}") from exc
+            else:
                 os.close(fd)
             f.truncate(keep)
             f.flush()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from typing import Any, Protocol
@@ -122,6 +123,20 @@ class TableController:
     @property
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
+
+    def wait_stopped(self, timeout: float | None = None) -> bool:
+        """Block until the owner thread has ended (stopped, or its log failed: ``error``), at most
+        ``timeout`` seconds; whether it has. Signals still reach the calling (main) thread."""
+        thread = self._thread
+        if thread is None:
+            return True
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while thread.is_alive():
+            left = 0.5 if deadline is None else min(0.5, deadline - time.monotonic())
+            if left <= 0:
+                return False
+            thread.join(left)
+        return True
 
     # --- entry points -------------------------------------------------------------------------
 
@@ -264,9 +279,9 @@ class TableController:
                 self._finish_batch(replies)
                 if events:
                     self._room.release(events)
-            except BaseException as e:  # the log failed: nothing more may be accepted
+            except BaseException as e:  # the log failed: nothing more may be accepted or acknowledged
                 self.error = e
-                _log.exception("table %s: the event log failed; the controller stops", self.config.table)
+                _log.error("table %s: HELD: the event log failed (%s); nothing more is accepted or acknowledged", self.config.table, e)
                 for future, _, _ in replies:
                     if not future.done():
                         future.set_exception(InputRejected(f"the event log failed: {e}"))
