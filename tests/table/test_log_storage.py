@@ -85,6 +85,7 @@ def start_run(config: Path, limit: int | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "tablectl", "run", str(config), "--headless"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=limited if limit is not None else None,
+        start_new_session=True,  # signals meant for the test run's process group are not for it
     )
 
 
@@ -245,3 +246,66 @@ def test_sigterm_stops_the_display_even_when_its_terminal_stopped_reading(tmp_pa
         if run.poll() is None:
             run.kill()
         os.close(master)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 2 MiB tmpfs of its own (needs root and mount(2); skipped with the reason otherwise)."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip() or done.returncode}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def fill(disk: Path, leave: int) -> Path:
+    """Fill ``disk`` but for about ``leave`` bytes; returns the filler file."""
+    filler = disk / "filler"
+    free = shutil.disk_usage(disk).free
+    with open(filler, "wb") as f:
+        f.write(b"\0" * max(0, free - leave))
+    return filler
+
+
+@pytest.mark.slow
+def test_a_real_full_disk_end_to_end(tmp_path: Path, shoe: Shoe, small_disk: Path) -> None:
+    log_dir = small_disk / "logs"
+    config = table_config(tmp_path, shoe, log_dir)
+    first = start_run(config)
+    wait_for(lambda: log_bytes(log_dir) > 0)
+    first.send_signal(signal.SIGTERM)
+    assert first.wait(30) == 130
+    filler = fill(small_disk, leave=8192)
+
+    run = start_run(config)
+    deadline = time.monotonic() + 120
+    while run.poll() is None and time.monotonic() < deadline:
+        shoe.draw(1)
+        time.sleep(0.02)
+    _, err = run.communicate(timeout=30)
+    assert run.returncode == 5, err
+    assert "No space left on device" in err and "log storage failure" in err
+
+    still_full = start_run(config)  # a restart before space is back fails the same way, leaving nothing
+    _, err = still_full.communicate(timeout=60)
+    assert still_full.returncode == 5, err
+    assert not [p for p in log_dir.glob("*.torn*") if p.stat().st_size == 0]
+
+    shoe.draw(5)
+    drawn = shoe.last_event_no()
+    filler.unlink()  # space is back
+    again = start_run(config)
+    wait_for(lambda: max(card_events(log_dir), default=0) >= drawn)
+    again.send_signal(signal.SIGTERM)
+    assert again.wait(30) == 130
+    counts = card_events(log_dir)
+    cards = sorted(n for n in counts if n > 1)
+    assert cards == list(range(2, drawn + 1))
+    assert all(counts[n] == 1 for n in cards)
+    review = tablectl("review", str(log_dir), "--key", str(tmp_path / "keys" / "table.pub"))
+    assert "verification: OK" in review.stdout, review.stdout + review.stderr
+    print(f"\nfull disk end to end: {drawn - 1} cards drawn, {len(cards)} in the log, each once; review exit {review.returncode}")
