@@ -135,3 +135,28 @@ def test_a_cap_violation_beyond_the_kept_ones_still_voids_the_round_when_resolve
     t.input(Resolve("pit-anna", "", False))
     assert t.log.events("round_voided")
     assert t.log.events("resolved")[-1]["unlisted"] == {"penetration_cap": 1}
+
+
+def test_review_sees_every_violation_closed_by_a_resolve_past_the_cap(tmp_path: Path, config, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    monkeypatch.setattr(core_module, "MAX_OPEN_VIOLATIONS", 3)
+    cfg = config("one-card-poker", tmp=tmp_path)
+    log = EventLog(tmp_path, cfg.table, signing_key=None, fsync=True)
+    controller = TableController(cfg, log)
+    controller.start()
+    try:
+        controller.sink("dev", ev.ShoeLoaded(1, 1, 6, 312))
+        for n in range(2, 12):  # ten cards outside a round: ten violations, seven past the cap
+            controller.sink("dev", ev.CardDrawn(n, n))
+        assert controller.wait_processed("dev", 11, timeout=60)
+        controller.resolve("pit-anna").result(30)
+    finally:
+        controller.stop()
+        log.close()
+    done = subprocess.run([sys.executable, "-m", "tablectl", "review", str(tmp_path), "--json"], capture_output=True, text=True, timeout=120)
+    report = orjson.loads(done.stdout)
+    violations = [a for a in report["anomalies"] if a.get("kind") == "violation"]
+    assert len(violations) >= 10
+    assert [a for a in violations if a.get("resolution") == "unresolved"] == []

@@ -586,7 +586,10 @@ class Reconstructor:
 
     def _resolved(self, rec: dict[str, Any]) -> None:
         self._in_round(rec)
-        for seq in rec.get("violations") or ():
+        # a resolve closes every open violation; past the controller's cap the line lists only
+        # the first ones by seq and counts the rest by kind ("unlisted")
+        closing = list(self.open_violations) if rec.get("unlisted") else rec.get("violations") or ()
+        for seq in closing:
             v = self.open_violations.pop(seq, None)
             if v is not None:
                 v.resolved = rec
