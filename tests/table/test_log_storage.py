@@ -313,3 +313,19 @@ def test_a_real_full_disk_end_to_end(tmp_path: Path, shoe: Shoe, small_disk: Pat
     review = tablectl("review", str(log_dir), "--key", str(tmp_path / "keys" / "table.pub"))
     assert "verification: OK" in review.stdout, review.stdout + review.stderr
     print(f"\nfull disk end to end: {drawn - 1} cards drawn, {len(cards)} in the log, each once; review exit {review.returncode}")
+
+
+def test_a_session_key_left_in_a_log_directory_is_moved_out_and_still_signs(tmp_path: Path) -> None:
+    from tablectl.eventlog import save_keypair
+
+    log_dir, state = tmp_path / "logs", tmp_path / "state"
+    save_keypair(log_dir, name="session")  # as a simulated table kept it before
+    pub = (log_dir / "session.pub").read_bytes()
+    done = subprocess.run(
+        [sys.executable, "-m", "tablectl", "run", str(REPO / "config" / "tables" / "one-card-poker.toml"),
+         "--simulate", "--headless", "--autoplay", "1", "--pace", "0", "--log-dir", str(log_dir)],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "XDG_STATE_HOME": str(state)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert not (log_dir / "session.key").exists() and (log_dir / "session.pub").read_bytes() == pub
+    assert tablectl("review", str(log_dir), "--key", str(log_dir / "session.pub")).returncode == 0

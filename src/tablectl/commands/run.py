@@ -26,6 +26,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import shutil
 import signal
 from pathlib import Path
 from types import FrameType
@@ -163,6 +164,12 @@ def _session_key(log_dir: Path) -> Path:
     try:
         keys.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.chmod(keys, 0o700)
+        legacy = Path(log_dir) / "session.key"  # where a simulated table used to keep it
+        if legacy.exists() and not private.exists():
+            shutil.copyfile(Path(log_dir) / "session.pub", keys / f"{name}.pub")
+            shutil.copyfile(legacy, private)
+            os.chmod(private, 0o600)
+            legacy.unlink()
         if not private.exists():
             save_keypair(keys, name=name)
             new = True
