@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("run", "Run a table from its config (real or simulated devices)."),
     "math": ("math", "Exact combinatorial analysis of a game's bets."),
     "review": ("review", "Verify, replay and analyse card logs."),
+    "anchor": ("anchor", "Record a log's last signed checkpoint head in an anchor file."),
     "keygen": ("keygen", "Write an Ed25519 signing key pair for a table."),
     "config": ("config", "Check a table configuration."),
     "supervisor": ("supervisor", "Add, remove and list a table's supervisors."),

@@ -4,9 +4,9 @@ log, rebuild every round, list the anomalies and judge the shuffles.
 The work is in ``tablectl.review.engine`` (verification in ``tablectl.eventlog.verify``); this
 module parses options, prints and picks the exit code. See ``docs/review.md``.
 
-Exit codes: 0 verified and clean; 1 verified, with anomalies to review (violations, holds, device
-faults, unclean shutdowns, event-number gaps, settlement or procedure mismatches, ...); 3 integrity
-failure (the first one, with file and line, on stderr); 2 bad input (a path that does not exist, a
+Exit codes: 0 verified and clean (which needs ``--key`` and ``--anchor``); 1 verified, with
+anomalies to review (violations, holds, device faults, unclean shutdowns, event-number gaps,
+settlement or procedure mismatches, no key or no anchor given, ...); 3 integrity failure (the first one, with file and line, on stderr); 2 bad input (a path that does not exist, a
 directory without logs, a file that is not a log, a missing or unreadable key or config, an
 unknown round, an HTML file that cannot be written) as a one-line error.
 
@@ -41,22 +41,25 @@ from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_USAGE, CommandError
 @click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), metavar="TOML", default=None,
               help="The table config whose house rules and pay tables were in force (for logs that do not record them).")
 @click.option("--partial", is_flag=True, help="The paths are a slice of a longer log (need not start at seq 1).")
+@click.option("--anchor", "anchor_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE", default=None,
+              help="An anchor file (tablectl anchor): the log must still hold the last checkpoint head it knows.")
 def command(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, round_id: str | None,
-            html_path: Path | None, config_path: Path | None, partial: bool) -> None:
+            html_path: Path | None, config_path: Path | None, partial: bool, anchor_path: Path | None) -> None:
     """Verify the log in PATH... (log files, or a directory of them), rebuild every round and
     settle it again with the rules engine, list the anomalies and judge the shuffles.
     Without --key only the chain is checked."""
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        _review(paths, keys, as_json, round_id, html_path, config_path, partial)
+        _review(paths, keys, as_json, round_id, html_path, config_path, partial, anchor_path)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
 def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, round_id: str | None,
-            html_path: Path | None, config_path: Path | None, partial: bool) -> None:
+            html_path: Path | None, config_path: Path | None, partial: bool, anchor_path: Path | None) -> None:
+    from tablectl.eventlog.anchor import read_anchors
     from tablectl.eventlog.errors import LogInputError
     from tablectl.eventlog.keys import KeyFileError, load_public_key
     from tablectl.review.engine import review
@@ -72,7 +75,8 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
             raise CommandError(str(e), EXIT_USAGE) from None
     try:
         public_keys = [load_public_key(k) for k in keys]
-        report = review(paths, public_keys, partial=partial, setup=setup)
+        anchors = read_anchors(anchor_path) if anchor_path is not None else None
+        report = review(paths, public_keys, partial=partial, setup=setup, anchors=anchors)
     except (KeyFileError, LogInputError) as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
     _keep_until_exit(report)

@@ -50,6 +50,8 @@ LINE_END = b'"}'
 SUFFIX_LEN = len(PREV_MEMBER) + 64 + len(LINE_END)
 SIG_MEMBER = b',"sig":"'
 SIG_HEX_LEN = 128
+#: a ``seq`` longer than this is not a log line (a log of 10**18 lines is not written)
+MAX_SEQ_DIGITS = 18
 
 
 def digest(line: bytes) -> str:
@@ -89,7 +91,7 @@ def split_head(line: bytes) -> tuple[int, str, str] | None:
         return None
     comma = line.find(b",", len(LINE_PREFIX))
     seq_text = line[len(LINE_PREFIX) : comma]
-    if comma < 0 or not seq_text.isdigit() or not line.startswith(b'"event":"', comma + 1):
+    if comma < 0 or not seq_text.isdigit() or len(seq_text) > MAX_SEQ_DIGITS or not line.startswith(b'"event":"', comma + 1):
         return None
     start = comma + 1 + len(b'"event":"')
     end = line.find(b'"', start)

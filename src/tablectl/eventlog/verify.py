@@ -111,6 +111,10 @@ class VerifyReport:
     key_ids: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     suppressed: int = 0  # findings beyond MAX_FINDINGS_PER_KIND, counted only
+    #: seq -> digest (hex) of every accepted checkpoint line: the heads an anchor may name
+    heads: dict[int, str] = field(default_factory=dict)
+    #: the last of them: (seq, head, key id, reason, ts), what ``tablectl anchor`` records
+    last_head: tuple[int, str, str | None, str | None, str | None] | None = None
 
     @property
     def ok(self) -> bool:
@@ -340,7 +344,7 @@ class _Verifier:
                 self.read_file(index, path, index == last)
             except OSError as exc:
                 raise LogInputError(f"{path}: {exc.strerror}") from None
-        if self.lines_before == 0:
+        if self.lines_before == 0 and self.torn is None:
             raise LogInputError(f"{', '.join(self.report.files)}: the log is empty")
         self.finish()
         return self.report
@@ -534,6 +538,11 @@ class _Verifier:
                          "or the checkpoint was forged")
                 return
         self.report.checkpoints += 1
+        head = fmt.digest(line)
+        self.report.heads[seq] = head
+        kid, ts = record.get("key"), record.get("ts")
+        self.report.last_head = (seq, head, kid if isinstance(kid, str) else None, reason if isinstance(reason, str) else None,
+                                 ts if isinstance(ts, str) else None)
         self.covered_seq = seq
         self.covered_at = (index, lineno)
         self.covered_reason = reason
@@ -566,6 +575,13 @@ class _Verifier:
         if report.first_seq is None:  # the first line passed the hot loop: seq 1
             report.first_seq = 1
         report.signed_seq = self.covered_seq if self.keys else 0
+        if self.lines_before == 0:  # bytes, but not one whole line: cut in its first line, or not \n-terminated
+            assert self.torn is not None
+            ti, tl, nbytes = self.torn
+            self.add(TORN_TAIL, ti, tl, None,
+                     f"the log holds no complete line ({nbytes} bytes without a newline): cut inside its first line, "
+                     "or lines not ended by \\n (CR-only line endings)")
+            return
         last_index = len(self.files) - 1
         last_line = self.file_lines[last_index]
         if last_line == 0:  # the last file(s) are empty: the log ends in an earlier file

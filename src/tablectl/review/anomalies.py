@@ -51,7 +51,8 @@ ROUND_OPEN = "round_open"
 ROUND_VOIDED = "round_voided"
 ALARM = "alarm"
 INTERNAL_ERROR = "internal_error"
-UNREADABLE_LINE = "unreadable_line"
+NOT_AUTHENTICATED = "not_authenticated"  # reviewed without a key, or no signed checkpoint
+NOT_ANCHORED = "not_anchored"  # reviewed without an anchor: truncation and replacement undetectable
 PARTIAL_LOG = "partial_log"
 
 

@@ -27,7 +27,8 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from tablectl.eventlog.verify import VerifyReport, resolve_paths, scan, verify
+from tablectl.eventlog import anchor as anc
+from tablectl.eventlog.verify import MALFORMED, Finding, VerifyReport, resolve_paths, scan, verify
 from tablectl.review import anomalies as an
 from tablectl.review.logread import LogReader, Unreadable
 from tablectl.review.model import MATCH, MISMATCH, Anomaly, RoundRecord, TableSetup
@@ -261,6 +262,7 @@ def review(
     setup: TableSetup | None = None,
     parallel: bool | None = None,
     replay: bool = True,
+    anchors: list[anc.Anchor] | None = None,
 ) -> ReviewReport:
     """Verify and review the log in *paths* (files in order, or a directory).
 
@@ -274,6 +276,9 @@ def review(
     report is the same either way. *replay* False skips walking the rounds through their deal
     scripts and the rules engine (the settlement check of every round stays ``not_settled``): a
     quicker triage, and the benchmark's "verify + reconstruct".
+    *anchors*: the entries of an anchor file (``tablectl.eventlog.anchor``): the log must still hold
+    the last head they know for its table; None: nothing can tell a log cut short or replaced
+    whole, which the report says (an anomaly), as it says when no key was given.
 
     Raises ``LogInputError`` for bad input (a missing path, a file that is not a log, no logs).
     """
@@ -291,6 +296,7 @@ def review(
     finally:
         if gc_was_enabled:
             gc.enable()
+    _trust(report, bool(keys), anchors)
     report.timings["cpu_parent"] = time.process_time() - cpu0
     return report
 
@@ -407,14 +413,39 @@ def _rest(files: list[Path], builder: Reconstructor, reader: LogReader, verified
     verification = verified()
     timings["verified"] = time.perf_counter() - t0
     found = an.collect(recon, locate=reader.locate)
-    for u in reader.unreadable:
-        found.append(Anomaly(an.UNREADABLE_LINE, None, None, f"not a JSON log line: {u.text!r}", where=f"{u.file}:{u.line}"))
+    flagged = {(f.file, f.line) for f in verification.findings}
+    for u in reader.unreadable:  # a line review cannot read is not a line the controller wrote
+        if (u.file, u.line) not in flagged:
+            verification.findings.append(Finding(MALFORMED, u.file, u.line, None, f"not a record of the log: {u.text}"))
     for w in verification.warnings:
         if w.kind == "partial":
             found.insert(0, Anomaly(an.PARTIAL_LOG, w.seq, None, w.message, where=f"{w.file}:{w.line}"))
     timings["total"] = time.perf_counter() - t0
     return ReviewReport([str(p) for p in files], verification, recon, found, quality, in_force, reader.unreadable,
                         timings)
+
+
+def _trust(report: ReviewReport, keyed: bool, anchors: list[anc.Anchor] | None) -> None:
+    """What the verification cannot vouch for, said plainly: a log reviewed without a key, with
+    checkpoints not signed, or without an anchor (anomalies: never "clean"); and, with an anchor,
+    whether the log still holds its head (an integrity failure if not)."""
+    verification = report.verification
+    first = f"{verification.files[0]}:1" if verification.files else None
+    notes = []
+    if not keyed:
+        notes.append(Anomaly(an.NOT_AUTHENTICATED, None, None,
+                             "no --key: signatures not checked; anyone could have written or re-linked these lines", where=first))
+    elif verification.ok and verification.checkpoints == 0:
+        notes.append(Anomaly(an.NOT_AUTHENTICATED, None, None, "no signed checkpoint in the log", where=first))
+    if anchors is None:
+        notes.append(Anomaly(an.NOT_ANCHORED, None, None,
+                             "no --anchor: a log cut short (its last files deleted) or replaced by an older log of the "
+                             "same table and key cannot be detected", where=first))
+    else:
+        lost = anc.check(verification, anchors)
+        if lost is not None:
+            verification.findings.append(lost)
+    report.anomalies[:0] = notes
 
 
 __all__ = ["MATCH", "MISMATCH", "ReviewReport", "TableSetup", "reconstruct", "review"]

@@ -30,13 +30,15 @@ from typing import Any
 import orjson
 
 from tablectl.eventlog.verify import read_blocks
+from tablectl.review.records import block_ok, problem
 
 Records = list[dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
 class Unreadable:
-    """A complete line that is not a JSON object (only in a log that fails verification)."""
+    """A complete line that is not a record of the log: not JSON, or a record whose fields do not
+    have the types of its kind (``tablectl.review.records``); *text* says what is wrong."""
 
     file: str
     line: int
@@ -80,6 +82,8 @@ class LogReader:
         self.bytes_read += len(data) + 1
         records, count = self._parse(data, count)
         seqs = _seqs(records) if records is not None and len(records) == count else None
+        if seqs is not None and not block_ok(records, list(map(_EVENT, records))):  # type: ignore[arg-type]
+            seqs = None  # a record not of its kind's types: the slow path says which and why
         if seqs is not None:
             first = span.first_seq
             start = seqs[0] if first is None else first + lineno + 1 - span.first_line  # line lineno + 1's seq
@@ -137,9 +141,13 @@ class LogReader:
                 record = orjson.loads(line)
             except orjson.JSONDecodeError:
                 record = None
-            if not isinstance(record, dict) or not isinstance(record.get("seq"), int) or not isinstance(record.get("event"), str):
+            if record is None:
+                why: str | None = f"not JSON: {line[:60].decode('utf-8', 'replace')!r}"
+            else:
+                why = problem(record)
+            if why is not None:
                 span.regular = False
-                self.unreadable.append(Unreadable(span.path, i, line[:80].decode("utf-8", "replace")))
+                self.unreadable.append(Unreadable(span.path, i, why))
                 continue
             if span.first_seq is None:
                 span.first_seq = record["seq"]

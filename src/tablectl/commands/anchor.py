@@ -1,0 +1,57 @@
+"""``tablectl anchor PATH... --key PUB --anchor FILE``: record the log's last signed checkpoint head
+in an append-only anchor file kept away from the log, so that a later review (``tablectl review
+--anchor FILE``) catches a log cut short or replaced by an older one (``tablectl.eventlog.anchor``).
+
+The log is verified first (with the key): only a head that verifies is anchored, and a log that no
+longer holds the head the file already knows is refused. Exit codes: 0 anchored (or already
+anchored); 3 integrity failure (the log does not verify, has no signed checkpoint, or lost the
+anchored head); 2 bad input (paths, keys, an unreadable anchor file) or an anchor file that cannot
+be written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tablectl.cli import EXIT_INTEGRITY, EXIT_USAGE, CommandError
+
+
+@click.command("anchor")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--key", "keys", multiple=True, required=True, type=click.Path(path_type=Path), metavar="PUB",
+              help="The table's Ed25519 public key (PEM); repeat for a table whose key was replaced.")
+@click.option("--anchor", "anchor_path", required=True, type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
+              help="The anchor file (JSON lines, appended to; created if missing).")
+def command(paths: tuple[Path, ...], keys: tuple[Path, ...], anchor_path: Path) -> None:
+    """Verify the log in PATH... and append its last signed checkpoint head to the anchor FILE."""
+    from tablectl.eventlog import anchor as anc
+    from tablectl.eventlog.errors import LogInputError
+    from tablectl.eventlog.keys import KeyFileError, load_public_key
+    from tablectl.eventlog.verify import verify
+
+    try:
+        public_keys = [load_public_key(k) for k in keys]
+        known = anc.read_anchors(anchor_path) if anchor_path.exists() else []
+        report = verify(paths, public_keys)
+    except (KeyFileError, LogInputError) as e:
+        raise CommandError(str(e), EXIT_USAGE) from None
+    if not report.ok:
+        raise CommandError(f"integrity failure: {report.integrity_failures[0]}; nothing anchored", EXIT_INTEGRITY)
+    if report.last_head is None or report.table is None:
+        raise CommandError(f"{report.files[-1]}: no signed checkpoint to anchor", EXIT_INTEGRITY)
+    if anc.last_anchor(known, report.table) is not None:
+        lost = anc.check(report, known)
+        if lost is not None:
+            raise CommandError(f"integrity failure: {lost.message}; nothing anchored", EXIT_INTEGRITY)
+    seq, head, kid, reason, ts = report.last_head
+    last = anc.last_anchor(known, report.table)
+    if last is not None and last.seq == seq and last.head == head:
+        click.echo(f"table {report.table}: seq {seq} already anchored in {anchor_path}")
+        return
+    try:
+        anc.append_anchor(anchor_path, anc.Anchor(report.table, seq, head, kid, reason, ts, anc.now()))
+    except OSError as e:
+        raise CommandError(f"{anchor_path}: cannot write the anchor file: {e.strerror or e}", EXIT_USAGE) from None
+    click.echo(f"table {report.table}: anchored seq {seq} ({reason}, head {head[:16]}...) in {anchor_path}")
