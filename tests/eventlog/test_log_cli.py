@@ -58,7 +58,7 @@ def test_review_json_is_the_report(signed_log, pub):
 
 def test_review_without_a_key_says_signatures_were_not_checked(signed_log):
     result = run("review", str(signed_log))
-    assert result.exit_code == 0 and "NOT CHECKED" in result.stdout
+    assert result.exit_code == 1 and "NOT CHECKED" in result.stdout  # anomalies: never "clean" without a key
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,7 @@ def _counting_read_blocks(paths: list[Path], sink: Any) -> None:
 
 
 def _record(seq: int) -> bytes:
-    return orjson.dumps({"seq": seq, "event": "dealt", "card": "AS", "note": "a, b", "prev": "0" * 8})
+    return orjson.dumps({"seq": seq, "event": "marker", "ts": "2026-01-01T00:00:00Z", "table": "T1", "card": "AS", "note": "a, b", "prev": "0" * 8})
 
 
 # A line: a record (its seq in order, or not), or what a damaged log holds instead. No line holds

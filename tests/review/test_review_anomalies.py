@@ -31,7 +31,7 @@ def test_a_log_of_clean_rounds_has_no_anomaly(tmp_path: Path, table_log: TableLo
     t.round(1)
     t.round(2)
     t.close()
-    report = review([tmp_path])
+    report = review([tmp_path], [t.key.public_key()])
     assert report.clean and [r.settlement for r in report.rounds] == ["match", "match"]
 
 
@@ -76,7 +76,7 @@ def test_an_unclean_shutdown_is_listed_with_what_the_next_start_found(tmp_path: 
     t.close(clean=False)
     t.open()
     t.close()
-    report = review([tmp_path])
+    report = review([tmp_path], [t.key.public_key()])
     assert report.ok and kinds(report) == ["unclean_shutdown"]
     assert "unsigned" in report.anomalies[0].detail
     assert [s.ended_by for s in report.recon.sessions] == ["crash", "log end"]
@@ -128,12 +128,21 @@ def test_a_hold_is_listed_with_its_violations_and_how_it_ended(tmp_path: Path, t
     assert (hold.seq, hold.until_seq) == (held, back) and f"until seq {back} (ready)" in hold.detail
 
 
+def test_a_review_without_a_key_is_never_clean(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
+    t.shoe()
+    t.round(1)
+    t.close()
+    report = review([tmp_path])
+    assert report.ok and not report.clean and kinds(report) == ["not_authenticated"]
+
+
 def test_an_unresolved_violation_says_so(tmp_path: Path, table_log: TableLog) -> None:
     t = table_log
     t.shoe()
     t.log.append("violation", kind="foreign_card", round=None, detail="AS beyond the composition", card="AS")
     t.close()
-    (v,) = review([tmp_path]).anomalies
+    (v,) = review([tmp_path], [t.key.public_key()]).anomalies
     assert (v.kind, v.resolution) == ("violation", "unresolved")
 
 

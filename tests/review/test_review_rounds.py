@@ -121,7 +121,7 @@ def test_a_logged_settlement_the_rules_engine_does_not_give_is_a_settlement_mism
     assert "logged" in mismatches[0].detail and "recomputed" in mismatches[0].detail
 
 
-def test_a_settled_line_without_its_payout_is_a_settlement_mismatch_not_a_crash(one_for_the_money: Path, tmp_path: Path) -> None:
+def test_a_settled_line_without_its_payout_is_an_integrity_failure_at_its_line_not_a_crash(one_for_the_money: Path, tmp_path: Path) -> None:
     def drop_the_first_pays(event: str, fields: dict[str, Any]) -> bool:
         if event == "settled" and fields["round"] == 5:
             del fields["pays"]
@@ -130,10 +130,9 @@ def test_a_settled_line_without_its_payout_is_a_settlement_mismatch_not_a_crash(
 
     _rewrite(one_for_the_money, tmp_path, drop_the_first_pays)
     report = review([tmp_path / "log"])
-    (rnd,) = report.find_rounds("5")
-    assert rnd.settlement == "mismatch"
-    assert [line["pays"] for line in rnd.logged][0] is None
-    assert [a.round for a in report.anomalies if a.kind == "settlement_mismatch"] == ["5"]
+    assert not report.ok
+    (finding,) = [f for f in report.verification.findings if "pays" in str(f)]
+    assert finding.integrity and finding.line is not None and "settled" in str(finding)
 
 
 def test_a_card_logged_to_a_position_the_procedure_does_not_deal_it_to_is_a_procedure_mismatch(one_for_the_money: Path, tmp_path: Path) -> None:

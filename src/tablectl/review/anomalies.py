@@ -52,7 +52,6 @@ ROUND_VOIDED = "round_voided"
 ALARM = "alarm"
 INTERNAL_ERROR = "internal_error"
 NOT_AUTHENTICATED = "not_authenticated"  # reviewed without a key, or no signed checkpoint
-NOT_ANCHORED = "not_anchored"  # reviewed without an anchor: truncation and replacement undetectable
 PARTIAL_LOG = "partial_log"
 
 

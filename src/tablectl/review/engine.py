@@ -61,6 +61,7 @@ class ReviewReport:
     rules: list[RulesInForce] = field(default_factory=list)
     unreadable: list[Unreadable] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    anchored: bool = False  # checked against an anchor; without one a cut or replaced log cannot be told
 
     @property
     def ok(self) -> bool:
@@ -427,8 +428,10 @@ def _rest(files: list[Path], builder: Reconstructor, reader: LogReader, verified
 
 def _trust(report: ReviewReport, keyed: bool, anchors: list[anc.Anchor] | None) -> None:
     """What the verification cannot vouch for, said plainly: a log reviewed without a key, with
-    checkpoints not signed, or without an anchor (anomalies: never "clean"); and, with an anchor,
-    whether the log still holds its head (an integrity failure if not)."""
+    checkpoints not signed (anomalies: never "clean"); and, with an anchor,
+    whether the log still holds its head (an integrity failure if not). Without an anchor the
+    report says so (``anchored`` False; the text report's ``anchor:`` line), not as an anomaly:
+    a table without an anchor service is not a finding about its log."""
     verification = report.verification
     first = f"{verification.files[0]}:1" if verification.files else None
     notes = []
@@ -437,11 +440,8 @@ def _trust(report: ReviewReport, keyed: bool, anchors: list[anc.Anchor] | None) 
                              "no --key: signatures not checked; anyone could have written or re-linked these lines", where=first))
     elif verification.ok and verification.checkpoints == 0:
         notes.append(Anomaly(an.NOT_AUTHENTICATED, None, None, "no signed checkpoint in the log", where=first))
-    if anchors is None:
-        notes.append(Anomaly(an.NOT_ANCHORED, None, None,
-                             "no --anchor: a log cut short (its last files deleted) or replaced by an older log of the "
-                             "same table and key cannot be detected", where=first))
-    else:
+    if anchors is not None:
+        report.anchored = True
         lost = anc.check(verification, anchors)
         if lost is not None:
             verification.findings.append(lost)

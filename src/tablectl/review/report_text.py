@@ -39,6 +39,11 @@ def verification_lines(report: ReviewReport) -> list[str]:
         out.append(f"signatures: {v.checkpoints} checkpoint(s) verified with key {', '.join(v.key_ids)}; signed through seq {v.signed_seq}")
     else:
         out.append("signatures: NOT CHECKED (no --key): only the chain's consistency was verified")
+    if report.anchored:
+        out.append("anchor: checked: the log still holds the last checkpoint head the anchor knows")
+    else:
+        out.append("anchor: none given (--anchor FILE): a log cut short or replaced whole by an older log of the same "
+                   "table and key cannot be detected")
     for f in v.findings:
         out.append(f"{'FAIL' if f.integrity else 'WARN'} [{f.kind}] {f}")
     if v.suppressed:

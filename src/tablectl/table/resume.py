@@ -27,6 +27,8 @@ from typing import Any
 import orjson
 
 from tablectl.cards import card as parse_card
+from tablectl.eventlog import verify as ver
+from tablectl.eventlog.errors import LogCorruptError, LogInputError
 from tablectl.eventlog.logformat import log_files
 from tablectl.games.procedure import (
     BURN_DEALER_CHANGE,
@@ -36,6 +38,7 @@ from tablectl.games.procedure import (
     Script,
     Trade,
 )
+from tablectl.review.records import problem
 from tablectl.table import lifecycle as lc
 from tablectl.table.cursor import CursorError, RoundCursor
 from tablectl.table.layout import Layout, lay, reveal, take_back, trade_out
@@ -105,32 +108,60 @@ def read_back(directory: Path, table: str, source: str | None) -> LogState:
 
     Files are read from the newest back until they hold the start of *source*'s shoe in play and
     a round (the shoe in play may have none yet: the round numbers go on from an earlier one).
+    Only what verifies is read back: the files read are checked as ``tablectl review`` checks a
+    log (layout, ``seq``, hash links; not the signatures: the controller holds the private key),
+    and every line read must have its kind's types (``tablectl.review.records``). Raises
+    :class:`LogCorruptError` (``file:line: what``) when they do not.
     """
     directory = Path(directory)
     if not directory.is_dir():
         return LogState()
     chunks: list[list[dict[str, Any]]] = []
     shoe_start = round_seen = False
-    for path in reversed(log_files(directory, table).get(table, [])):
+    files = log_files(directory, table).get(table, [])
+    read = 0
+    for path in reversed(files):
+        read += 1
         records = list(_wanted(path))
         chunks.append(records)
         shoe_start = shoe_start or any(r["event"] in _SHOE_STARTS and r.get("device") == source for r in records)
         round_seen = round_seen or any(r["event"] == "round_started" for r in records)
         if shoe_start and round_seen:
             break
+    if read:
+        _verify(files[len(files) - read :], from_start=read == len(files))
     return fold((r for chunk in reversed(chunks) for r in chunk), source)
+
+
+#: what makes the files read back unusable (the end of a log still being written is not)
+_CORRUPT = frozenset({ver.MALFORMED, ver.ALTERED, ver.SEQUENCE, ver.BAD_START, ver.BAD_RECOVERY, ver.BAD_OPEN})
+
+
+def _verify(paths: list[Path], *, from_start: bool) -> None:
+    """The chain of the files read back holds (from the log's first line, or as a slice)."""
+    try:
+        report = ver.verify(paths, None, allow_partial=not from_start)
+    except LogInputError:  # nothing but empty files: nothing read back either
+        return
+    for finding in report.findings:
+        if finding.kind in _CORRUPT:
+            raise LogCorruptError(f"log corrupt: {finding}")
 
 
 def _wanted(path: Path) -> Iterator[dict[str, Any]]:
     with open(path, "rb") as f:
-        for line in f:
+        for lineno, line in enumerate(f, start=1):
+            if not line.endswith(b"\n"):
+                break  # a torn last line: the log's recovery set it aside (or will)
             if any(w in line for w in _WANTED):
                 try:
                     record = orjson.loads(line)
                 except orjson.JSONDecodeError:
-                    continue  # a torn last line: the log's recovery deals with it
-                if isinstance(record, dict) and isinstance(record.get("event"), str):
-                    yield record
+                    raise LogCorruptError(f"log corrupt: {path}:{lineno}: not a JSON line") from None
+                why = problem(record)
+                if why is not None:
+                    raise LogCorruptError(f"log corrupt: {path}:{lineno}: {why}")
+                yield record
 
 
 def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
