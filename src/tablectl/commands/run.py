@@ -129,6 +129,11 @@ def _command(  # type: ignore[no-untyped-def]
     key = signing_key or config.log.signing_key
     if key is None and simulate:
         key = _session_key(where)
+    if not simulate:
+        from tablectl.config import production_risks
+
+        for key_name, reason in production_risks(config):  # `config check` refuses these; run warns
+            click.echo(f"tablectl: WARNING: {config.source}: {key_name}: {reason}", err=True)
     if termination.requested:
         raise SystemExit(EXIT_INTERRUPTED)  # nothing was opened yet
     _run(
