@@ -106,8 +106,10 @@ def command(
         termination.restore()
 
 
-def _command(  # type: ignore[no-untyped-def]
-    config_path, simulate, headless, rounds, seed, log_dir, rate, mistakes_log, signing_key, faults, pace, termination
+def _command(
+    config_path: Path, simulate: bool, headless: bool, rounds: int | None, seed: int | None, log_dir: Path | None,
+    rate: float | None, mistakes_log: Path | None, signing_key: Path | None, faults: tuple[str, ...], pace: float | None,
+    termination: _Termination,
 ) -> None:
     from tablectl.config import ConfigError, load_config
 
