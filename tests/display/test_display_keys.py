@@ -413,3 +413,28 @@ def test_a_log_warning_shows_in_the_status_line_not_on_stderr() -> None:
     assert display.drain()
     assert display.state.status == "warning: tablectl.drivers.shoe: shoe-1: link down, reconnecting in 2 s"
     assert display.state.status_error
+
+
+def test_wrong_credentials_lock_the_supervisor_id_for_a_while_and_each_refusal_is_logged() -> None:
+    from tablectl.supervisor import Throttle
+    from tablectl.table.inputs import SupervisorDenied
+
+    now = [0.0]
+    ctl = FakeController(make_view(Prompt("resolve"), state="held"))
+    display = LiveDisplay(  # type: ignore[arg-type]
+        ctl, supervisors={"anna": hash_credential("pw", **FAST)}, throttle=Throttle(limit=3, lockout=60, clock=lambda: now[0])
+    )
+
+    def attempt(secret: str) -> None:
+        for key in ["S", *"anna", ENTER, *secret, ENTER, ENTER]:
+            display.key(key)
+
+    for _ in range(3):
+        attempt("bad")
+    attempt("pw")  # the right one, but the id is locked: refused unchecked
+    assert [i for i in ctl.submitted if isinstance(i, Resolve)] == []
+    assert "try again in 60 s" in display.state.status
+    assert len([i for i in ctl.submitted if isinstance(i, SupervisorDenied)]) == 4
+    now[0] = 61.0
+    attempt("pw")
+    assert [i for i in ctl.submitted if isinstance(i, Resolve)] == [Resolve("anna", "", False)]

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import queue
 import select
@@ -46,7 +47,7 @@ from tablectl.display.render import render
 from tablectl.display.simhands import SimDeviceLike, SimHands
 from tablectl.display.state import DisplayState
 from tablectl.display.termout import TerminalOut
-from tablectl.supervisor import check_supervisor
+from tablectl.supervisor import Throttle, check_supervisor
 from tablectl.table import inputs
 from tablectl.table.inputs import Resolve
 from tablectl.table.view import TableView
@@ -189,8 +190,10 @@ class LiveDisplay:
         supervisors: Mapping[str, str] | None = None,
         autoplay: bool = False,
         hands: SimHands | None = None,
+        throttle: Throttle | None = None,
     ) -> None:
         self.controller = controller
+        self.throttle = throttle or Throttle()  # wrong credentials: a few tries, then a pause per id
         self.supervisors = dict(supervisors) if supervisors is not None else _supervisors_of(controller)
         self.hands = hands
         self.state = DisplayState(autoplay=autoplay, simulated=hands is not None)
@@ -229,7 +232,15 @@ class LiveDisplay:
             text, error = self.hands.step(self.view) if isinstance(action, k.DeviceStep) else self.hands.draw()
             self.state = self.state.with_status(text, error=error)
         elif isinstance(action, k.SupervisorRequest):
-            decided = authorize(action, self.supervisors)
+            wait = self.throttle.locked(action.supervisor)
+            if wait > 0:
+                decided: Resolve | str = f"supervisor {action.supervisor!r}: too many wrong credentials; try again in {math.ceil(wait)} s"
+            else:
+                decided = authorize(action, self.supervisors)
+                if isinstance(decided, str) and self.supervisors:
+                    self.throttle.failed(action.supervisor)
+                elif not isinstance(decided, str):
+                    self.throttle.succeeded(action.supervisor)
             if isinstance(decided, str):
                 self.state = self.state.with_status(decided, error=True)
                 self._log_denied(action, decided)
