@@ -40,6 +40,7 @@ def make_view(**changes: Any) -> TableView:
         settlement=(),
         recent=(),
         processed={},
+        shoe_cards=312,
     )
     return replace(base, **changes)
 
@@ -99,11 +100,9 @@ def test_the_revealed_line_shows_the_revealed_cards() -> None:
     assert "K♦ 4♠" in line.plain
 
 
-def test_penetration_shows_the_figure_and_the_cap() -> None:
+def test_penetration_counts_cards_of_the_shoe_and_marks_the_cap_on_the_same_base() -> None:
     text = screen(make_view())
-    assert "47.1%" in text
-    assert "cap 90%" in text
-    assert "147/280 cards" in text
+    assert "147/312 cards 47.1% · cap 280 (90%)" in text
 
 
 def test_the_cap_mark_sits_at_the_cap_on_the_bar() -> None:
@@ -127,7 +126,6 @@ def test_a_continuous_shuffler_shows_cards_out_instead_of_penetration() -> None:
 def test_an_alarm_shows_its_kind_detail_and_what_to_do() -> None:
     alarm = AlarmView("foreign_card", 12, "KS seen 7 times in a 6-deck shoe", "Remove it; supervisor checks the shoe.")
     text = screen(make_view(alarms=(alarm,), state="held", prompt=Prompt("resolve")))
-    assert "ALARMS" in text
     assert "VIOLATION FOREIGN CARD" in text
     assert "KS seen 7 times in a 6-deck shoe" in text
     assert "→ Remove it; supervisor checks the shoe." in text
@@ -163,15 +161,65 @@ def test_decisions_and_wagers_of_a_seat_are_shown() -> None:
     assert "ante $10 bonus $2.50" in text
 
 
-def test_settled_results_show_each_seat_net() -> None:
+def test_settled_results_show_each_bet_and_each_seat_net() -> None:
     settlement = (
         {"round": 12, "seat": 1, "bet": "ante", "net": 500},
         {"round": 12, "seat": 1, "bet": "trade", "net": 500},
         {"round": 12, "seat": 2, "bet": "ante", "net": -1000},
+        {"round": 12, "seat": 2, "bet": "bonus", "net": 0},
     )
-    text = screen(make_view(state="settling", settlement=settlement, prompt=Prompt("end_round")))
-    assert "+$10" in text
-    assert "-$10" in text
+    rows = screen(make_view(state="settling", settlement=settlement, prompt=Prompt("end_round"))).splitlines()
+    seat1 = next(r for r in rows if r.startswith(" 1 "))
+    seat2 = next(r for r in rows if r.startswith(" 2 "))
+    assert "ante +$5 trade +$5" in seat1 and seat1.rstrip().endswith("+$10")
+    assert "ante -$10 bonus $0" in seat2 and seat2.rstrip().endswith("-$10")
+
+
+def test_a_seat_out_of_the_round_shows_the_wagers_it_plays_next() -> None:
+    from tablectl.display.wagers import TableLimits
+
+    limits = TableLimits(("ante", "bonus"), ("ante",), ("ante",), 500, 50000)
+    state = DisplayState(limits=limits, standing={3: {"ante": 2500, "bonus": 500}})
+    seats = (SeatView(3), SeatView(4))
+    rows = screen(make_view(seats=seats, state="ready", prompt=Prompt("start_round")), state).splitlines()
+    assert "next: ante $25 bonus $5" in next(r for r in rows if r.startswith(" 3 "))
+    assert "next: ante $5" in next(r for r in rows if r.startswith(" 4 "))
+
+
+def test_an_empty_field_of_a_log_line_is_not_shown() -> None:
+    line = event_line({"seq": 9, "event": "settled", "seat": 1, "bet": "ante", "pays": None, "cards": [], "note": ""}).plain
+    assert "pays" not in line and "cards" not in line and "note" not in line
+    assert "seat=1 bet=ante" in line
+
+
+def test_no_dealer_signed_in_is_said_in_the_header() -> None:
+    assert "NO DEALER SIGNED IN" in screen(make_view(dealer_id=None))
+
+
+def test_the_help_shows_every_key_and_every_mark() -> None:
+    from tablectl.display.keys import HELP_KEYS, HELP_MARKS
+
+    text = screen(make_view(), DisplayState(help=True))
+    for key, _ in HELP_KEYS + HELP_MARKS:
+        assert key in text
+    assert "⚑" in text and "wants the bank" in text
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(80, 24), (120, 40)])
+def test_an_eight_seat_table_with_an_alarm_fits_the_terminal_with_its_key_line(cols: int, rows: int) -> None:
+    seats = tuple(SeatView(i, in_play=True, wagers={"ante": 500, "pairplus": 500}, cards=(None, None, None)) for i in range(1, 9))
+    alarm = AlarmView("too_few_cards", 3, "the round was ended before its procedure was complete", "Supervisor: resolve.")
+    recent = tuple({"seq": i, "event": "state", "to": "ready"} for i in range(1, 41))
+    view = make_view(game="three-card-poker", seats=seats, alarms=(alarm,), state="held", prompt=Prompt("resolve"), recent=recent)
+    lines = render_text(view, width=cols, height=rows).splitlines()
+    assert len(lines) <= rows
+    assert all(len(line) <= cols for line in lines)
+    text = "\n".join(lines)
+    assert "HELD" in text and "round 12" in text
+    assert all(f" {i} " in text for i in range(1, 9))
+    assert "VIOLATION TOO FEW CARDS" in text
+    assert "Next: SUPERVISOR" in text
+    assert lines[-1].startswith("? help")
 
 
 def test_the_board_is_shown_for_texas_holdem_bonus() -> None:
@@ -203,7 +251,7 @@ def test_with_a_terminal_height_as_many_events_show_as_fit() -> None:
     tall = render_text(make_view(recent=recent), width=100, height=50)
     assert len(short.splitlines()) <= 30
     assert "#40" in short and "#40" in tall
-    assert "#25" not in short and "#25" in tall
+    assert "#20" not in short and "#20" in tall
 
 
 def test_waiting_for_the_table_before_the_first_view() -> None:

@@ -4,18 +4,22 @@ check and submit, or quit.
 
 Keys (case matters)::
 
-    n        new round: the seats not sitting out (all, unless toggled with space); clears the
-             selection
+    ?  h     help: every key and what the marks mean (any key closes it)
+    n        new round: the seats not sitting out (all, unless toggled with space), less the seat
+             that banks it, each on its standing wagers; clears the selection
     1-9      select a seat          0 / Esc   clear the selection
-    space    the selected seat sits out of (or back into) the next round
-    o        the selected seat wants (or no longer wants) the bank (DP / player-dealer)
+    space    the selected seat sits out of (or back into) the rounds that follow
+    $        the selected seat's wagers (``25``, ``ante 25 pairplus 5``; kept for the next rounds);
+             on the banking seat: what it puts up as the bank's stake
+    o        the selected seat wants (or no longer wants) the bank (DP / player-dealer); with no
+             seat selected and no seat banking: the first seat in play takes it
     r p f c t e s l   the decision of the seat that decides now (or the selected seat):
              r raise / play / bet (flop, turn, river)   p play   f fold   c check   t trade
              e extend (war)   s stand / surrender   l DP declines the war
     b        the next card is a burn          x  the last card was exposed: make it a burn
     i        identify a misread card (type it: QH, TD, 10D)
     E        end of round (paid and collected)
-    d        dealer change (type the new dealer's id)
+    d        dealer sign-in / dealer change (type the dealer's id)
     C        shoe change (asks to confirm)
     S        supervisor: resolve the hold (id, credential, note)
     V        supervisor: resolve and void the round in play (id, credential, note)
@@ -33,6 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from tablectl.cards import CardError, card
+from tablectl.display import wagers as w
 from tablectl.display.state import DisplayState, PromptField, TextPrompt
 from tablectl.table.inputs import (
     BurnNext,
@@ -66,8 +71,36 @@ DECISION_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 #: the key help line (the decision keys of the awaited decision are added to it)
-HELP = "n round · 1-9 seat · spc sit out · o bank · b burn · x exposed · i identify · E end · d dealer · C shoe · S resolve · V void · Q quit"
-SIM_HELP = "Enter device step · w draw · "
+HELP = "? help · n round · 1-9 seat · $ wager · spc sit out · o bank · E end · d dealer · S resolve · Q quit"
+SIM_HELP = "Enter device step · "
+
+#: the help overlay: every key, then what the marks on the screen mean
+HELP_KEYS: tuple[tuple[str, str], ...] = (
+    ("n", "new round: the seats in play less the bank, on their wagers"),
+    ("1-9 / 0", "select a seat / clear the selection (Esc too)"),
+    ("space", "the selected seat sits out (or plays again)"),
+    ("$", "the selected seat's wagers (25; ante 25 pairplus 5); bank: stake"),
+    ("o", "the seat wants/declines the bank; alone: first seat takes it"),
+    ("r p f c t e s l", "the decision in yellow: raise play fold check trade extend..."),
+    ("b / x", "the next card is a burn / the last card was exposed: burn it"),
+    ("i", "identify a misread card (QH, TD, 10D)"),
+    ("E", "end of round: paid and collected"),
+    ("d", "dealer sign-in or change (the dealer's id)"),
+    ("C", "shoe change (confirm with y)"),
+    ("S / V", "supervisor: resolve the hold / resolve and void the round"),
+    ("Enter / w", "simulated devices: do what the table asks / draw one card"),
+    ("Q", "quit (confirm with y)"),
+)
+HELP_MARKS: tuple[tuple[str, str], ...] = (
+    ("▶", "the selected seat"),
+    ("◆ DECIDES", "the table waits for it"),
+    ("BANK / DP", "banks this round"),
+    ("⚑", "wants the bank"),
+    ("next:", "wagers it plays next"),
+    ("▒▒", "a face-down card"),
+    ("│", "the cap on the bar"),
+    ("⚠", "an alarm: act on it"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,10 +173,28 @@ def _error(state: DisplayState, text: str) -> KeyResult:
     return KeyResult(state.with_status(text, error=True))
 
 
+def bank_seat(view: TableView | None) -> int | None:
+    """The seat that banks the next round (or the round in play), if the game has a bank."""
+    if view is None:
+        return None
+    return view.next_banker if view.next_banker is not None else view.banker_seat
+
+
+def _banked(view: TableView | None) -> bool:
+    from tablectl.games import GAMES
+
+    game = GAMES.get(view.game) if view is not None else None
+    return bool(game is not None and game.banker)
+
+
 def handle_key(key: str, state: DisplayState, view: TableView | None) -> KeyResult:
     """What ``key`` does, given the display state and the last view of the table."""
     if state.prompt is not None:
         return _prompt_key(key, state, state.prompt)
+    if state.help:
+        return KeyResult(replace(state, help=False))
+    if key in ("?", "h"):
+        return KeyResult(replace(state, help=True))
     seats = {s.seat for s in view.seats} if view is not None else set()
 
     if key in ("0", ESCAPE):
@@ -160,18 +211,11 @@ def handle_key(key: str, state: DisplayState, view: TableView | None) -> KeyResu
         now = "sits out of" if state.selected in out else "plays"
         return KeyResult(replace(state, sitting_out=frozenset(out), status=f"seat {state.selected} {now} the next round", status_error=False))
     if key == "n":
-        playing = tuple(sorted(seats - state.sitting_out)) if view is not None else ()
-        if not playing:
-            return _error(state, "no seat plays: every seat sits out")
-        started = replace(state, selected=None)  # the selection was for sitting out; decisions go to whoever's turn it is
-        return KeyResult(started.with_status(f"new round: seats {', '.join(map(str, playing))}"), StartRound(seats=playing))
+        return _new_round(state, view, seats)
+    if key == "$":
+        return _wager_prompt(state, view)
     if key == "o":
-        if state.selected is None:
-            return _error(state, "select a seat first (1-9)")
-        wants = True
-        if view is not None:
-            wants = not next((s.wants_bank for s in view.seats if s.seat == state.selected), False)
-        return KeyResult(state.with_status(f"seat {state.selected} {'wants' if wants else 'declines'} the bank"), OfferBank(state.selected, wants))
+        return _offer_bank(state, view, seats)
     if key in DECISION_KEYS:
         return _decision(key, state, view)
     if key == "b":
@@ -183,9 +227,12 @@ def handle_key(key: str, state: DisplayState, view: TableView | None) -> KeyResu
     if key == "i":
         return _open(state, "identify", PromptField("misread card (e.g. QH, TD)"))
     if key == "d":
-        return _open(state, "dealer", PromptField("new dealer id"))
+        signed_in = view is not None and view.dealer_id
+        return _open(state, "dealer", PromptField("new dealer id" if signed_in else "dealer sign-in: dealer id"))
     if key == "C":
         return _open(state, "shoe_change", PromptField("change the shoe? (y/n)"))
+    if key in ("S", "V") and not state.supervisors:
+        return _error(state, "no supervisor is configured for this table: add one with `tablectl supervisor add CONFIG ID`")
     if key == "S":
         return _open(state, "resolve", *_SUPERVISOR_FIELDS)
     if key == "V":
@@ -197,6 +244,54 @@ def handle_key(key: str, state: DisplayState, view: TableView | None) -> KeyResu
             return _error(state, "the devices are real: deal at the device" if key == "w" else "nothing to confirm")
         return KeyResult(state, DeviceStep() if key == ENTER else DeviceDraw())
     return KeyResult(state)
+
+
+def _new_round(state: DisplayState, view: TableView | None, seats: set[int]) -> KeyResult:
+    bank = bank_seat(view)
+    if _banked(view) and bank is None:
+        return _error(state, "no seat has the bank: select the seat that takes it and press o (o alone: the first seat in play)")
+    playing = tuple(sorted(seats - state.sitting_out - {bank})) if view is not None else ()
+    if not playing:
+        return _error(state, "no seat plays: every seat sits out")
+    started = replace(state, selected=None)  # the selection was for sitting out; decisions go to whoever's turn it is
+    said = f"new round: seats {', '.join(map(str, playing))}" + (f", seat {bank} banks" if bank is not None else "")
+    limits = state.limits
+    if limits is None:
+        return KeyResult(started.with_status(said), StartRound(seats=playing))
+    stake = state.stakes.get(bank) if bank is not None else None
+    if bank is not None and stake is None and limits.banker_stake_limits:
+        return _error(state, f"seat {bank} banks: enter its stake first (select {bank}, then $)")
+    wagers = w.for_round(playing, state.standing, limits)
+    standing = {**state.standing, **wagers}
+    return KeyResult(replace(started, standing=standing).with_status(said), StartRound(seats=playing, wagers=wagers, banker_stake=stake))
+
+
+def _wager_prompt(state: DisplayState, view: TableView | None) -> KeyResult:
+    if state.limits is None:
+        return _error(state, "this display takes no wagers")
+    seat = state.selected
+    if seat is None:
+        return _error(state, "select a seat first (1-9), then $")
+    if _banked(view) and seat == bank_seat(view):
+        return _open(state, f"stake:{seat}", PromptField(f"seat {seat} bank stake in dollars"))
+    now = w.shown(state.standing.get(seat) or state.limits.default)
+    return _open(state, f"wagers:{seat}", PromptField(f"seat {seat} wagers (now {now}; e.g. 25 or ante 25 pairplus 5)"))
+
+
+def _offer_bank(state: DisplayState, view: TableView | None, seats: set[int]) -> KeyResult:
+    seat = state.selected
+    if seat is None:
+        if not _banked(view) or bank_seat(view) is not None:
+            return _error(state, "select a seat first (1-9), then o")
+        free = sorted(seats - state.sitting_out)
+        if not free:
+            return _error(state, "no seat plays: every seat sits out")
+        seat = free[0]
+        return KeyResult(state.with_status(f"seat {seat} takes the bank"), OfferBank(seat, True))
+    wants = True
+    if view is not None:
+        wants = not next((s.wants_bank for s in view.seats if s.seat == seat), False)
+    return KeyResult(state.with_status(f"seat {seat} {'wants' if wants else 'declines'} the bank"), OfferBank(seat, wants))
 
 
 def _decision(key: str, state: DisplayState, view: TableView | None) -> KeyResult:
@@ -249,6 +344,21 @@ def _finish(state: DisplayState, purpose: str, values: tuple[str, ...]) -> KeyRe
         if not yes:
             return KeyResult(state.with_status("quit cancelled"))
         return KeyResult(state.with_status("quitting"), Quit())
+    if purpose.startswith("wagers:"):
+        seat = int(purpose.partition(":")[2])
+        assert state.limits is not None
+        placed = w.parse(first, state.limits)
+        if isinstance(placed, str):
+            return _error(state, f"seat {seat}: {placed}")
+        standing = {**state.standing, seat: placed}
+        return KeyResult(replace(state, standing=standing, selected=None).with_status(f"seat {seat} bets {w.shown(placed)}"))
+    if purpose.startswith("stake:"):
+        seat = int(purpose.partition(":")[2])
+        stake = w.cents(first)
+        if stake is None or stake == 0:
+            return _error(state, f"seat {seat}: {first!r} is not a stake in dollars")
+        stakes = {**state.stakes, seat: stake}
+        return KeyResult(replace(state, stakes=stakes, selected=None).with_status(f"seat {seat} banks with {w.money(stake)}"))
     if purpose in ("resolve", "void"):
         supervisor, secret, note = (*values, "", "")[:3]
         request = SupervisorRequest(supervisor.strip(), secret, note.strip(), void_round=purpose == "void")
@@ -264,12 +374,15 @@ __all__ = [
     "ENTER",
     "ESCAPE",
     "HELP",
+    "HELP_KEYS",
+    "HELP_MARKS",
     "SIM_HELP",
     "TAB",
     "Action",
     "KeyResult",
     "Quit",
     "SupervisorRequest",
+    "bank_seat",
     "decision_help",
     "handle_key",
     "option_key",

@@ -319,7 +319,7 @@ def _screen(display: LiveDisplay, console: Console, view: TableView | None = Non
     """The whole terminal: a ``Layout`` fills every line and column, so a shorter frame never
     leaves the last frame's text behind."""
     shown = view if view is not None else display.view
-    return Layout(render(shown, display.state, height=console.size.height))
+    return Layout(render(shown, display.state, height=console.size.height, width=console.size.width))
 
 
 @dataclass

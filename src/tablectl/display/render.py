@@ -1,10 +1,12 @@
 """Render a ``TableView`` (and the display's state) as a rich renderable (pure: no I/O, no clock).
 
-Layout, top to bottom: the header (table, game, state, round, shoe, dealer); the seats with their
-face-up cards, wagers, decisions and results; the dealer's (or DP's) cards and the board; the
-penetration bar with the cap marked (``LAST ROUND`` once announced); what the table waits for;
-the alarms in red, each with what to do; the last log events; the status line (a rejected input,
-a prompt being typed) and the key help.
+Layout, top to bottom, with no frames, so that 80x24 keeps everything that matters: the header
+(table, game, state, round, shoe, dealer); the seats with their face-up cards, decisions, wagers
+(or the wagers they play next) and, once settled, each bet's result; the dealer's (or DP's) cards
+and the board; the penetration bar (cards of the shoe, the cap marked, ``LAST ROUND`` once
+announced); what the table waits for; the alarms in red, each with what to do; as many of the
+last log events as fit; the status line (a rejected input, a prompt being typed) and the key line.
+``?`` swaps the table for the help: every key and what the marks mean.
 
 A card shows as coloured text (``Q♥`` red, ``10♠`` white); a face-down slot (``None`` in the
 view) as a card back ``▒▒``. The view holds no face-down card to begin with; as a second line of
@@ -17,18 +19,19 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from tablectl.display.keys import HELP, SIM_HELP, decision_help
+from tablectl.display.keys import HELP, HELP_KEYS, HELP_MARKS, SIM_HELP, bank_seat, decision_help
 from tablectl.display.state import DisplayState
+from tablectl.display.wagers import money, shown
 from tablectl.table.view import AlarmView, Prompt, SeatView, TableView
 
 CARD_BACK = "▒▒"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED_SUITS = frozenset("HD")
-BAR_WIDTH = 36
+BAR_WIDTH = 30
+NARROW_BAR = 20  # below 100 columns
 EVENTS_SHOWN = 8
 
 STATE_STYLES = {
@@ -71,13 +74,6 @@ def cards_text(cards: Iterable[str | None]) -> Text:
     return out
 
 
-def money(cents: int) -> str:
-    """``$12`` or ``$12.50`` (negative: ``-$5``)."""
-    sign = "-" if cents < 0 else ""
-    cents = abs(cents)
-    return f"{sign}${cents // 100}" if cents % 100 == 0 else f"{sign}${cents / 100:.2f}"
-
-
 def game_title(game: str) -> str:
     """The game's title (``One Card Poker``), or its id when unknown."""
     from tablectl.games import GAMES
@@ -97,53 +93,67 @@ def _banker_kind(game: str) -> str | None:
 
 
 def header(view: TableView) -> Text:
-    """``ocp-1 · One Card Poker · IN ROUND · round 12 · shoe 3 · dealer D-07``."""
-    t = Text()
+    """``ocp-1 · IN ROUND · round 12 · shoe 3 · dealer D-07 · One Card Poker`` (what a narrow
+    terminal cuts off comes last)."""
+    t = Text(no_wrap=True, overflow="ellipsis")
     t.append(view.table, style="bold")
-    t.append(" · ")
-    t.append(game_title(view.game), style="bold cyan")
     t.append(" · ")
     t.append(f" {view.state.replace('_', ' ').upper()} ", style=STATE_STYLES.get(view.state, "bold"))
     t.append(f" · round {view.round if view.round is not None else '-'}")
     t.append(f" · shoe {view.shoe if view.shoe is not None else '-'}")
-    t.append(f" · dealer {view.dealer_id or '-'}")
+    if view.dealer_id:
+        t.append(f" · dealer {view.dealer_id}")
+    else:
+        t.append(" · NO DEALER SIGNED IN", style="bold yellow")
+    t.append(" · ")
+    t.append(game_title(view.game), style="bold cyan")
     return t
 
 
-def _results(settlement: Iterable[Mapping[str, Any]]) -> dict[int, int]:
-    net: dict[int, int] = {}
+def _results(settlement: Iterable[Mapping[str, Any]]) -> dict[int, list[tuple[str, int]]]:
+    """Each seat's settled bets: (bet, net) in settlement order."""
+    out: dict[int, list[tuple[str, int]]] = {}
     for line in settlement:
-        seat = line.get("seat")
-        if isinstance(seat, int) and isinstance(line.get("net"), int):
-            net[seat] = net.get(seat, 0) + line["net"]
-    return net
+        seat, net = line.get("seat"), line.get("net")
+        if isinstance(seat, int) and isinstance(net, int):
+            out.setdefault(seat, []).append((str(line.get("bet", "?")), net))
+    return out
 
 
-def seats_table(view: TableView, state: DisplayState) -> Table:
-    """One row per seat: status, wagers, face-up cards, decisions, the round's net result."""
+def _signed(cents: int) -> str:
+    return ("+" if cents > 0 else "") + money(cents)
+
+
+def seats_table(view: TableView, state: DisplayState, *, narrow: bool = False) -> Table:
+    """One row per seat: status, face-up cards and decisions, wagers (settled: each bet's
+    result), the round's net result."""
     banker = _banker_kind(view.game)
-    net = _results(view.settlement)
+    results = _results(view.settlement)
     deciding = view.prompt.seat if view.prompt.action == "decide" else None
+    bank = bank_seat(view)
     t = Table(expand=True, box=None, pad_edge=False, show_edge=False, header_style="bold dim")
-    t.add_column("seat", width=6, no_wrap=True)
-    t.add_column("status", width=14, no_wrap=True)
-    t.add_column("cards", ratio=2, no_wrap=True)
+    t.add_column("seat", width=4, no_wrap=True)
+    t.add_column("status", width=10, no_wrap=True)
+    t.add_column("cards · decisions", ratio=3, no_wrap=True, overflow="ellipsis")
     t.add_column("wagers", ratio=3, no_wrap=True, overflow="ellipsis")
-    t.add_column("decisions", ratio=2, no_wrap=True, overflow="ellipsis")
-    t.add_column("result", width=9, justify="right", no_wrap=True)
+    t.add_column("result", width=7 if narrow else 9, justify="right", no_wrap=True)
     for s in view.seats:
-        t.add_row(*_seat_row(s, view, state, banker, net, deciding))
+        t.add_row(*_seat_row(s, view, state, banker, results.get(s.seat), deciding, bank))
     return t
 
 
 def _seat_row(
-    s: SeatView, view: TableView, state: DisplayState, banker: str | None, net: Mapping[int, int], deciding: int | None
+    s: SeatView, view: TableView, state: DisplayState, banker: str | None,
+    settled: list[tuple[str, int]] | None, deciding: int | None, bank: int | None,
 ) -> tuple[RenderableType, ...]:
     marker = "▶" if s.seat == state.selected else " "
     seat = Text(f"{marker}{s.seat}", style="reverse bold" if s.seat == state.selected else "bold")
     status = Text()
-    if s.banker:
+    if s.banker or (s.seat == bank and not s.in_play):
         status.append("DP" if banker == "dp" else "BANK", style="bold magenta")
+        stake = state.stakes.get(s.seat)
+        if stake is not None:
+            status.append(f" {money(stake)}", style="magenta")
     elif s.in_play:
         status.append("in play", style="green")
     elif s.seat in state.sitting_out:
@@ -154,13 +164,24 @@ def _seat_row(
         status.append(" ⚑", style="magenta")
     if s.seat == deciding:
         status = Text("◆ DECIDES", style="bold yellow")
-    wagers = Text(" ".join(f"{k} {money(v)}" for k, v in s.wagers.items() if v), style="dim")
-    decisions = Text(" → ".join(s.decisions))
+    cards = cards_text(s.cards)
+    if s.decisions:
+        cards.append(" " + " → ".join(s.decisions))
+    if settled:
+        wagers = Text()
+        for i, (bet, net) in enumerate(settled):
+            wagers.append((" " if i else "") + f"{bet} {_signed(net)}", style="green" if net > 0 else ("red" if net < 0 else "dim"))
+    elif s.in_play:
+        wagers = Text(shown(s.wagers))
+    elif state.limits is not None and s.seat not in state.sitting_out and s.seat != bank:
+        wagers = Text("next: " + shown(state.standing.get(s.seat) or state.limits.default), style="dim")
+    else:
+        wagers = Text("")
     result = Text()
-    if s.seat in net:
-        n = net[s.seat]
-        result = Text(("+" if n > 0 else "") + money(n), style="green" if n > 0 else ("red" if n < 0 else "dim"))
-    return seat, status, cards_text(s.cards), wagers, decisions, result
+    if settled:
+        n = sum(net for _, net in settled)
+        result = Text(_signed(n), style="green" if n > 0 else ("red" if n < 0 else "dim"))
+    return seat, status, cards, wagers, result
 
 
 def dealer_lines(view: TableView) -> Text:
@@ -185,9 +206,10 @@ def dealer_lines(view: TableView) -> Text:
 
 
 def penetration_bar(view: TableView, width: int = BAR_WIDTH) -> Text:
-    """``Penetration [█████████░░░░░│░░] 47.1% · cap 90% · 147/280 cards  LAST ROUND``; a
-    continuous shuffler has no penetration: its cards out are shown instead."""
-    t = Text()
+    """``Penetration [█████████░░░░░│░░] 147/312 cards 47.1% · cap 280 (90%)  LAST ROUND``: one
+    base, the cards of the full shoe; a continuous shuffler has no penetration: its cards out
+    are shown instead."""
+    t = Text(no_wrap=True, overflow="ellipsis")
     t.append("Penetration ", style="bold")
     if view.penetration is None or view.cap is None:
         t.append(f"continuous shuffler · {view.cards_out} card{'s' if view.cards_out != 1 else ''} out", style="cyan")
@@ -209,10 +231,11 @@ def penetration_bar(view: TableView, width: int = BAR_WIDTH) -> Text:
         else:
             t.append("░", style="dim")
     t.append("] ")
+    of = f"/{view.shoe_cards}" if view.shoe_cards is not None else ""
+    t.append(f"{view.cards_drawn}{of} cards ", style="bold red" if over else "bold")
     t.append(f"{pen * 100:.1f}%", style="bold red" if over else "bold")
-    t.append(f" · cap {view.cap * 100:g}%", style="bold red")
-    of = f"/{view.cap_cards}" if view.cap_cards is not None else ""
-    t.append(f" · {view.cards_drawn}{of} cards")
+    cap = f" · cap {view.cap_cards} ({view.cap * 100:g}%)" if view.cap_cards is not None else f" · cap {view.cap * 100:g}%"
+    t.append(cap, style="bold red")
     if view.last_round:
         t.append("  LAST ROUND", style="bold black on yellow")
     return t
@@ -235,6 +258,8 @@ def describe_prompt(prompt: Prompt) -> str:
         "shuffle": "shuffle",
         "wait": "shuffling…",
         "start_round": "start a round (n)",
+        "sign_in": "dealer sign-in (d, then the dealer's id)",
+        "offer_bank": "no seat has the bank: select the seat that takes it, then o (o alone: the first seat in play)",
         "discard": "shuffler discards the rest of the deck",
         "end_round": "pay and collect, then end the round (E)",
         "change_shoe": "change the shoe (reshuffle due)",
@@ -246,22 +271,22 @@ def describe_prompt(prompt: Prompt) -> str:
 
 
 def alarms_panel(alarms: Iterable[AlarmView]) -> RenderableType:
-    """The open violations and active faults in red, each with what to do."""
+    """The open violations and active faults in red, each with what to do (two lines each)."""
     alarms = tuple(alarms)
     if not alarms:
         return Text("no alarms", style="dim green")
-    body = Text()
-    for i, a in enumerate(alarms):
-        if i:
-            body.append("\n")
+    lines: list[RenderableType] = []
+    for a in alarms:
+        what = Text(no_wrap=True, overflow="ellipsis")
         tag = "VIOLATION" if a.violation else "DEVICE"
-        body.append(f"⚠ {tag} {a.kind.replace('_', ' ').upper()}", style="bold white on red")
+        what.append(f"⚠ {tag} {a.kind.replace('_', ' ').upper()}", style="bold white on red")
         if a.round is not None:
-            body.append(f" round {a.round}", style="bold red")
-        body.append(f"  {a.detail}", style="red")
-        body.append("\n  → ", style="bold red")
-        body.append(a.what_to_do, style="bold")
-    return Panel(body, title="ALARMS", title_align="left", border_style="bold red")
+            what.append(f" round {a.round}", style="bold red")
+        what.append(f"  {a.detail}", style="red")
+        todo = Text("  → ", style="bold red", no_wrap=True, overflow="ellipsis")
+        todo.append(a.what_to_do, style="bold")
+        lines += [what, todo]
+    return Group(*lines)
 
 
 def _value(v: Any) -> str:
@@ -285,7 +310,7 @@ def event_line(record: Mapping[str, Any]) -> Text:
     t.append(event, style=style)
     hidden = record.get("face") == "down" or record.get("to") == "burn" or event == "burned"
     for key, value in record.items():
-        if key in _ENVELOPE:
+        if key in _ENVELOPE or value is None or value == "" or value == [] or value == {}:
             continue
         if key in _CARD_FIELDS:
             if hidden:
@@ -301,10 +326,11 @@ def event_line(record: Mapping[str, Any]) -> Text:
 
 
 def events_panel(recent: Iterable[Mapping[str, Any]], n: int = EVENTS_SHOWN) -> RenderableType:
-    """The last ``n`` log lines, oldest first."""
+    """The last ``n`` log lines, oldest first, under a rule."""
     lines = list(recent)[-n:]
+    rule = Text("── last events " + "─" * 200, style="dim", no_wrap=True, overflow="crop")
     body: RenderableType = Group(*(event_line(r) for r in lines)) if lines else Text("no events yet", style="dim")
-    return Panel(body, title="last events", title_align="left", border_style="dim")
+    return Group(rule, body)
 
 
 def status_line(state: DisplayState) -> Text:
@@ -321,8 +347,8 @@ def status_line(state: DisplayState) -> Text:
 
 
 def key_help(view: TableView, state: DisplayState) -> Text:
-    """The key help, with the keys of the awaited decision first."""
-    t = Text()
+    """The key line, with the keys of the awaited decision first."""
+    t = Text(no_wrap=True, overflow="ellipsis")
     if state.autoplay:
         t.append("virtual dealer playing · ", style="italic cyan")
     d = decision_help(view)
@@ -334,36 +360,55 @@ def key_help(view: TableView, state: DisplayState) -> Text:
     return t
 
 
+def help_screen() -> RenderableType:
+    """The help overlay: every key, then what the marks on the screen mean (two to a line)."""
+    keys = Table(box=None, pad_edge=False, show_header=False)
+    keys.add_column(style="bold yellow", no_wrap=True, min_width=max(len(k) for k, _ in HELP_KEYS))
+    keys.add_column(no_wrap=True, overflow="ellipsis")
+    for key, what in HELP_KEYS:
+        keys.add_row(key, what)
+    marks = Table(box=None, pad_edge=False, show_header=False)
+    for style in ("bold magenta", "", "bold magenta", ""):
+        marks.add_column(style=style, no_wrap=True, overflow="ellipsis")
+    pairs = list(HELP_MARKS)
+    for left, right in zip(pairs[::2], pairs[1::2], strict=False):
+        marks.add_row(left[0], left[1] + "   ", right[0], right[1])
+    return Group(Text("KEYS (any key closes this help)", style="bold reverse"), keys, Text("MARKS", style="bold reverse"), marks)
+
+
 def _fixed_lines(view: TableView) -> int:
-    """Screen lines of everything but the events panel's body (for fitting a terminal)."""
-    table_panel = len(view.seats) + 1 + 1 + 3 + 2  # rows + column header + blank + dealer/bar/next + border
-    alarms = 1 if not view.alarms else 2 + 2 * len(view.alarms)
-    return table_panel + alarms + 2 + 1 + 2  # events border, status, help (2 lines)
+    """Screen lines of everything but the events (for fitting a terminal)."""
+    table = 1 + len(view.seats) + 1 + 3  # header, seat rows, column header, dealer/bar/next
+    alarms = 1 if not view.alarms else 2 * len(view.alarms)
+    return 1 + table + alarms + 1 + 1 + 1  # title line, events rule, status, key line
 
 
-def render(view: TableView | None, state: DisplayState | None = None, *, height: int | None = None) -> RenderableType:
+def render(view: TableView | None, state: DisplayState | None = None, *, height: int | None = None, width: int | None = None) -> RenderableType:
     """The whole screen for one view of the table. ``height``: the terminal's lines; the events
-    panel then shows as many of the last events as fit (at least 2), else ``EVENTS_SHOWN``."""
+    then show as many of the last lines as fit (none on a screen too small), else
+    ``EVENTS_SHOWN``. ``width``: the terminal's columns (below 100: a shorter bar)."""
     state = state or DisplayState()
     if view is None:
         return Group(Text("tablectl: waiting for the table…", style="bold"), status_line(state))
-    waits = Text("Next: ", style="bold")
+    title = header(view)
+    if state.help:
+        return Group(title, help_screen(), status_line(state))
+    narrow = width is not None and width < 100
+    waits = Text("Next: ", style="bold", no_wrap=True, overflow="ellipsis")
     waits.append(describe_prompt(view.prompt), style="bold yellow" if view.held else "yellow")
-    table_body = Group(
-        seats_table(view, state),
-        Text(""),
+    shown_events = EVENTS_SHOWN if height is None else max(0, height - _fixed_lines(view))
+    parts: list[RenderableType] = [
+        title,
+        seats_table(view, state, narrow=narrow),
         dealer_lines(view),
-        penetration_bar(view),
+        penetration_bar(view, NARROW_BAR if narrow else BAR_WIDTH),
         waits,
-    )
-    shown = EVENTS_SHOWN if height is None else max(2, height - _fixed_lines(view) - 1)
-    return Group(
-        Panel(table_body, title=header(view), title_align="left", border_style="red" if view.alarms else "green"),
         alarms_panel(view.alarms),
-        events_panel(view.recent, shown),
-        status_line(state),
-        key_help(view, state),
-    )
+    ]
+    if shown_events:
+        parts.append(events_panel(view.recent, shown_events))
+    parts += [status_line(state), key_help(view, state)]
+    return Group(*parts)
 
 
 def render_text(view: TableView | None, state: DisplayState | None = None, *, width: int = 100, height: int | None = None) -> str:
@@ -371,7 +416,7 @@ def render_text(view: TableView | None, state: DisplayState | None = None, *, wi
     from rich.console import Console
 
     console = Console(record=True, width=width, file=_Null(), color_system=None, force_terminal=False)
-    console.print(render(view, state, height=height))
+    console.print(render(view, state, height=height, width=width))
     return console.export_text()
 
 
@@ -394,6 +439,7 @@ __all__ = [
     "events_panel",
     "game_title",
     "header",
+    "help_screen",
     "key_help",
     "money",
     "penetration_bar",

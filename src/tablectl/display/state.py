@@ -5,7 +5,10 @@ this is only what the person at the keys has done on the display.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+
+from tablectl.display.wagers import TableLimits
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,15 +61,21 @@ class TextPrompt:
 
 @dataclass(frozen=True, slots=True)
 class DisplayState:
-    """What the display shows besides the table: selection, sit-outs, a prompt, the status line."""
+    """What the display shows besides the table: selection, sit-outs, the wagers each seat stands
+    on, a prompt, the help overlay, the status line."""
 
     selected: int | None = None
     sitting_out: frozenset[int] = field(default_factory=frozenset)
+    standing: Mapping[int, Mapping[str, int]] = field(default_factory=dict)  # seat -> its wagers (same as last round)
+    stakes: Mapping[int, int] = field(default_factory=dict)  # seat -> what it puts up when it banks (cents)
     prompt: TextPrompt | None = None
     status: str = ""
     status_error: bool = False
+    help: bool = False  # the help overlay is open
     autoplay: bool = False  # a virtual dealer is playing (the key help says so)
     simulated: bool = False  # the display works a simulated device (Enter, w)
+    limits: TableLimits | None = None  # None: the display takes no wagers (rounds start without)
+    supervisors: bool = True  # the table has supervisors who can resolve a hold
 
     def with_status(self, text: str, *, error: bool = False) -> DisplayState:
         return replace(self, status=text, status_error=error)

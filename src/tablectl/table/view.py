@@ -87,6 +87,8 @@ class TableView:
     settlement: tuple[Mapping[str, Any], ...]
     recent: tuple[Mapping[str, Any], ...]
     processed: Mapping[str, int]
+    next_banker: int | None = None  # who banks the next round (the round in play: who banks it)
+    shoe_cards: int | None = None  # cards in a full shoe (the penetration's base); None: continuous shuffler
 
     @property
     def held(self) -> bool:
