@@ -164,15 +164,29 @@ class Throttle:
         self._locked_until.pop(supervisor, None)
 
 
+#: a simulated table with no ``[supervisors]`` (``tablectl run --simulate``) gets this one, so
+#: that a hold can be resolved at the keys; the screen and the log say so. Never on real devices.
+DEMO_SUPERVISOR = "demo"
+DEMO_CREDENTIAL = "demo"
+
+
+def demo_supervisors() -> dict[str, str]:
+    """The demo supervisor's id -> credential hash."""
+    return {DEMO_SUPERVISOR: hash_credential(DEMO_CREDENTIAL)}
+
+
 # a well-formed hash nobody knows the secret of (for equal work on unknown ids)
 _DUMMY = f"{SCHEME}${N}${R}${P}${base64.b64encode(b'tablectl-dummy-s').decode()}${base64.b64encode(bytes(KEY_BYTES)).decode()}"
 
 
 __all__ = [
+    "DEMO_CREDENTIAL",
+    "DEMO_SUPERVISOR",
     "MIN_LENGTH",
     "CredentialFormatError",
     "Throttle",
     "check_supervisor",
+    "demo_supervisors",
     "hash_credential",
     "parse_stored",
     "verify_credential",

@@ -136,11 +136,17 @@ def _command(
 
         for key_name, reason in production_risks(config):  # `config check` refuses these; run warns
             click.echo(f"tablectl: WARNING: {config.source}: {key_name}: {reason}", err=True)
+    demo = simulate and not config.supervisors
+    if demo:
+        from tablectl.supervisor import demo_supervisors
+
+        config = config.model_copy(update={"supervisors": demo_supervisors()})
     if termination.requested:
         raise SystemExit(EXIT_INTERRUPTED)  # nothing was opened yet
     _run(
         config, simulate=simulate, rounds=rounds, seed=seed, log_dir=log_dir, rate=rate or 0.0, mistakes_log=mistakes_log,
         headless=headless, pace=0.25 if pace is None else pace, signing_key=key, faults=faults, termination=termination,
+        demo_supervisor=demo,
     )
 
 
@@ -215,13 +221,15 @@ def _run(
     mistakes_log: Path | None, headless: bool = True, pace: float = 0.0, signing_key: Path | None = None,
     faults: tuple[str, ...] = (),
     termination: _Termination | None = None,
+    demo_supervisor: bool = False,
 ) -> None:  # type: ignore[no-untyped-def]
     from tablectl.drivers.errors import DriverError
     from tablectl.eventlog import EventLogError, KeyFileError, LogCorruptError, LogFailedError
     from tablectl.table.runtime import TableRuntime
 
     runtime = TableRuntime(
-        config, simulate=simulate, log_dir=log_dir, seed=seed, signing_key=signing_key, sim_options={"faults": list(faults)}
+        config, simulate=simulate, log_dir=log_dir, seed=seed, signing_key=signing_key, sim_options={"faults": list(faults)},
+        demo_supervisor=demo_supervisor,
     )
     where = log_dir or config.log.dir
     try:
@@ -246,7 +254,8 @@ def _run(
         if headless:
             _run_headless(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, where=where)
         else:
-            _run_display(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, pace=pace, where=where)
+            _run_display(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, pace=pace, where=where,
+                         demo_supervisor=demo_supervisor)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -290,7 +299,7 @@ def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_o
     click.echo(_report(config, report, where))
 
 
-def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_out, pace, where) -> None:  # type: ignore[no-untyped-def]
+def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_out, pace, where, demo_supervisor=False) -> None:  # type: ignore[no-untyped-def]
     """The live display in this terminal, with the virtual dealer playing (``rounds``) or a
     person at the keys; the report line is printed after the display gives the terminal back."""
     from tablectl.display.live import QUIT, SIGNALLED, Paced, run_live
@@ -302,7 +311,13 @@ def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_ou
         autoplay = lambda: dealer.play(rounds)  # noqa: E731
     # at the keys on simulated hardware, the display works the simulated card device too
     sim = runtime.sims.get(config.card_device) if autoplay is None else None
-    result = run_live(controller, autoplay=autoplay, sim=sim)
+    notice = hint = ""
+    if demo_supervisor:
+        from tablectl.supervisor import DEMO_CREDENTIAL, DEMO_SUPERVISOR
+
+        hint = f"demo: {DEMO_SUPERVISOR} / {DEMO_CREDENTIAL}"
+        notice = f"simulated table without [supervisors]: demo supervisor {DEMO_SUPERVISOR!r}, credential {DEMO_CREDENTIAL!r}"
+    result = run_live(controller, autoplay=autoplay, sim=sim, notice=notice, supervisor_hint=hint)
     if controller.error is not None:
         return  # the log failed: reported as that by the caller
     if isinstance(result.autoplay_error, DealerError):

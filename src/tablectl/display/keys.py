@@ -233,10 +233,11 @@ def handle_key(key: str, state: DisplayState, view: TableView | None) -> KeyResu
         return _open(state, "shoe_change", PromptField("change the shoe? (y/n)"))
     if key in ("S", "V") and not state.supervisors:
         return _error(state, "no supervisor is configured for this table: add one with `tablectl supervisor add CONFIG ID`")
-    if key == "S":
-        return _open(state, "resolve", *_SUPERVISOR_FIELDS)
-    if key == "V":
-        return _open(state, "void", *_SUPERVISOR_FIELDS)
+    if key in ("S", "V"):
+        fields = _SUPERVISOR_FIELDS
+        if state.supervisor_hint:
+            fields = (PromptField(f"supervisor id ({state.supervisor_hint})"), *fields[1:])
+        return _open(state, "resolve" if key == "S" else "void", *fields)
     if key == "Q":
         return _open(state, "quit", PromptField("quit the table display? (y/n)"))
     if key in (ENTER, "w"):

@@ -34,7 +34,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import FrameType
 from typing import Any, Protocol, TextIO
 
@@ -47,6 +47,7 @@ from tablectl.display.render import render
 from tablectl.display.simhands import SimDeviceLike, SimHands
 from tablectl.display.state import DisplayState
 from tablectl.display.termout import TerminalOut
+from tablectl.display.wagers import TableLimits
 from tablectl.supervisor import Throttle, check_supervisor
 from tablectl.table import inputs
 from tablectl.table.inputs import Resolve
@@ -196,7 +197,11 @@ class LiveDisplay:
         self.throttle = throttle or Throttle()  # wrong credentials: a few tries, then a pause per id
         self.supervisors = dict(supervisors) if supervisors is not None else _supervisors_of(controller)
         self.hands = hands
-        self.state = DisplayState(autoplay=autoplay, simulated=hands is not None)
+        config = getattr(controller, "config", None)
+        self.state = DisplayState(
+            autoplay=autoplay, simulated=hands is not None, supervisors=bool(self.supervisors),
+            limits=TableLimits.of(config) if hasattr(config, "game_def") else None,
+        )
         self.view: TableView | None = controller.view
         self.views: queue.SimpleQueue[TableView] = queue.SimpleQueue()
         self.replies: queue.SimpleQueue[tuple[str, BaseException | None]] = queue.SimpleQueue()
@@ -379,6 +384,8 @@ def run_live(
     stdin: TextIO | None = None,
     poll: float = 0.05,
     screen: bool = True,
+    notice: str = "",
+    supervisor_hint: str = "",
 ) -> LiveResult:
     """Show the table live in this terminal until told to stop.
 
@@ -389,7 +396,8 @@ def run_live(
     the final table for ``linger`` seconds and ends (``autoplay_done``). ``stop``: set by the
     caller to end the display. ``sim``: the simulated card device (``runtime.sims[config.card_device]``)
     when a person plays the dealer on simulated hardware (no ``autoplay``): ``Enter`` and ``w``
-    then work the device (``tablectl.display.simhands``). Keys are read from ``stdin`` (default ``sys.stdin``) when it is a
+    then work the device (``tablectl.display.simhands``). ``notice``: the first status line (a
+    demo supervisor, say); ``supervisor_hint``: shown in the supervisor prompt. Keys are read from ``stdin`` (default ``sys.stdin``) when it is a
     terminal. Ends early on ``Q`` (confirmed), when the controller's thread ends, or on
     SIGTERM/SIGHUP; the terminal is always restored. Never stops the controller: the caller does.
     """
@@ -403,6 +411,9 @@ def run_live(
     config = getattr(controller, "config", None)
     hands = SimHands(sim, getattr(config, "card_driver", "shoe")) if sim is not None else None
     display = LiveDisplay(controller, supervisors=supervisors, autoplay=autoplay is not None, hands=hands)
+    display.state = replace(display.state, supervisor_hint=supervisor_hint)
+    if notice:
+        display.state = display.state.with_status(notice)
     controller.add_view_listener(display.on_view)
     display.view = _fresh_view(controller) or display.view
     to_status = _ToStatusLine(display)

@@ -76,6 +76,7 @@ class DisplayState:
     simulated: bool = False  # the display works a simulated device (Enter, w)
     limits: TableLimits | None = None  # None: the display takes no wagers (rounds start without)
     supervisors: bool = True  # the table has supervisors who can resolve a hold
+    supervisor_hint: str = ""  # shown in the supervisor prompt (a simulated table's demo supervisor)
 
     def with_status(self, text: str, *, error: bool = False) -> DisplayState:
         return replace(self, status=text, status_error=error)

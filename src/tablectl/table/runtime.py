@@ -36,6 +36,7 @@ class TableRuntime:
     fsync: bool | None = None
     signing_key: Path | None = None
     sim_options: dict[str, Any] = field(default_factory=dict)
+    demo_supervisor: bool = False  # the config's supervisors are the simulated table's demo one (logged)
     log: EventLog | None = None
     controller: TableController | None = None
     sims: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,295 @@
+"""A person at the keys, for tests: ``tablectl run CONFIG --simulate`` on a real pty of a given
+size, read back frame by frame, and a dealer who looks at the screen and presses keys.
+
+``Terminal`` is the pty: it starts the command as its controlling terminal, collects what the
+command draws, and gives the latest whole frame (``rich.live`` in the alternate screen redraws
+the whole terminal from the home position, ``ESC [ H``, for every frame). ``ScreenDealer`` deals
+a shift from what the screen says and nothing else: the header (state, round, dealer), the
+``Next:`` line, the decision keys on the key line and the status line; every key it presses goes
+through the terminal, as a person's would.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import random
+import re
+import select
+import signal
+import struct
+import termios
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+HOME = "\x1b[H"
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+_HEADER = re.compile(r"·\s+([A-Z ]+?)\s+· round (\d+|-) ·")
+_DECIDE = re.compile(r"seat (\d+)(?: \(bank\))?: ((?:\[\w\] [\w-]+\s*)+)")
+_OPTION = re.compile(r"\[(\w)\] ([\w-]+)")
+_STAKE_FIRST = re.compile(r"seat (\d+) banks: enter its stake first")
+
+
+def plain(text: str) -> str:
+    return _ESCAPES.sub("", text).replace("\r", "")
+
+
+class Terminal:
+    """A command on a new pty of ``rows`` x ``cols`` (TERM=xterm-256color)."""
+
+    def __init__(self, argv: list[str], *, rows: int, cols: int) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM")}
+        env["TERM"] = "xterm-256color"
+        self.rows, self.cols = rows, cols
+        pid, master = pty.fork()
+        if pid == 0:
+            try:
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+                os.execvpe(argv[0], argv, env)
+            finally:
+                os._exit(127)
+        self.pid, self.master = pid, master
+        self.output = bytearray()
+        self.status: int | None = None
+        self._text = ""  # decoded output not yet split into frames
+        self.frames: list[str] = []
+        self.closed = False
+
+    def read(self, timeout: float) -> bool:
+        """Read what the command wrote within ``timeout`` s; whether anything came."""
+        if self.closed:
+            return False
+        ready, _, _ = select.select([self.master], [], [], timeout)
+        if not ready:
+            return False
+        try:
+            data = os.read(self.master, 1 << 16)
+        except OSError:  # EIO: the command closed the terminal
+            data = b""
+        if not data:
+            self.closed = True
+            return False
+        self.output += data
+        self._text += data.decode("utf-8", "ignore")
+        parts = self._text.split(HOME)
+        self.frames += [plain(p) for p in parts[1:-1]]
+        self._text = HOME + parts[-1] if len(parts) > 1 else parts[0]
+        return True
+
+    def screen(self, settle: float = 0.03) -> str:
+        """The latest whole frame: the last one drawn once the command pauses ``settle`` s."""
+        while self.read(settle):
+            pass
+        tail = plain(self._text[len(HOME) :]) if self._text.startswith(HOME) else ""
+        if tail.count("\n") >= self.rows - 1:
+            return tail
+        return self.frames[-1] if self.frames else ""
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def wait(self, timeout: float) -> int:
+        """Wait for the command to end; its exit code."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.read(0.05)
+            done, st = os.waitpid(self.pid, os.WNOHANG)
+            if done:
+                while self.read(0.05):
+                    pass
+                self.status = os.waitstatus_to_exitcode(st)
+                return self.status
+        self.kill()
+        raise AssertionError(f"the command did not end in {timeout} s; last screen:\n{self.screen()}")
+
+    def kill(self) -> None:
+        if self.status is None:
+            try:
+                os.killpg(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(self.pid, 0)
+            self.status = -9
+        os.close(self.master)
+
+
+@dataclass
+class Screen:
+    """What a dealer reads off one frame."""
+
+    text: str
+    state: str  # as the header shows it: READY, IN ROUND, HELD, ...
+    round: int  # 0 before the first
+    next: str  # the "Next:" line without its label
+    status: str  # the status line
+    decision: tuple[int, dict[str, str]] | None  # (seat, option -> key) when a decision is awaited
+    signed_in: bool
+    prompt_open: bool
+
+    @classmethod
+    def read(cls, text: str) -> Screen | None:
+        lines = text.splitlines()
+        header = _HEADER.search(lines[0]) if lines else None
+        nxt = next((ln for ln in lines if ln.startswith("Next: ")), None)
+        if header is None or nxt is None or len(lines) < 3:
+            return None
+        keys_line = lines[-1] if lines[-1].strip() else (lines[-2] if len(lines) > 1 else "")
+        status = next((ln for ln in reversed(lines[:-1]) if ln.startswith(("» ", "✗ ", "· "))), "")
+        decision = None
+        m = _DECIDE.search(keys_line)
+        if m:
+            decision = (int(m.group(1)), {opt: key for key, opt in _OPTION.findall(m.group(2))})
+        return cls(
+            text=text, state=header.group(1).strip(), round=0 if header.group(2) == "-" else int(header.group(2)),
+            next=nxt[len("Next: ") :].strip(), status=status, decision=decision,
+            signed_in="NO DEALER SIGNED IN" not in lines[0], prompt_open=status.startswith("» "),
+        )
+
+    def key(self) -> tuple[str, str, str, str, str]:
+        return (self.state, str(self.round), self.next, self.status, self.text.splitlines()[-1] if self.text else "")
+
+
+@dataclass
+class Shift:
+    """What the dealer is to do over the shift, by round number (the round about to start)."""
+
+    rounds: int = 20
+    wagers: dict[int, list[bytes]] = field(default_factory=dict)  # round -> lines typed at $ (seat first)
+    sit_out: dict[int, list[int]] = field(default_factory=dict)  # round -> seats toggled in/out before it
+    bank: list[int] = field(default_factory=list)  # seats offered the bank before round 1
+    stake: bytes = b"2000"  # the bank's stake when the screen asks for it
+    dealer_change: int = 6  # before this round
+    shoe_change: int = 11  # before this round
+    planted: int = 15  # in this round: E before the procedure is complete (too few cards)
+
+
+@dataclass
+class Log:
+    """What the dealer did, for the test to check against the log."""
+
+    keys: list[bytes] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)
+    planted_in: int | None = None
+    resolved: int = 0
+    dealer_changed: bool = False
+    shoe_changed: bool = False
+
+
+class ScreenDealer:
+    """Deals ``shift`` at ``terminal`` from what its screen says."""
+
+    def __init__(self, terminal: Terminal, shift: Shift, *, seed: int = 0, step_timeout: float = 5.0) -> None:
+        self.t = terminal
+        self.shift = shift
+        self.rng = random.Random(seed)
+        self.step_timeout = step_timeout
+        self.log = Log()
+        self._prepared: set[int] = set()
+
+    def press(self, keys: bytes, before: Screen | None, *, table_moves: bool = False) -> Screen:
+        """Type ``keys``, then wait for the screen to change (or ``step_timeout``).
+        ``table_moves``: wait for the table itself (its state, round or what it waits for), not
+        only the status line: a device step's card reaches the table a moment after the key."""
+        self.log.keys.append(keys)
+        self.t.type(keys)
+        deadline = time.monotonic() + self.step_timeout
+        while time.monotonic() < deadline:
+            now = Screen.read(self.t.screen())
+            changed = now is not None and (before is None or (now.key()[:3] != before.key()[:3] if table_moves else now.key() != before.key()))
+            if now is not None and not now.prompt_open and changed:
+                if now.status.startswith("✗ "):
+                    self.log.refusals.append(now.status[2:])
+                return now
+            if self.t.closed:
+                break
+        now = Screen.read(self.t.screen())
+        assert now is not None, f"no readable screen after {keys!r}:\n{self.t.screen()}"
+        return now
+
+    def look(self, timeout: float = 10.0) -> Screen:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            s = Screen.read(self.t.screen())
+            if s is not None:
+                return s
+        raise AssertionError(f"no readable screen in {timeout} s:\n{self.t.screen()}")
+
+    def deal_shift(self, *, limit: float = 240.0) -> Log:
+        """Deal until ``shift.rounds`` rounds are complete, then quit (Q, y)."""
+        s = self.look()
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            s = self.step(s)
+            if s.round >= self.shift.rounds and s.state in ("READY", "RESHUFFLE DUE") and self.log.planted_in is not None:
+                self.press(b"Qy\r", s)
+                return self.log
+        raise AssertionError(f"the shift did not finish in {limit} s; last screen:\n{s.text}")
+
+    def step(self, s: Screen) -> Screen:
+        nxt = s.next
+        if not s.signed_in and s.state in ("IDLE", "SHUFFLING", "READY", "RESHUFFLE DUE"):
+            return self.press(b"dD-01\r", s)
+        if nxt.startswith("SUPERVISOR"):
+            self.log.resolved += 1
+            return self.press(b"Sdemo\rdemo\rplanted: the round was ended early\r", s, table_moves=True)
+        if s.decision is not None:
+            seat, options = s.decision
+            return self.press(options[self.rng.choice(sorted(options))].encode(), s, table_moves=True)
+        if nxt.startswith("deal:") and s.round == self.shift.planted and self.log.planted_in is None and s.state == "IN ROUND":
+            self.log.planted_in = s.round
+            return self.press(b"E", s, table_moves=True)
+        if nxt.startswith(("deal:", "load a shuffled shoe", "shuffle", "packet of", "shuffler discards", "return ")):
+            return self.press(b"\r", s, table_moves=True)
+        if nxt.startswith("shuffling"):
+            return self.press(b"", s, table_moves=True)
+        if nxt.startswith("change the shoe"):
+            return self.press(b"Cy\r", s, table_moves=True)
+        if nxt.startswith("pay and collect"):
+            return self.press(b"E", s, table_moves=True)
+        if nxt.startswith("no seat has the bank"):
+            return self.press(b"o", s)
+        if nxt.startswith("start a round"):
+            return self.start_round(s)
+        return self.press(b"", s)
+
+    def start_round(self, s: Screen) -> Screen:
+        upcoming = s.round + 1
+        shift = self.shift
+        if upcoming not in self._prepared:
+            self._prepared.add(upcoming)
+            if upcoming == 1:
+                for seat in shift.bank:
+                    s = self.press(f"{seat}o".encode(), s)
+            if upcoming == shift.dealer_change:
+                s = self.press(b"dD-02\r", s)
+                self.log.dealer_changed = True
+            if upcoming == shift.shoe_change and not self.log.shoe_changed:
+                s = self.press(b"Cy\r", s, table_moves=True)
+                self.log.shoe_changed = True
+                return s
+            for seat in shift.sit_out.get(upcoming, []):
+                s = self.press(f"{seat} ".encode(), s)
+            for line in shift.wagers.get(upcoming, []):
+                seat, _, typed = line.partition(b" ")
+                s = self.press(seat + b"$" + typed + b"\r", s)
+        s = self.press(b"n", s, table_moves=True)
+        m = _STAKE_FIRST.search(s.status)
+        if m:
+            s = self.press(f"{m.group(1)}$".encode() + self.shift.stake + b"\r", s)
+        return s
+
+
+def run_shift(argv: list[str], shift: Shift, *, rows: int, cols: int, seed: int = 0,
+              on_screen: Callable[[Screen], None] | None = None) -> tuple[Terminal, Log]:
+    """Deal ``shift`` on ``argv``'s display; the terminal (ended) and what the dealer did."""
+    t = Terminal(argv, rows=rows, cols=cols)
+    try:
+        dealer = ScreenDealer(t, shift, seed=seed)
+        log = dealer.deal_shift()
+        t.wait(30)
+    except BaseException:
+        t.kill()
+        raise
+    return t, log

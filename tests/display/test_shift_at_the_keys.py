@@ -1,0 +1,89 @@
+"""A whole shift dealt at the keys, for every shipped table config: ``tablectl run CONFIG
+--simulate`` on a real pty (80x24 and 120x40), no virtual dealer and no API call — a dealer who
+reads the screen signs in, enters wagers (one refused over the table maximum), lets the bank pass
+in the banked games, changes dealer and shoe, ends one round early on purpose and has the demo
+supervisor resolve it; then ``tablectl review`` of the log the run wrote finds every round
+settled and matching, and nothing but the planted violation.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from atthekeys import Shift, run_shift
+
+from tablectl.eventlog.verify import iter_events
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def tablectl() -> str:
+    import shutil
+    import sys
+
+    return shutil.which("tablectl") or str(Path(sys.executable).with_name("tablectl"))
+
+
+# config -> (wager lines typed at $ by round: "seat what"), the seats offered the bank
+SHIFTS: dict[str, tuple[dict[int, list[bytes]], list[int]]] = {
+    "one-card-poker": ({1: [b"2 25 tie 5"], 8: [b"3 9999"], 9: [b"3 10"]}, [1, 2]),
+    "three-card-poker": ({1: [b"3 25 pairplus 5 scb 5"], 8: [b"4 9999"], 9: [b"4 10"]}, [1, 2]),
+    "one-for-the-money-shoe": ({1: [b"2 25 bonus 5"], 8: [b"3 9999"], 9: [b"3 10"]}, []),
+    "one-for-the-money-csm": ({1: [b"2 25 bonus 5"], 8: [b"3 9999"], 9: [b"3 10"]}, []),
+    "three-card-poker-florida": ({1: [b"2 ante 25 pairplus 10"], 8: [b"3 9999"], 9: [b"3 p 10"]}, []),
+    "texas-holdem-bonus": ({1: [b"2 25 bonus 5"], 8: [b"3 9999"], 9: [b"3 10"]}, []),
+}
+
+
+def deal_a_shift(table: str, tmp_path: Path, rows: int, cols: int) -> tuple[Any, Any, list[dict[str, Any]], dict[str, Any], int]:
+    wagers, bank = SHIFTS[table]
+    shift = Shift(rounds=20, wagers=wagers, bank=bank, sit_out={3: [5], 7: [5]})
+    log_dir = tmp_path / "logs"
+    argv = [tablectl(), "run", str(REPO / "config" / "tables" / f"{table}.toml"), "--simulate", "--seed", "7", "--log-dir", str(log_dir)]
+    terminal, done = run_shift(argv, shift, rows=rows, cols=cols, seed=11)
+    events = list(iter_events(sorted(log_dir.glob("*.jsonl"))))
+    review = subprocess.run(
+        [tablectl(), "review", str(log_dir), "--key", str(log_dir / "session.pub"), "--json"],
+        capture_output=True, text=True, timeout=120,
+    )
+    report = json.loads(review.stdout) if review.stdout.strip() else {}
+    assert report, f"review printed no report (exit {review.returncode}): {review.stderr}"
+    return terminal, done, events, report, review.returncode
+
+
+@pytest.mark.parametrize("table", sorted(SHIFTS))
+def test_a_shift_dealt_at_the_keys_reviews_settled_and_matching_with_only_the_planted_violation(table: str, tmp_path: Path) -> None:
+    terminal, done, events, report, code = deal_a_shift(table, tmp_path, 24, 80)
+    assert terminal.status == 0, terminal.screen()
+    # every round settled and matching; the one violation is the planted one, resolved
+    rounds = report["rounds"]
+    assert len(rounds) >= 20
+    assert all(r["status"] == "complete" and r["settlement"] == "match" for r in rounds), [
+        (r["round"], r["status"], r["settlement"]) for r in rounds if r["settlement"] != "match"
+    ]
+    assert all(r["dealer"] for r in rounds), "a round was dealt with no dealer signed in"
+    violations = [e for e in events if e["event"] == "violation"]
+    assert [(v["kind"], v["round"]) for v in violations] == [("too_few_cards", done.planted_in)]
+    assert [e["supervisor"] for e in events if e["event"] == "resolved"] == ["demo"]
+    assert code in (0, 1) and report["ok"]
+    assert {a["kind"] for a in report["anomalies"]} == {"violation", "hold"}, report["anomalies"]
+    # wagers entered at the keys, the refused one refused on screen, the bank passing, the changes
+    started = {e["round"]: e for e in events if e["event"] == "round_started"}
+    typed_seat, _, _ = SHIFTS[table][0][1][0].partition(b" ")
+    assert started[1]["wagers"][typed_seat.decode()] and started[20]["wagers"][typed_seat.decode()] == started[1]["wagers"][typed_seat.decode()]
+    assert any("outside the table limits" in r for r in done.refusals), done.refusals
+    assert any(e["event"] == "dealer_change" and e["dealer"] == "D-02" for e in events)
+    assert any(e["event"] == "shoe_change" for e in events)
+    if SHIFTS[table][1]:
+        assert len({e["banker"] for e in started.values()}) >= 2, "the bank never passed"
+        assert all(e["banker"] not in e["seats"] for e in started.values())
+
+
+def test_the_screen_at_120x40_keeps_the_help_and_the_whole_table(tmp_path: Path) -> None:
+    terminal, done, events, report, code = deal_a_shift("three-card-poker", tmp_path, 40, 120)
+    assert terminal.status == 0
+    assert all(r["settlement"] == "match" for r in report["rounds"])
