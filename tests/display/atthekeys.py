@@ -237,7 +237,7 @@ class ScreenDealer:
         if s.decision is not None:
             seat, options = s.decision
             return self.press(options[self.rng.choice(sorted(options))].encode(), s, table_moves=True)
-        if nxt.startswith("deal:") and s.round == self.shift.planted and self.log.planted_in is None and s.state == "IN ROUND":
+        if nxt.startswith(("deal:", "packet of")) and s.round == self.shift.planted and self.log.planted_in is None and s.state == "IN ROUND":
             self.log.planted_in = s.round
             return self.press(b"E", s, table_moves=True)
         if nxt.startswith(("deal:", "load a shuffled shoe", "shuffle", "packet of", "shuffler discards", "return ")):

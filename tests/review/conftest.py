@@ -100,7 +100,7 @@ class TableLog:
     def round(self, number: int) -> None:
         """A complete round: seat 2 (primary $10) against the DP at seat 1; 9S beats 4D."""
         self.log.append("round_started", round=number, seats=[2], wagers={"2": {"primary": 1000}}, banker=1,
-                        banker_stake=100000, shoe=1, dealer=None, last_round=False)
+                        banker_stake=100000, shoe=1, dealer="D-01", last_round=False)
         self.card("dealt", "9S", "seat:2", number)
         self.card("dealt", "4D", "dp", number)
         self.log.append("settled", round=number, seat=2, bet="primary", stake=1000, outcome="win", pays="1:1", net=1000)

@@ -207,3 +207,20 @@ def test_a_shoe_loaded_while_the_table_is_held_is_listed_as_not_taken(tmp_path: 
     assert (first.shoe, first.ended_by, first.cards_drawn) == (1, "log end", 3)
     assert (second.shoe, second.start_seq, second.cards_drawn) == (2, loaded, 0)
     assert second.ended_by.startswith("not taken")
+
+
+def test_rounds_dealt_with_no_dealer_signed_in_are_one_anomaly_per_run(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
+    t.shoe()
+    t.round(1)
+    t.log.append("round_started", round=2, seats=[2], wagers={"2": {"primary": 1000}}, banker=1, banker_stake=100000,
+                 shoe=1, dealer=None, last_round=False)
+    t.card("dealt", "9S", "seat:2", 2)
+    t.card("dealt", "4D", "dp", 2)
+    t.log.append("settled", round=2, seat=2, bet="primary", stake=1000, outcome="win", pays="1:1", net=1000)
+    t.log.append("round_ended", round=2, complete=True)
+    t.close()
+    report = review([tmp_path], [t.key.public_key()])
+    assert kinds(report) == ["no_dealer"]
+    assert not report.clean
+    assert "round 2 dealt with no dealer signed in" in report.anomalies[0].detail

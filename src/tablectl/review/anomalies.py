@@ -12,6 +12,7 @@ Kinds (``Anomaly.kind``):
 | ``settlement_mismatch`` | ``settled`` vs the rules engine | the logged settlement differs from the recomputed one |
 | ``procedure_mismatch`` | card lines vs the deal script | the logged cards or decisions do not follow the game's procedure |
 | ``round_interrupted`` / ``round_open`` / ``round_voided`` | round lines | a round that did not end normally |
+| ``no_dealer`` | ``round_started`` | rounds dealt with no dealer signed in (one anomaly for each run of them) |
 | ``alarm`` | ``alarm`` | e.g. a round started past the announced last round |
 | ``internal_error`` | ``internal_error`` | the controller caught a bug of its own |
 | ``unreadable_line`` | the file | a complete line that is not JSON (only in a log that fails verification) |
@@ -49,6 +50,7 @@ PROCEDURE_MISMATCH = "procedure_mismatch"
 ROUND_INTERRUPTED = "round_interrupted"
 ROUND_OPEN = "round_open"
 ROUND_VOIDED = "round_voided"
+NO_DEALER = "no_dealer"
 ALARM = "alarm"
 INTERNAL_ERROR = "internal_error"
 NOT_AUTHENTICATED = "not_authenticated"  # reviewed without a key, or no signed checkpoint
@@ -161,6 +163,7 @@ def collect(recon: Reconstruction, *, locate: Locate | None = None) -> list[Anom
             at: int = void["seq"] if void is not None else rnd.start_seq
             out.append(Anomaly(ROUND_VOIDED, at, void.get("ts") if void else rnd.start_ts, f"round voided{reason}", rnd.id,
                                None, None, _where(locate, at)))
+    out += _no_dealer(recon, locate)
     for alarm in recon.alarms:
         detail = str(alarm.get("kind"))
         if alarm.get("penetration") is not None:
@@ -171,6 +174,28 @@ def collect(recon: Reconstruction, *, locate: Locate | None = None) -> list[Anom
         out.append(Anomaly(INTERNAL_ERROR, e["seq"], e.get("ts"), f"{e.get('error')} (on {e.get('what')})", None, None,
                            None, _where(locate, e["seq"])))
     out.sort(key=lambda a: (a.seq is None, a.seq or 0))
+    return out
+
+
+def _no_dealer(recon: Reconstruction, locate: Locate | None) -> list[Anomaly]:
+    """One anomaly for each run of consecutive rounds dealt with no dealer signed in."""
+    out: list[Anomaly] = []
+    run: list = []  # type: ignore[type-arg]
+
+    def close() -> None:
+        if run:
+            first, last = run[0], run[-1]
+            which = f"round {first.id}" if len(run) == 1 else f"{len(run)} rounds, {first.id} to {last.id}"
+            out.append(Anomaly(NO_DEALER, first.start_seq, first.start_ts, f"{which} dealt with no dealer signed in",
+                               first.id, None, None, _where(locate, first.start_seq)))
+            run.clear()
+
+    for rnd in recon.rounds:
+        if rnd.dealer:
+            close()
+        else:
+            run.append(rnd)
+    close()
     return out
 
 

@@ -102,6 +102,9 @@ class VirtualDealer:
         """Play ``rounds`` complete rounds (a round the table is in the middle of first: a
         restarted controller goes on with it)."""
         view = self._snapshot()
+        if view.dealer_id is None:  # no round starts without a dealer on duty
+            self._dealer_no += 1
+            self._input(self.controller.dealer_change(f"dealer-{self._dealer_no}"))
         if self.kind == "csm":
             self._pick_up()
         if view.state in (lc.IN_ROUND, lc.SETTLING) and view.round is not None:
