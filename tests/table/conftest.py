@@ -14,6 +14,7 @@ from tablectl.cards import card as parse_card
 from tablectl.config import TableConfig, parse_config
 from tablectl.drivers import events as ev
 from tablectl.table.core import TableCore
+from tablectl.table.inputs import DealerChange
 from tablectl.table.resume import LogState, fold
 
 
@@ -89,10 +90,12 @@ def make_config(game: str, *, tmp: Path | None = None, **overrides: Any) -> Tabl
 
 
 class Table:
-    """A ``TableCore`` on a ``MemoryLog`` with the card device ``dev``, driven from plain values."""
+    """A ``TableCore`` on a ``MemoryLog`` with the card device ``dev``, driven from plain values.
+    A new table (not resumed) has dealer ``D-01`` signed in before anything else happens."""
 
     def __init__(
-        self, config: TableConfig, resumed: LogState | None = None, highest: int = 0, history: list[dict[str, Any]] | None = None
+        self, config: TableConfig, resumed: LogState | None = None, highest: int = 0, history: list[dict[str, Any]] | None = None,
+        dealer: str | None = "D-01",
     ) -> None:
         self.config = config
         self.history = history or []  # the log lines of the runs before this one
@@ -101,6 +104,8 @@ class Table:
         self.core = TableCore(config, self.log, first_round=first_round)
         self.core.go_online({"dev": highest}, resumed)
         self._numbers = itertools.count(highest + 1)
+        if dealer is not None and resumed is None:
+            self.input(DealerChange(dealer))
 
     def restarted(self) -> Table:
         """This table after its controller restarted: a new core on a new log, given what the log

@@ -155,6 +155,7 @@ SCHEMA: dict[str, Fields] = {
         "game": (STR, REQUIRED), "decks": (INT, REQUIRED), "cap": (NUM, REQUIRED), "seats": (INT, REQUIRED),
         "source": (STR, REQUIRED), "source_kind": (STR, REQUIRED), "devices": (OBJECT, OPTIONAL),
         "house_rules": (OBJECT, OPTIONAL), "pay_tables": (OBJECT, OPTIONAL),
+        "supervisors": (STR_LIST, OPTIONAL), "demo_supervisor": (BOOL, OPTIONAL),
     },
     "table_stopped": {"reason": (STR, REQUIRED), "round": (OPT_INT, OPTIONAL)},
     "alarm": {"kind": (STR, REQUIRED), "round": (OPT_INT, OPTIONAL), "penetration": (OPT_NUM, OPTIONAL)},

@@ -70,10 +70,11 @@ class TableController:
         recent: int = 50,
         thread_name: str | None = None,
         resumed: LogState | None = None,
+        demo_supervisor: bool = False,
     ) -> None:
         self.config = config
         self.log = log
-        self.core = TableCore(config, log, first_round=first_round, recent=recent)
+        self.core = TableCore(config, log, first_round=first_round, recent=recent, demo_supervisor=demo_supervisor)
         self._resumed = resumed
         self._inbox: queue.SimpleQueue[tuple[Any, Any]] = queue.SimpleQueue()
         self._room = threading.Semaphore(MAX_INBOX_EVENTS)  # free places for device events

@@ -99,8 +99,10 @@ class _Misread:
 class TableCore(lc.LifecycleModel):
     """One table's state and rules of procedure. Every method runs on the owner thread."""
 
-    def __init__(self, config: TableConfig, log: EventLogLike, *, first_round: int = 1, recent: int = 50) -> None:
+    def __init__(self, config: TableConfig, log: EventLogLike, *, first_round: int = 1, recent: int = 50,
+                 demo_supervisor: bool = False) -> None:
         self.config = config
+        self.demo_supervisor = demo_supervisor  # the supervisors are a simulated table's demo one (logged)
         self.game = config.game_def
         self.rules = config.procedure_rules
         self.settlement_rules = config.settlement_rules
@@ -220,6 +222,8 @@ class TableCore(lc.LifecycleModel):
             house_rules=dict(self.config.house_rules),
             pay_tables=dict(self.config.pay_tables),
             devices={n: d.driver for n, d in self.config.devices.items()},
+            supervisors=sorted(self.config.supervisors),
+            **({"demo_supervisor": True} if self.demo_supervisor else {}),
         )
         for name, ident in (identities or {}).items():
             self.log.append("device_identified", name=name, kind=ident.kind.name.lower(), model=ident.model,
@@ -720,6 +724,8 @@ class TableCore(lc.LifecycleModel):
         self._require(lc.READY, lc.RESHUFFLE_DUE)
         game, cfg = self.game, self.config
         seats = tuple(sorted(inp.seats))
+        if self.dealer_id is None:
+            raise InputRejected("no dealer signed in: d, then the dealer's id")
         if not seats:
             raise InputRejected("no seat in play")
         if len(set(seats)) != len(seats):
@@ -996,7 +1002,13 @@ class TableCore(lc.LifecycleModel):
                 return Prompt("return_cards", count=out)
             if burns:
                 return Prompt("deal", to=burns)
-            return Prompt("start_round" if state == lc.READY else ("change_shoe" if self.kind == "shoe" else "shuffle"))
+            if state == lc.RESHUFFLE_DUE:
+                return Prompt("change_shoe" if self.kind == "shoe" else "shuffle")
+            if self.dealer_id is None:
+                return Prompt("sign_in")
+            if self.game.banker and self._next_banker() is None:
+                return Prompt("offer_bank")
+            return Prompt("start_round")
         cursor = self.cursor
         assert cursor is not None
         if cursor.unidentified and cursor.expected() is None:
@@ -1014,6 +1026,12 @@ class TableCore(lc.LifecycleModel):
         if cursor.discard:
             return Prompt("discard")
         return Prompt("none")
+
+    def _next_banker(self) -> int | None:
+        """Who banks the next round (the round in play: who banks it), by the rotation."""
+        if not self.game.banker or self.in_round:
+            return self.banker
+        return banker_for_round(self.banker, self.banker_hands, self.game.bank_every, self.wanting_bank, self.config.seats)[0]
 
     def _recent_shown(self) -> tuple[dict[str, Any], ...]:
         """The recent log lines as the display shows them (``redact``): each line is redacted
@@ -1083,6 +1101,8 @@ class TableCore(lc.LifecycleModel):
             settlement=tuple(self.settlement),
             recent=self._recent_shown(),
             processed=dict(self.highest),
+            next_banker=self._next_banker(),
+            shoe_cards=self.size if self.capped else None,
         )
 
 

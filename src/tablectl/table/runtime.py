@@ -71,7 +71,7 @@ class TableRuntime:
         keeps_shoe = not self.simulate or cfg.card_device in self.sims
         if not keeps_shoe:
             state = replace(state, shoe=None, not_resumed=None)
-        controller = TableController(cfg, self.log, first_round=state.last_round + 1, resumed=state)
+        controller = TableController(cfg, self.log, first_round=state.last_round + 1, resumed=state, demo_supervisor=self.demo_supervisor)
         self.controller = controller
         for i, (name, device) in enumerate(cfg.devices.items()):
             address = device.address
