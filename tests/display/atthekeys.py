@@ -78,7 +78,7 @@ class Terminal:
         self._text = HOME + parts[-1] if len(parts) > 1 else parts[0]
         return True
 
-    def screen(self, settle: float = 0.03) -> str:
+    def screen(self, settle: float = 0.005) -> str:
         """The latest whole frame: the last one drawn once the command pauses ``settle`` s."""
         while self.read(settle):
             pass
@@ -174,11 +174,14 @@ class Log:
     planted_in: int | None = None
     resolved: int = 0
     dealer_changed: bool = False
+    bank_offered: bool = False
     shoe_changed: bool = False
 
 
 class ScreenDealer:
     """Deals ``shift`` at ``terminal`` from what its screen says."""
+
+    QUIET = 0.025  # seconds the screen must hold still after a key before the dealer reads it
 
     def __init__(self, terminal: Terminal, shift: Shift, *, seed: int = 0, step_timeout: float = 5.0) -> None:
         self.t = terminal
@@ -189,23 +192,32 @@ class ScreenDealer:
         self._prepared: set[int] = set()
 
     def press(self, keys: bytes, before: Screen | None, *, table_moves: bool = False) -> Screen:
-        """Type ``keys``, then wait for the screen to change (or ``step_timeout``).
+        """Type ``keys``, then wait for the screen to change (or ``step_timeout``) and to hold
+        still for ``QUIET`` s, as a person waits for the screen to settle before looking.
         ``table_moves``: wait for the table itself (its state, round or what it waits for), not
         only the status line: a device step's card reaches the table a moment after the key."""
         self.log.keys.append(keys)
         self.t.type(keys)
         deadline = time.monotonic() + self.step_timeout
-        while time.monotonic() < deadline:
+        changed: Screen | None = None
+        since = 0.0
+        while time.monotonic() < deadline and not self.t.closed:
             now = Screen.read(self.t.screen())
-            changed = now is not None and (before is None or (now.key()[:3] != before.key()[:3] if table_moves else now.key() != before.key()))
-            if now is not None and not now.prompt_open and changed:
-                if now.status.startswith("✗ "):
-                    self.log.refusals.append(now.status[2:])
-                return now
-            if self.t.closed:
+            if now is None or now.prompt_open:
+                continue
+            if changed is None:
+                refused = now.status.startswith("✗ ") and now.status != before.status if before is not None else False
+                moved = before is None or refused or (now.key()[:3] != before.key()[:3] if table_moves else now.key() != before.key())
+                if moved:
+                    changed, since = now, time.monotonic()
+            elif now.key() != changed.key():
+                changed, since = now, time.monotonic()
+            elif time.monotonic() - since >= self.QUIET:
                 break
-        now = Screen.read(self.t.screen())
+        now = changed or Screen.read(self.t.screen())
         assert now is not None, f"no readable screen after {keys!r}:\n{self.t.screen()}"
+        if now.status.startswith("✗ "):
+            self.log.refusals.append(now.status[2:])
         return now
 
     def look(self, timeout: float = 10.0) -> Screen:
@@ -249,6 +261,11 @@ class ScreenDealer:
         if nxt.startswith("pay and collect"):
             return self.press(b"E", s, table_moves=True)
         if nxt.startswith("no seat has the bank"):
+            if self.shift.bank and not self.log.bank_offered:
+                self.log.bank_offered = True
+                for seat in self.shift.bank:
+                    s = self.press(f"{seat}o".encode(), s)
+                return self.press(b"0", s)
             return self.press(b"o", s)
         if nxt.startswith("start a round"):
             return self.start_round(s)
@@ -259,9 +276,6 @@ class ScreenDealer:
         shift = self.shift
         if upcoming not in self._prepared:
             self._prepared.add(upcoming)
-            if upcoming == 1:
-                for seat in shift.bank:
-                    s = self.press(f"{seat}o".encode(), s)
             if upcoming == shift.dealer_change:
                 s = self.press(b"dD-02\r", s)
                 self.log.dealer_changed = True

@@ -381,6 +381,7 @@ def test_a_person_at_the_keys_deals_a_round_on_simulated_hardware(tmp_path: Path
     log_dir = tmp_path / "logs"
     typed = [
         (1.5, b"\r"),  # load the shoe
+        (1.9, b"dD-01\r"),  # the dealer signs in
         (2.3, b"2 3 4 5 6 7 "),  # seats 2-7 sit out
         (2.4, b"n"),  # round start: seat 1
         (3.0, b"\r"), (3.4, b"\r"), (3.8, b"\r"),  # seat 1, dealer, dealer

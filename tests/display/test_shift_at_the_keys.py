@@ -30,7 +30,7 @@ def tablectl() -> str:
 
 # config -> (wager lines typed at $ by round: "seat what"), the seats offered the bank
 SHIFTS: dict[str, tuple[dict[int, list[bytes]], list[int]]] = {
-    "one-card-poker": ({1: [b"2 25 tie 5"], 8: [b"3 9999"], 9: [b"3 10"]}, [1, 2]),
+    "one-card-poker": ({1: [b"3 25 tie 5"], 8: [b"4 9999"], 9: [b"4 10"]}, [1, 2]),
     "three-card-poker": ({1: [b"3 25 pairplus 5 scb 5"], 8: [b"4 9999"], 9: [b"4 10"]}, [1, 2]),
     "one-for-the-money-shoe": ({1: [b"2 25 bonus 5"], 8: [b"3 9999"], 9: [b"3 10"]}, []),
     "one-for-the-money-csm": ({1: [b"2 25 bonus 5"], 8: [b"3 9999"], 9: [b"3 10"]}, []),

@@ -158,6 +158,8 @@ def describe_input(inp: Any) -> str:
         return f"{name} (seats {', '.join(map(str, inp.seats))})"
     if isinstance(inp, inputs.DealerChange):
         return f"{name}: {inp.dealer}"
+    if isinstance(inp, inputs.OfferBank):
+        return f"seat {inp.seat} {'wants' if inp.wants else 'declines'} the bank"
     if isinstance(inp, inputs.Resolve):
         return f"{'void + ' if inp.void_round else ''}resolve by {inp.supervisor}"
     return name
@@ -206,11 +208,33 @@ class LiveDisplay:
         self.views: queue.SimpleQueue[TableView] = queue.SimpleQueue()
         self.replies: queue.SimpleQueue[tuple[str, BaseException | None]] = queue.SimpleQueue()
         self.notes: queue.SimpleQueue[str] = queue.SimpleQueue()  # log warnings for the status line
+        # a byte on this pipe wakes the loop's select when a view or a reply arrives, so the
+        # screen follows the table at once instead of at the next poll
+        self.wake_r, self.wake_w = os.pipe()
+        os.set_blocking(self.wake_r, False)
+        os.set_blocking(self.wake_w, False)
         self.quit = False
 
     # the controller's thread calls this: it must never block
     def on_view(self, view: TableView) -> None:
         self.views.put(view)
+        self.wake()
+
+    def wake(self) -> None:
+        """Wake the display loop (any thread; never blocks: a full pipe already wakes it)."""
+        with contextlib.suppress(BlockingIOError, OSError):
+            os.write(self.wake_w, b"\0")
+
+    def woken(self) -> None:
+        """Empty the wake pipe (the loop is awake)."""
+        with contextlib.suppress(BlockingIOError, OSError):
+            while os.read(self.wake_r, 4096):
+                pass
+
+    def close(self) -> None:
+        for fd in (self.wake_r, self.wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def submit(self, inp: Any) -> None:
         label = describe_input(inp)
@@ -219,7 +243,7 @@ class LiveDisplay:
         except Exception as e:  # noqa: BLE001 - show it, keep the display
             self.replies.put((label, e))
             return
-        future.add_done_callback(lambda f: self.replies.put((label, f.exception())))
+        future.add_done_callback(lambda f: (self.replies.put((label, f.exception())), self.wake()))
 
     def key(self, name: str) -> None:
         """Apply one key."""
@@ -492,8 +516,11 @@ def run_live(
                         break
                 dirty = False
                 if key_fd is not None:
-                    ready, _, _ = select.select([key_fd], [], [], poll)
-                    if ready:
+                    ready, _, _ = select.select([key_fd, display.wake_r], [], [], poll)
+                    if display.wake_r in ready:
+                        display.woken()
+                        _at_frame_rate(last_draw)
+                    if key_fd in ready:
                         data = os.read(key_fd, 1024)
                         if not data:
                             key_fd = None  # the terminal went away: no more keys
@@ -501,7 +528,9 @@ def run_live(
                             display.key(name)
                         dirty = bool(data)
                 else:
-                    time.sleep(poll)
+                    if select.select([display.wake_r], [], [], poll)[0]:
+                        display.woken()
+                        _at_frame_rate(last_draw)
                 # every view that brings an alarm gets a frame of its own, however fast the
                 # table moves on (a held view is never coalesced away)
                 for view in display.take_views():
@@ -522,9 +551,20 @@ def run_live(
             terminal.close(timeout=1.0)
         logging.getLogger().removeHandler(to_status)
         restore()
+        display.close()
         with contextlib.suppress(ValueError):
             controller.remove_view_listener(display.on_view)
     return result
+
+
+MIN_FRAME = 0.02  # seconds between frames at most (a table that moves fast is drawn at 50 frames/s)
+
+
+def _at_frame_rate(last_draw: float) -> None:
+    """Wait until a frame is due: views that arrive meanwhile are drawn as one."""
+    wait = MIN_FRAME - (time.monotonic() - last_draw)
+    if wait > 0:
+        time.sleep(wait)
 
 
 def _install_signals(stop: threading.Event, signalled: threading.Event, resized: threading.Event) -> Callable[[], None]:

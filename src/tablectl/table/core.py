@@ -913,7 +913,7 @@ class TableCore(lc.LifecycleModel):
         previous = self.dealer_id
         self.dealer_id = inp.dealer
         due = 0
-        if self.state in (lc.READY, lc.RESHUFFLE_DUE) and not self.burns_due:
+        if previous is not None and self.state in (lc.READY, lc.RESHUFFLE_DUE) and not self.burns_due:  # a sign-in is no change
             due = self.game.dealer_change_burns(self.rules)
             self.burns_due += [BURN_DEALER_CHANGE] * due
         self.log.append("dealer_change", dealer=inp.dealer, previous=previous, burns_due=due, shoe=self.shoe)
