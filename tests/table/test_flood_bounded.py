@@ -21,7 +21,7 @@ import pytest
 from tablectl.drivers import events as ev
 from tablectl.eventlog import EventLog
 from tablectl.table import controller as controller_module
-from tablectl.table import core as core_module
+from tablectl.table import alarms as alarms_module
 from tablectl.table.controller import TableController
 
 FLOOD = 30_000
@@ -51,14 +51,14 @@ def test_a_card_flood_keeps_the_inbox_and_the_open_violations_bounded_and_logs_e
             peak = max(peak, controller.inbox_size)
         assert controller.wait_processed("dev", FLOOD + 1, timeout=120)
         core = controller.core
-        kept, unlisted = len(core.violations), dict(core.violations_unlisted)
+        kept, unlisted = len(core.alarms.violations), dict(core.alarms.unlisted)
         alarms = [a.kind for a in controller.snapshot().alarms]
         controller.resolve("pit-anna").result(30)
     finally:
         controller.stop()
         log.close()
     assert peak <= controller_module.MAX_INBOX_EVENTS
-    assert kept == core_module.MAX_OPEN_VIOLATIONS
+    assert kept == alarms_module.MAX_OPEN_VIOLATIONS
     assert kept + sum(unlisted.values()) >= FLOOD  # every card was a violation: all are counted
     assert alarms.count("more_violations") == 1
     numbers = logged_event_nos(tmp_path, "dev")
@@ -124,14 +124,14 @@ def test_a_flood_through_the_real_driver_loses_nothing_while_the_inbox_stays_bou
 def test_a_cap_violation_beyond_the_kept_ones_still_voids_the_round_when_resolved(table, monkeypatch: pytest.MonkeyPatch) -> None:
     from tablectl.table.inputs import OfferBank, Resolve, StartRound
 
-    monkeypatch.setattr(core_module, "MAX_OPEN_VIOLATIONS", 0)  # every violation is beyond the kept ones
+    monkeypatch.setattr(alarms_module, "MAX_OPEN_VIOLATIONS", 0)  # every violation is beyond the kept ones
     t = table("one-card-poker", penetration_cap=2)  # 6 of 312 cards
     t.load_shoe()
     t.burn("2C")
     t.input(OfferBank(7))
     t.input(StartRound((1, 2, 3, 4, 5, 6), {s: {"primary": 500} for s in range(1, 7)}))
     t.draw("2S", "3S", "4S", "5S", "6S", "7S")  # the 7th card is past the cap
-    assert t.core.violations == [] and t.core.violations_unlisted["penetration_cap"] == 1
+    assert t.core.alarms.violations == [] and t.core.alarms.unlisted["penetration_cap"] == 1
     t.input(Resolve("pit-anna", "", False))
     assert t.log.events("round_voided")
     assert t.log.events("resolved")[-1]["unlisted"] == {"penetration_cap": 1}
@@ -141,7 +141,7 @@ def test_review_sees_every_violation_closed_by_a_resolve_past_the_cap(tmp_path: 
     import subprocess
     import sys
 
-    monkeypatch.setattr(core_module, "MAX_OPEN_VIOLATIONS", 3)
+    monkeypatch.setattr(alarms_module, "MAX_OPEN_VIOLATIONS", 3)
     cfg = config("one-card-poker", tmp=tmp_path)
     log = EventLog(tmp_path, cfg.table, signing_key=None, fsync=True)
     controller = TableController(cfg, log)

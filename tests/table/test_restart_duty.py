@@ -94,7 +94,7 @@ def test_a_burn_due_at_a_dealer_change_is_still_due_after_a_restart(table) -> No
     play_ocp_round(t)
     t.input(DealerChange("d-2"))
     again = t.restarted()
-    assert again.state == lc.READY and again.core.dealer_id == "d-2"
+    assert again.state == lc.READY and again.core.people.dealer == "d-2"
     again.input(StartRound((1, 2), OCP_WAGERS))
     again.draw("AS")  # no burn first
     assert again.kinds() == [va.BURN_MISSING]

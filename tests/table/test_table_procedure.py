@@ -78,7 +78,7 @@ def test_the_dp_button_moves_every_hand_to_the_next_seat_that_wants_it(table):
     t = ocp_ready(table)
     bankers = []
     for _ in range(4):
-        bankers.append(t.core.banker)
+        bankers.append(t.core.people.banker)
         play_ocp(t)
     assert bankers == [5, 6, 7, 5]
 
@@ -90,7 +90,7 @@ def test_the_player_dealer_banks_two_hands(table):
     bankers = []
     for _ in range(4):
         t.shuffle()
-        bankers.append(t.core.banker)
+        bankers.append(t.core.people.banker)
         t.input(StartRound((1,), {1: {"ante": 500}}, banker_stake=10000))
         t.packet(0, ["2S", "3S", "4S"])
         t.packet(1, ["5S", "6S", "7S"])

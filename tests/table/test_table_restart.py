@@ -53,7 +53,7 @@ def test_a_restart_resumes_without_duplicates_and_flags_a_card_drawn_while_down(
     controller = second.start()
     try:
         assert controller.wait_processed("shoe", sim.store.last_no)
-        assert [v.kind for v in controller.core.violations] == [va.WRONG_STATE]
+        assert [v.kind for v in controller.core.alarms.violations] == [va.WRONG_STATE]
         controller.resolve("sup-1").result(5)
         VirtualDealer(controller, sim, seed=7).play(3)
     finally:
@@ -78,7 +78,7 @@ def test_a_restart_between_rounds_takes_over_the_shoe_in_play_and_deals_on_from_
         assert view.state == "ready"  # not idle, asking for a new shoe
         assert view.cards_drawn == len(before) and view.penetration == before[-1]["penetration"]
         VirtualDealer(controller, sim, seed=7).play(5)
-        assert controller.core.violations == []
+        assert controller.core.alarms.violations == []
     finally:
         second.stop()
     records = list(iter_events([log_dir]))
@@ -109,7 +109,7 @@ def test_a_restart_in_the_middle_of_a_round_goes_on_with_that_round(tmp_path):
         view = controller.snapshot()
         assert (view.state, view.round, view.prompt.action) == ("in_round", 4, "deal")
         VirtualDealer(controller, sim, seed=8).play(2)  # round 4 first, then two more
-        assert controller.core.violations == []
+        assert controller.core.alarms.violations == []
     finally:
         third.stop()
     records = list(iter_events([log_dir]))
@@ -148,7 +148,7 @@ def test_a_restart_in_the_middle_of_a_round_at_a_continuous_shuffler_goes_on_wit
         view = controller.snapshot()
         assert (view.state, view.round, view.cards_out) == ("in_round", 4, 2)
         VirtualDealer(controller, sim, seed=8).play(2)  # round 4 first (its cards go back too), then two more
-        assert controller.core.violations == [] and controller.snapshot().cards_out == 0
+        assert controller.core.alarms.violations == [] and controller.snapshot().cards_out == 0
     finally:
         third.stop()
     records = list(iter_events([log_dir]))

@@ -28,12 +28,12 @@ from tablectl.games.procedure import (
     Reveal,
     RoundContext,
     Trade,
-    seat_to,
 )
 from tablectl.rounds import RoundHands
 from tablectl.rules.errors import SettlementError
 from tablectl.rules.settle import settle
 from tablectl.table import lifecycle as lc
+from tablectl.table.alarms import MAX_OPEN_VIOLATIONS, Alarms, Misread
 from tablectl.table import penetration as pen
 from tablectl.table import validation as va
 from tablectl.table.cursor import CursorError, RoundCursor
@@ -53,9 +53,10 @@ from tablectl.table.inputs import (
     SupervisorDenied,
 )
 from tablectl.table.layout import lay, reveal, take_back, trade_out
+from tablectl.table.people import People
 from tablectl.table.resume import LogState, RoundRebuilt, ShoeInPlay, rebuild_round
-from tablectl.table.rotation import banker_for_round
-from tablectl.table.view import AlarmView, Prompt, SeatView, TableView, redact
+from tablectl.table import screen
+from tablectl.table.view import Prompt, TableView
 
 #: faults that stop the table until the device clears them
 STOPPING_FAULTS = frozenset({ev.FaultKind.JAM, ev.FaultKind.DOOR_OPEN, ev.FaultKind.SENSOR, ev.FaultKind.DISCONNECTED})
@@ -65,8 +66,6 @@ HOST_FAULT_VIOLATIONS = {ev.FaultKind.EVENTS_LOST: va.EVENTS_LOST, ev.FaultKind.
 PAST_LAST_ROUND = "past_last_round"
 
 _log = logging.getLogger(__name__)
-#: Open violations kept (shown, listed when resolved); more are logged and only counted.
-MAX_OPEN_VIOLATIONS = 256
 
 
 class EventLogLike(Protocol):
@@ -81,19 +80,6 @@ class EventLogLike(Protocol):
     def add_listener(self, listener: Callable[[dict[str, Any]], None]) -> None: ...
 
     def last_event_no(self, device: str) -> int: ...
-
-
-class _Misread:
-    """A card the device could not read, waiting for the dealer to identify it."""
-
-    __slots__ = ("where", "to", "device", "event_no", "face")
-
-    def __init__(self, where: str, to: str, device: str, event_no: int, face: str) -> None:
-        self.where = where  # "cursor" (placed in the round), "burn", "discard", "returned"
-        self.to = to
-        self.device = device
-        self.event_no = event_no
-        self.face = face
 
 
 class TableCore(lc.LifecycleModel):
@@ -145,20 +131,11 @@ class TableCore(lc.LifecycleModel):
         self.decisions: dict[int, list[str]] = {}
         self.settlement: list[dict[str, Any]] = []
 
-        # the people
-        self.dealer_id: str | None = None
-        self.wanting_bank: set[int] = set()
-        self.banker: int | None = None
-        self.banker_hands = 0
-
-        # alarms
-        self.violations: list[va.Violation] = []
-        self.violations_unlisted: Counter[str] = Counter()  # kind -> open violations beyond MAX_OPEN_VIOLATIONS (in the log only)
-        self.misreads: list[_Misread] = []
-        self.faults: dict[tuple[str, int], str] = {}
+        self.people = People(self.game.bank_every if self.game.banker else 0, config.seats)
+        self.alarms = Alarms()
         self.highest: dict[str, int] = {}
         self.recent: deque[dict[str, Any]] = deque(maxlen=recent)
-        self._redacted: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}  # id -> (record, shown)
+        self._recent = screen.RecentShown()
         log.add_listener(self.recent.append)
         self._dispatch: dict[type, Callable[[str, Any], None]] = {
             ev.CardDrawn: self._on_card_drawn,
@@ -190,10 +167,10 @@ class TableCore(lc.LifecycleModel):
     # ============================================================== lifecycle guards and helpers
 
     def active_faults(self) -> Any:
-        return self.faults
+        return self.alarms.faults
 
     def open_violations(self) -> Any:
-        return self.violations
+        return self.alarms.violations
 
     def _fire(self, trigger: str) -> None:
         before = self.state
@@ -256,12 +233,13 @@ class TableCore(lc.LifecycleModel):
         bank = resumed.bank if self.game.banker else None
         if resumed.dealer is None and bank is None:
             return
-        self.dealer_id = resumed.dealer
+        people = self.people
+        people.dealer = resumed.dealer
         rotation: dict[str, Any] = {}
         if bank is not None:
-            self.banker, self.banker_hands, self.wanting_bank = bank.banker, bank.hands, set(bank.wanting)
+            people.banker, people.hands, people.wanting = bank.banker, bank.hands, set(bank.wanting)
             rotation = {"banker": bank.banker, "banker_hands": bank.hands, "bank_wanted": sorted(bank.wanting)}
-        self.log.append("duty_resumed", dealer=self.dealer_id, **rotation)
+        self.log.append("duty_resumed", dealer=people.dealer, **rotation)
 
     def _resume_shoe(self, shoe: ShoeInPlay) -> None:
         """Go on dealing from the shoe (or continuous shuffler) in play: every card drawn from it
@@ -331,15 +309,12 @@ class TableCore(lc.LifecycleModel):
     def _violation(self, kind: str, detail: str, **fields: Any) -> None:
         rnd = fields.pop("round", self.round_no or None)
         seq = self.log.append("violation", kind=kind, round=rnd, detail=detail, **fields)
-        if len(self.violations) < MAX_OPEN_VIOLATIONS:
-            self.violations.append(va.Violation(kind, rnd, detail, seq, fields))
-        else:
-            if not self.violations_unlisted:
-                _log.warning(
-                    "table %s: more than %d open violations; further ones are in the event log and counted only",
-                    self.config.table, MAX_OPEN_VIOLATIONS,
-                )
-            self.violations_unlisted[kind] += 1
+        first_unlisted = not self.alarms.unlisted
+        if not self.alarms.violation(va.Violation(kind, rnd, detail, seq, fields)) and first_unlisted:
+            _log.warning(
+                "table %s: more than %d open violations; further ones are in the event log and counted only",
+                self.config.table, MAX_OPEN_VIOLATIONS,
+            )
         if self.state in lc.BASE_STATES:
             self._fire("hold")
 
@@ -493,7 +468,7 @@ class TableCore(lc.LifecycleModel):
             self._complete_round()
 
     def _misread(self, device: str, event_no: int, where: str, to: str, face: str) -> None:
-        self.misreads.append(_Misread(where, to, device, event_no, face))
+        self.alarms.misreads.append(Misread(where, to, device, event_no, face))
         self._violation(va.MISREAD, f"{device} could not read a card (it went to {to})", device=device, event_no=event_no, to=to)
 
     # --- cards back into a continuous shuffler ---------------------------------------------------
@@ -503,7 +478,7 @@ class TableCore(lc.LifecycleModel):
         fields = {"shoe": self.shoe, "device": device, "event_no": event.event_no}
         if card is None:
             self.log.append("returned", card=None, to=device, face="up", **fields)
-            self.misreads.append(_Misread("returned", device, device, event.event_no, "up"))
+            self.alarms.misreads.append(Misread("returned", device, device, event.event_no, "up"))
             self._violation(va.MISREAD, f"{device} could not read a returned card", device=device, event_no=event.event_no)
             return
         self._take_back(card, device, event.event_no, fields)
@@ -694,12 +669,12 @@ class TableCore(lc.LifecycleModel):
             return  # a power-up or misread notice: logged only
         key = (device, int(kind))
         if event.cleared:
-            if self.faults.pop(key, None) is not None and not self.faults and self.state == lc.DEVICE_FAULT:
+            if self.alarms.faults.pop(key, None) is not None and not self.alarms.faults and self.state == lc.DEVICE_FAULT:
                 self._fire("fault_cleared")
                 if self.state == lc.IN_ROUND:
                     self._after_cursor()
         else:
-            self.faults[key] = event.detail or kind.name.lower()
+            self.alarms.faults[key] = event.detail or kind.name.lower()
             if self.state in lc.BASE_STATES or self.state == lc.HELD:
                 self._fire("fault")
 
@@ -724,7 +699,7 @@ class TableCore(lc.LifecycleModel):
         self._require(lc.READY, lc.RESHUFFLE_DUE)
         game, cfg = self.game, self.config
         seats = tuple(sorted(inp.seats))
-        if self.dealer_id is None:
+        if self.people.dealer is None:
             raise InputRejected("no dealer signed in: d, then the dealer's id")
         if not seats:
             raise InputRejected("no seat in play")
@@ -735,7 +710,7 @@ class TableCore(lc.LifecycleModel):
             raise InputRejected(f"seat {bad[0]} does not exist (seats 1-{cfg.seats})")
         banker, banked = None, 0
         if game.banker:
-            banker, banked = banker_for_round(self.banker, self.banker_hands, game.bank_every, self.wanting_bank, cfg.seats)
+            banker, banked = self.people.for_round()
             if banker is None:
                 raise InputRejected("no seat wants the bank: offer it first")
             if banker in seats:
@@ -767,19 +742,19 @@ class TableCore(lc.LifecycleModel):
         if self.state == lc.RESHUFFLE_DUE and not self.has_cards_left:
             raise InputRejected("reshuffle due: no cards left under the cap")
         past_last = self.state == lc.RESHUFFLE_DUE
-        if banker is not None and banker != self.banker:
-            self.log.append("bank", seat=banker, previous=self.banker, round=self.round_no + 1)
-        self.banker, self.banker_hands = banker, banked
+        previous = self.people.take_round(banker, banked)
+        if banker is not None and banker != previous:
+            self.log.append("bank", seat=banker, previous=previous, round=self.round_no + 1)
         self.round_no += 1
         wagers = {s: dict(inp.wagers[s]) for s in seats} if inp.wagers is not None else None
         cursor = RoundCursor(game.script, RoundContext(seats, wagers, banker, self.packets, self.rules))
         self._open_round(cursor, inp.banker_stake, self.last_round_announced)
         # a banking game's rotation, for a restarted controller to carry on (tablectl.table.resume)
-        rotation = {"banker_hands": banked, "bank_wanted": sorted(self.wanting_bank)} if game.banker else {}
+        rotation = {"banker_hands": banked, "bank_wanted": sorted(self.people.wanting)} if game.banker else {}
         self.log.append(
             "round_started", round=self.round_no, seats=list(seats),
             wagers={str(s): w for s, w in self.round_wagers.items()} if self.round_wagers is not None else None,
-            banker=banker, banker_stake=inp.banker_stake, shoe=self.shoe, dealer=self.dealer_id,
+            banker=banker, banker_stake=inp.banker_stake, shoe=self.shoe, dealer=self.people.dealer,
             last_round=self.this_round_last, **rotation,
         )
         if past_last:
@@ -832,12 +807,12 @@ class TableCore(lc.LifecycleModel):
         self.log.append("corrected", round=self.round_no, card=text(card), **{"from": step.to}, to=BURN, face="up", reason="exposed")
 
     def _identify_card(self, inp: IdentifyCard) -> None:
-        if not self.misreads:
+        if not self.alarms.misreads:
             raise InputRejected("no misread card waits to be identified")
         card = inp.card
         if not isinstance(card, int) or not 0 <= card < DECK_SIZE:
             raise InputRejected(f"not a card: {card!r}")
-        pending = self.misreads.pop(0)
+        pending = self.alarms.misreads.pop(0)
         self.log.append(
             "identified", card=text(card), to=pending.to, face=pending.face, shoe=self.shoe,
             round=self.round_no if self.in_round else None, device=pending.device, event_no=pending.event_no,
@@ -867,12 +842,9 @@ class TableCore(lc.LifecycleModel):
 
     def _close_round(self) -> None:
         """The dealer collected the round: the bank moves, the penetration outlook is taken."""
-        if self.game.banker and self.banker is not None:
-            self.banker_hands += 1
-            nxt, banked = banker_for_round(self.banker, self.banker_hands, self.game.bank_every, self.wanting_bank, self.config.seats)
-            if nxt != self.banker:
-                self.log.append("bank", seat=nxt, previous=self.banker, round=self.round_no + 1)
-                self.banker, self.banker_hands = nxt, banked
+        moved = self.people.round_banked()
+        if moved is not None:
+            self.log.append("bank", seat=moved[0], previous=moved[1], round=self.round_no + 1)
         self.in_round = False
         self.cursor = None
         self.layout = {}
@@ -889,7 +861,7 @@ class TableCore(lc.LifecycleModel):
         cursor = self.cursor
         assert cursor is not None and cursor.hands is not None
         hands: RoundHands = cursor.hands
-        hands.banker_seat = self.banker if self.game.banker else None
+        hands.banker_seat = self.people.banker if self.game.banker else None
         hands.banker_stake = self.banker_stake
         if self.round_wagers is not None:
             for seat in hands.seats:
@@ -910,8 +882,7 @@ class TableCore(lc.LifecycleModel):
         self._require(lc.IDLE, lc.SHUFFLING, lc.READY, lc.RESHUFFLE_DUE)
         if not inp.dealer:
             raise InputRejected("name the dealer")
-        previous = self.dealer_id
-        self.dealer_id = inp.dealer
+        previous = self.people.sign_in(inp.dealer)
         due = 0
         if previous is not None and self.state in (lc.READY, lc.RESHUFFLE_DUE) and not self.burns_due:  # a sign-in is no change
             due = self.game.dealer_change_burns(self.rules)
@@ -933,29 +904,24 @@ class TableCore(lc.LifecycleModel):
             raise InputRejected(f"{self.game.title} has no banking player")
         if not 1 <= inp.seat <= self.config.seats:
             raise InputRejected(f"seat {inp.seat} does not exist (seats 1-{self.config.seats})")
-        if inp.wants:
-            self.wanting_bank.add(inp.seat)
-        else:
-            self.wanting_bank.discard(inp.seat)
+        taken = self.people.offer(inp.seat, inp.wants, may_take=self.state in (lc.READY, lc.RESHUFFLE_DUE, lc.IDLE))
         self.log.append("offer_bank", seat=inp.seat, wants=inp.wants)
-        if self.banker is None and self.state in (lc.READY, lc.RESHUFFLE_DUE, lc.IDLE):
-            self.banker, self.banker_hands = banker_for_round(None, 0, self.game.bank_every, self.wanting_bank, self.config.seats)
-            if self.banker is not None:
-                self.log.append("bank", seat=self.banker, previous=None, round=self.round_no + 1)
+        if taken is not None:
+            self.log.append("bank", seat=taken, previous=None, round=self.round_no + 1)
 
     def _resolve(self, inp: Resolve) -> None:
         self._require(lc.HELD)
         if not inp.supervisor:
             raise InputRejected("a supervisor must be named")
-        if self.misreads:
+        if self.alarms.misreads:
             raise InputRejected("identify the misread card first")
-        kinds = [v.kind for v in self.violations]
-        unlisted = dict(self.violations_unlisted)
+        seqs = [v.seq for v in self.alarms.violations]
+        kinds, unlisted = self.alarms.resolved()
         every_kind = set(kinds) | set(unlisted)
         void = (inp.void_round or va.PENETRATION_CAP in every_kind) and self.in_round and self.base in (lc.IN_ROUND, lc.SETTLING)
         self.log.append(
             "resolved", supervisor=inp.supervisor, note=inp.note, kinds=kinds,
-            violations=[v.seq for v in self.violations], round=self.round_no or None, void_round=void,
+            violations=seqs, round=self.round_no or None, void_round=void,
             **({"unlisted": unlisted} if unlisted else {}),
         )
         if va.CARD_NOT_RETURNED in every_kind:
@@ -967,8 +933,6 @@ class TableCore(lc.LifecycleModel):
             self.base = lc.SETTLING
         if self.capped_out and self.base == lc.READY:
             self.base = lc.RESHUFFLE_DUE
-        self.violations = []
-        self.violations_unlisted.clear()
         self._fire("resolve")
         if self.state == lc.IN_ROUND:
             self._after_cursor()
@@ -982,136 +946,16 @@ class TableCore(lc.LifecycleModel):
     # ============================================================== the view
 
     def prompt(self) -> Prompt:
-        state = self.state
-        if state == lc.HELD:
-            return Prompt("identify" if self.misreads else "resolve")
-        if state == lc.DEVICE_FAULT:
-            return Prompt("clear_fault")
-        if state == lc.OFFLINE:
-            return Prompt("none")
-        if state == lc.SHUFFLING:
-            return Prompt("wait")
-        if state == lc.IDLE:
-            return Prompt("load_shoe" if self.kind == "shoe" else "shuffle")
-        if state == lc.SETTLING:
-            return Prompt("end_round")
-        out = self.comp.drawn - sum(self.written_off.values()) if self.kind == "csm" else 0
-        burns = (BURN,) * len(self.burns_due)
-        if state in (lc.READY, lc.RESHUFFLE_DUE):
-            if out > 0:
-                return Prompt("return_cards", count=out)
-            if burns:
-                return Prompt("deal", to=burns)
-            if state == lc.RESHUFFLE_DUE:
-                return Prompt("change_shoe" if self.kind == "shoe" else "shuffle")
-            if self.dealer_id is None:
-                return Prompt("sign_in")
-            if self.game.banker and self._next_banker() is None:
-                return Prompt("offer_bank")
-            return Prompt("start_round")
-        cursor = self.cursor
-        assert cursor is not None
-        if cursor.unidentified and cursor.expected() is None:
-            return Prompt("identify")
-        if self.packets and cursor.expected() is not None:
-            group = cursor.packet()
-            assert group is not None
-            return Prompt("packet", to=(group[0].to,), count=group[1])
-        rest = cursor.remaining()
-        if rest or burns:
-            return Prompt("deal", to=burns + tuple(s.to for s in rest))
-        if cursor.decision is not None:
-            d = cursor.decision
-            return Prompt("decide", seat=d.seat, options=d.options, banker=d.banker)
-        if cursor.discard:
-            return Prompt("discard")
-        return Prompt("none")
-
-    def _next_banker(self) -> int | None:
-        """Who banks the next round (the round in play: who banks it), by the rotation."""
-        if not self.game.banker or self.in_round:
-            return self.banker
-        return banker_for_round(self.banker, self.banker_hands, self.game.bank_every, self.wanting_bank, self.config.seats)[0]
-
-    def _recent_shown(self) -> tuple[dict[str, Any], ...]:
-        """The recent log lines as the display shows them (``redact``): each line is redacted
-        once, not again in every view (a view is built after every batch while a display
-        listens)."""
-        cache = self._redacted
-        kept: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
-        shown = []
-        for record in self.recent:
-            entry = cache.get(id(record))
-            if entry is None or entry[0] is not record:
-                entry = (record, redact(record))
-            kept[id(record)] = entry
-            shown.append(entry[1])
-        self._redacted = kept
-        return tuple(shown)
+        """What the table waits for next (``tablectl.table.screen``)."""
+        return screen.prompt(self)
 
     def view(self) -> TableView:
-        """A snapshot for the display: face-up cards only."""
-        seats = []
-        for seat in range(1, self.config.seats + 1):
-            position = seat_to(seat)
-            in_play = self.in_round and seat in self.round_seats
-            seats.append(
-                SeatView(
-                    seat=seat,
-                    in_play=in_play,
-                    banker=seat == self.banker,
-                    wants_bank=seat in self.wanting_bank,
-                    wagers=dict(self.round_wagers.get(seat, {})) if in_play and self.round_wagers else {},
-                    cards=_shown(self.layout.get(position, ())) if in_play else (),
-                    decisions=tuple(self.decisions.get(seat, ())) if in_play else (),
-                )
-            )
-        dealer = self.layout.get("dealer") or self.layout.get("dp") or []
-        alarms = [AlarmView(v.kind, v.round, v.detail, va.WHAT_TO_DO.get(v.kind, "Supervisor: resolve.")) for v in self.violations]
-        if self.violations_unlisted:
-            more = sum(self.violations_unlisted.values())
-            alarms.append(AlarmView(
-                "more_violations", None, f"{more} more open violations (in the event log)",
-                "Supervisor: review the log, then resolve.",
-            ))
-        alarms += [
-            AlarmView(ev.FaultKind(kind).name.lower(), None, f"{device}: {detail}", "Clear the device fault (attendant).", violation=False)
-            for (device, kind), detail in self.faults.items()
-        ]
-        drawn = self.comp.drawn + self.unread
-        return TableView(
-            table=self.config.table,
-            game=self.game.id,
-            state=self.state,
-            round=self.round_no or None,
-            shoe=self.shoe,
-            dealer_id=self.dealer_id,
-            seats=tuple(seats),
-            banker_seat=self.banker,
-            dealer=_shown(dealer),
-            board=tuple(t for t in _shown(self.layout.get("board", ())) if t is not None),
-            penetration=self.penetration if self.capped else None,
-            cap=self.config.penetration_cap if self.capped else None,
-            cards_drawn=drawn,
-            cap_cards=self.cap_cards if self.capped else None,
-            last_round=self.last_round_announced or (self.in_round and self.this_round_last),
-            cards_out=self.comp.drawn - sum(self.written_off.values()) if self.kind == "csm" else 0,
-            prompt=self.prompt(),
-            alarms=tuple(alarms),
-            settlement=tuple(self.settlement),
-            recent=self._recent_shown(),
-            processed=dict(self.highest),
-            next_banker=self._next_banker(),
-            shoe_cards=self.size if self.capped else None,
-        )
+        """A snapshot for the display: face-up cards only (``tablectl.table.screen``)."""
+        return screen.view(self, self._recent)
 
 
 def _txt(card: int | None) -> str | None:
     return None if card is None else text(card)
-
-
-def _shown(cards: Any) -> tuple[str | None, ...]:
-    return tuple(text(c) if up and c is not None else None for c, up in cards)
 
 
 def _input_fields(inp: Any) -> dict[str, Any]:

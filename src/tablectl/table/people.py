@@ -1,0 +1,69 @@
+"""The people at the table (pure state): the dealer on duty and, in a player-banked game, the
+bank — who holds it, how many hands they have banked, and which seats want it when it comes round
+(``tablectl.table.rotation`` says where it goes). ``TableCore`` logs what changes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tablectl.table.rotation import banker_for_round
+
+
+@dataclass
+class People:
+    """The dealer on duty and the bank's rotation. ``every``: hands a banker keeps the bank
+    (0: the game has no banking player); ``seats``: the table's seats."""
+
+    every: int
+    seats: int
+    dealer: str | None = None
+    banker: int | None = None
+    hands: int = 0  # hands the banker has banked
+    wanting: set[int] = field(default_factory=set)  # seats that want the bank
+
+    @property
+    def banked(self) -> bool:
+        return self.every > 0
+
+    def for_round(self) -> tuple[int | None, int]:
+        """Who banks the next round, and the hands they will have banked before it."""
+        return banker_for_round(self.banker, self.hands, self.every, self.wanting, self.seats)
+
+    def take_round(self, banker: int | None, hands: int) -> int | None:
+        """The round starts with ``banker``; the banker before it (to log a change)."""
+        previous = self.banker
+        self.banker, self.hands = banker, hands
+        return previous
+
+    def round_banked(self) -> tuple[int | None, int | None] | None:
+        """A round was collected: the banker has banked one more hand; (new, previous) banker
+        when the bank moves on, else None."""
+        if not self.banked or self.banker is None:
+            return None
+        self.hands += 1
+        nxt, hands = self.for_round()
+        if nxt == self.banker:
+            return None
+        previous = self.banker
+        self.banker, self.hands = nxt, hands
+        return nxt, previous
+
+    def offer(self, seat: int, wants: bool, *, may_take: bool) -> int | None:
+        """``seat`` wants (or no longer wants) the bank. With nobody banking and ``may_take``
+        (no round in play), the bank goes where the rotation puts it: that seat, else None."""
+        if wants:
+            self.wanting.add(seat)
+        else:
+            self.wanting.discard(seat)
+        if self.banker is None and may_take:
+            self.banker, self.hands = banker_for_round(None, 0, self.every, self.wanting, self.seats)
+            return self.banker
+        return None
+
+    def sign_in(self, dealer: str) -> str | None:
+        """``dealer`` takes the table; the dealer before (None: a first sign-in)."""
+        previous, self.dealer = self.dealer, dealer
+        return previous
+
+
+__all__ = ["People"]
