@@ -6,8 +6,10 @@ commits the log and tells the devices what is persisted. Game-agnostic: everythi
 comes from its ``GameDef`` (the deal script walked by ``RoundCursor``).
 
 The per-card path is: composition (``Composition.see``) -> penetration cap -> ``judge_card``
-(state, burn mark, the procedure's next step) -> place -> one ``log.append``. The transitions
-machine is triggered only for lifecycle changes.
+(state, burn mark, the procedure's next step) -> place -> one ``log.append``, all in this file.
+The transitions machine is triggered only for lifecycle changes. Its parts with one job each:
+the dealer and the bank's rotation (``people``), violations, misreads and faults (``alarms``),
+the prompt and the view (``screen``), going on after a restart (``takeover``).
 """
 
 from __future__ import annotations
@@ -33,9 +35,10 @@ from tablectl.rounds import RoundHands
 from tablectl.rules.errors import SettlementError
 from tablectl.rules.settle import settle
 from tablectl.table import lifecycle as lc
-from tablectl.table.alarms import MAX_OPEN_VIOLATIONS, Alarms, Misread
 from tablectl.table import penetration as pen
+from tablectl.table import screen
 from tablectl.table import validation as va
+from tablectl.table.alarms import MAX_OPEN_VIOLATIONS, Alarms, Misread
 from tablectl.table.cursor import CursorError, RoundCursor
 from tablectl.table.inputs import (
     INPUT_NAMES,
@@ -54,8 +57,8 @@ from tablectl.table.inputs import (
 )
 from tablectl.table.layout import lay, reveal, take_back, trade_out
 from tablectl.table.people import People
-from tablectl.table.resume import LogState, RoundRebuilt, ShoeInPlay, rebuild_round
-from tablectl.table import screen
+from tablectl.table.resume import LogState
+from tablectl.table.takeover import take_over
 from tablectl.table.view import Prompt, TableView
 
 #: faults that stop the table until the device clears them
@@ -206,95 +209,8 @@ class TableCore(lc.LifecycleModel):
             self.log.append("device_identified", name=name, kind=ident.kind.name.lower(), model=ident.model,
                             serial=ident.serial, firmware=ident.firmware)
         self._fire("connect")
-        if resumed is None:
-            return
-        self._resume_duty(resumed)
-        if self.packets:  # a hand-forming shuffler shuffles for every round: nothing to go on with
-            return
-        shoe = resumed.shoe
-        if shoe is None or shoe.device != self.source:
-            if resumed.not_resumed:
-                self.log.append("shoe_not_resumed", reason=resumed.not_resumed)
-            return
-        rebuilt = None
-        if shoe.round:
-            try:
-                rebuilt = self._rebuild_round(shoe.round)
-            except (KeyError, TypeError, ValueError) as e:  # CursorError and CardError are ValueErrors
-                why = f"shoe {shoe.shoe}: round {shoe.round[0].get('round')} in play does not fit its procedure: {e}"
-                self.log.append("shoe_not_resumed", reason=why)
-                return
-        self._resume_shoe(shoe)
-        if rebuilt is not None:
-            self._resume_round(shoe.round[0], rebuilt)
-
-    def _resume_duty(self, resumed: LogState) -> None:
-        """Carry on with the dealer on duty and the bank's rotation as the log left them."""
-        bank = resumed.bank if self.game.banker else None
-        if resumed.dealer is None and bank is None:
-            return
-        people = self.people
-        people.dealer = resumed.dealer
-        rotation: dict[str, Any] = {}
-        if bank is not None:
-            people.banker, people.hands, people.wanting = bank.banker, bank.hands, set(bank.wanting)
-            rotation = {"banker": bank.banker, "banker_hands": bank.hands, "bank_wanted": sorted(bank.wanting)}
-        self.log.append("duty_resumed", dealer=people.dealer, **rotation)
-
-    def _resume_shoe(self, shoe: ShoeInPlay) -> None:
-        """Go on dealing from the shoe (or continuous shuffler) in play: every card drawn from it
-        and not returned counts again (composition, penetration, the cap, the cards a continuous
-        shuffler must get back), as do the last-round announcement, the end of the shoe, the
-        dealer-change burns not dealt yet, the dealer's burn marks not used yet and the cards a
-        supervisor wrote off; the burns after its shuffle were due only before its first card."""
-        self._new_shoe(shoe.shoe)
-        for c in shoe.cards:
-            if c is None:
-                self.unread += 1
-            else:
-                self.comp.see(c)  # a foreign card fails here as it did when drawn: not counted
-        if shoe.drawn:
-            self.burns_due = []
-        self.burns_due += [BURN_DEALER_CHANGE] * shoe.dealer_change_burns
-        self.marks = shoe.burn_marks
-        self.written_off = Counter(shoe.written_off)
-        self.last_round_announced = shoe.last_round_announced
-        self.exhausted = shoe.exhausted
-        self.capped_out = self.capped and self.comp.drawn + self.unread > self.cap_cards
-        self.needs_reshuffle = shoe.state == lc.RESHUFFLE_DUE
-        self.log.append(
-            "shoe_resumed", shoe=shoe.shoe, cards=[_txt(c) for c in shoe.cards],
-            last_round_announced=shoe.last_round_announced, exhausted=shoe.exhausted,
-            penetration=self.penetration, burns_due=list(self.burns_due), burn_marks=self.marks,
-            written_off=[text(c) for c in shoe.written_off], drawn=shoe.drawn, device=shoe.device,
-        )
-        self._fire("shoe_resumed")
-
-    def _rebuild_round(self, records: tuple[dict[str, Any], ...]) -> RoundRebuilt:
-        start = records[0]
-        seats = tuple(start["seats"])
-        wagers = start.get("wagers")
-        wagers = {int(s): dict(w) for s, w in wagers.items()} if wagers is not None else None
-        ctx = RoundContext(seats, wagers, start.get("banker"), self.packets, self.rules)
-        return rebuild_round(records, self.game.script, ctx)
-
-    def _resume_round(self, start: dict[str, Any], rebuilt: RoundRebuilt) -> None:
-        """Go on with the round that was in play: its procedure stands where its logged lines left
-        it, so the next card goes where it would have gone; a round whose cards and decisions were
-        all in is settled (once: what was logged stands) and waits for the dealer to collect."""
-        self.round_no = start["round"]
-        self._open_round(rebuilt.cursor, start.get("banker_stake"), bool(start.get("last_round")))
-        self.layout, self.decisions, self.settlement = rebuilt.layout, rebuilt.decisions, rebuilt.settlement
-        cards = sum(len(held) for held in self.layout.values())
-        self.log.append(
-            "round_resumed", round=self.round_no, cards=cards, settled=bool(self.settlement), complete=self.cursor.done
-        )
-        self._fire("round_resumed")
-        if self.cursor.done:
-            if self.settlement:
-                self._fire("round_complete")
-            else:
-                self._complete_round()
+        if resumed is not None:
+            take_over(self, resumed)
 
     def go_offline(self, reason: str = "stop") -> None:
         """The table goes offline."""

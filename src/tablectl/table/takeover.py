@@ -1,0 +1,116 @@
+"""Taking over after a restart: a new ``TableCore`` goes on from what its log says was in play
+(``tablectl.table.resume.fold``) — the dealer on duty and the bank's rotation, the shoe (or
+continuous shuffler) with every card drawn from it, and the round being dealt, so the next card
+goes where it would have gone. Each thing taken over is logged (``duty_resumed``,
+``shoe_resumed``, ``round_resumed``) or why not (``shoe_not_resumed``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from tablectl.cards import text
+from tablectl.games.procedure import BURN_DEALER_CHANGE, RoundContext
+from tablectl.table import lifecycle as lc
+from tablectl.table.resume import LogState, RoundRebuilt, ShoeInPlay, rebuild_round
+
+if TYPE_CHECKING:
+    from tablectl.table.core import TableCore
+
+
+def take_over(core: TableCore, resumed: LogState) -> None:
+    """Go on from ``resumed``: duty, then the shoe and the round in play (a hand-forming
+    shuffler shuffles for every round: there is no shoe to go on with)."""
+    _resume_duty(core, resumed)
+    if core.packets:
+        return
+    shoe = resumed.shoe
+    if shoe is None or shoe.device != core.source:
+        if resumed.not_resumed:
+            core.log.append("shoe_not_resumed", reason=resumed.not_resumed)
+        return
+    rebuilt = None
+    if shoe.round:
+        try:
+            rebuilt = _rebuild_round(core, shoe.round)
+        except (KeyError, TypeError, ValueError) as e:  # CursorError and CardError are ValueErrors
+            why = f"shoe {shoe.shoe}: round {shoe.round[0].get('round')} in play does not fit its procedure: {e}"
+            core.log.append("shoe_not_resumed", reason=why)
+            return
+    _resume_shoe(core, shoe)
+    if rebuilt is not None:
+        _resume_round(core, shoe.round[0], rebuilt)
+
+
+def _resume_duty(core: TableCore, resumed: LogState) -> None:
+    """Carry on with the dealer on duty and the bank's rotation as the log left them."""
+    bank = resumed.bank if core.game.banker else None
+    if resumed.dealer is None and bank is None:
+        return
+    people = core.people
+    people.dealer = resumed.dealer
+    rotation: dict[str, Any] = {}
+    if bank is not None:
+        people.banker, people.hands, people.wanting = bank.banker, bank.hands, set(bank.wanting)
+        rotation = {"banker": bank.banker, "banker_hands": bank.hands, "bank_wanted": sorted(bank.wanting)}
+    core.log.append("duty_resumed", dealer=people.dealer, **rotation)
+
+
+def _resume_shoe(core: TableCore, shoe: ShoeInPlay) -> None:
+    """Go on dealing from the shoe (or continuous shuffler) in play: every card drawn from it and
+    not returned counts again (composition, penetration, the cap, the cards a continuous shuffler
+    must get back), as do the last-round announcement, the end of the shoe, the dealer-change
+    burns not dealt yet, the dealer's burn marks not used yet and the cards a supervisor wrote
+    off; the burns after its shuffle were due only before its first card."""
+    core._new_shoe(shoe.shoe)
+    for c in shoe.cards:
+        if c is None:
+            core.unread += 1
+        else:
+            core.comp.see(c)  # a foreign card fails here as it did when drawn: not counted
+    if shoe.drawn:
+        core.burns_due = []
+    core.burns_due += [BURN_DEALER_CHANGE] * shoe.dealer_change_burns
+    core.marks = shoe.burn_marks
+    core.written_off = Counter(shoe.written_off)
+    core.last_round_announced = shoe.last_round_announced
+    core.exhausted = shoe.exhausted
+    core.capped_out = core.capped and core.comp.drawn + core.unread > core.cap_cards
+    core.needs_reshuffle = shoe.state == lc.RESHUFFLE_DUE
+    core.log.append(
+        "shoe_resumed", shoe=shoe.shoe, cards=[None if c is None else text(c) for c in shoe.cards],
+        last_round_announced=shoe.last_round_announced, exhausted=shoe.exhausted,
+        penetration=core.penetration, burns_due=list(core.burns_due), burn_marks=core.marks,
+        written_off=[text(c) for c in shoe.written_off], drawn=shoe.drawn, device=shoe.device,
+    )
+    core._fire("shoe_resumed")
+
+
+def _rebuild_round(core: TableCore, records: tuple[dict[str, Any], ...]) -> RoundRebuilt:
+    start = records[0]
+    seats = tuple(start["seats"])
+    wagers = start.get("wagers")
+    wagers = {int(s): dict(w) for s, w in wagers.items()} if wagers is not None else None
+    ctx = RoundContext(seats, wagers, start.get("banker"), core.packets, core.rules)
+    return rebuild_round(records, core.game.script, ctx)
+
+
+def _resume_round(core: TableCore, start: dict[str, Any], rebuilt: RoundRebuilt) -> None:
+    """Go on with the round that was in play: its procedure stands where its logged lines left
+    it, so the next card goes where it would have gone; a round whose cards and decisions were
+    all in is settled (once: what was logged stands) and waits for the dealer to collect."""
+    core.round_no = start["round"]
+    core._open_round(rebuilt.cursor, start.get("banker_stake"), bool(start.get("last_round")))
+    core.layout, core.decisions, core.settlement = rebuilt.layout, rebuilt.decisions, rebuilt.settlement
+    assert core.cursor is not None
+    cards = sum(len(held) for held in core.layout.values())
+    core.log.append("round_resumed", round=core.round_no, cards=cards, settled=bool(core.settlement), complete=core.cursor.done)
+    core._fire("round_resumed")
+    if core.cursor.done:
+        if core.settlement:
+            core._fire("round_complete")
+        else:
+            core._complete_round()
+
+
+__all__ = ["take_over"]
