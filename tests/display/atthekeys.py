@@ -183,7 +183,9 @@ class ScreenDealer:
 
     QUIET = 0.025  # seconds the screen must hold still after a key before the dealer reads it
 
-    def __init__(self, terminal: Terminal, shift: Shift, *, seed: int = 0, step_timeout: float = 5.0) -> None:
+    def __init__(self, terminal: Terminal, shift: Shift, *, seed: int = 0, step_timeout: float = 5.0,
+                 on_screen: Callable[[Screen], None] | None = None) -> None:
+        self.on_screen = on_screen  # sees every screen the dealer acts on
         self.t = terminal
         self.shift = shift
         self.rng = random.Random(seed)
@@ -240,6 +242,8 @@ class ScreenDealer:
         raise AssertionError(f"the shift did not finish in {limit} s; last screen:\n{s.text}")
 
     def step(self, s: Screen) -> Screen:
+        if self.on_screen is not None:
+            self.on_screen(s)
         nxt = s.next
         if not s.signed_in and s.state in ("IDLE", "SHUFFLING", "READY", "RESHUFFLE DUE"):
             return self.press(b"dD-01\r", s)
@@ -300,7 +304,7 @@ def run_shift(argv: list[str], shift: Shift, *, rows: int, cols: int, seed: int 
     """Deal ``shift`` on ``argv``'s display; the terminal (ended) and what the dealer did."""
     t = Terminal(argv, rows=rows, cols=cols)
     try:
-        dealer = ScreenDealer(t, shift, seed=seed)
+        dealer = ScreenDealer(t, shift, seed=seed, on_screen=on_screen)
         log = dealer.deal_shift()
         t.wait(30)
     except BaseException:

@@ -9,12 +9,13 @@ settled and matching, and nothing but the planted violation.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from atthekeys import Shift, run_shift
+from atthekeys import Screen, Shift, run_shift
 
 from tablectl.eventlog.verify import iter_events
 
@@ -39,12 +40,12 @@ SHIFTS: dict[str, tuple[dict[int, list[bytes]], list[int]]] = {
 }
 
 
-def deal_a_shift(table: str, tmp_path: Path, rows: int, cols: int) -> tuple[Any, Any, list[dict[str, Any]], dict[str, Any], int]:
+def deal_a_shift(table: str, tmp_path: Path, rows: int, cols: int, seen: list[Screen] | None = None) -> tuple[Any, Any, list[dict[str, Any]], dict[str, Any], int]:
     wagers, bank = SHIFTS[table]
     shift = Shift(rounds=20, wagers=wagers, bank=bank, sit_out={3: [5], 7: [5]})
     log_dir = tmp_path / "logs"
     argv = [tablectl(), "run", str(REPO / "config" / "tables" / f"{table}.toml"), "--simulate", "--seed", "7", "--log-dir", str(log_dir)]
-    terminal, done = run_shift(argv, shift, rows=rows, cols=cols, seed=11)
+    terminal, done = run_shift(argv, shift, rows=rows, cols=cols, seed=11, on_screen=seen.append if seen is not None else None)
     events = list(iter_events(sorted(log_dir.glob("*.jsonl"))))
     review = subprocess.run(
         [tablectl(), "review", str(log_dir), "--key", str(log_dir / "session.pub"), "--json"],
@@ -57,8 +58,11 @@ def deal_a_shift(table: str, tmp_path: Path, rows: int, cols: int) -> tuple[Any,
 
 @pytest.mark.parametrize("table", sorted(SHIFTS))
 def test_a_shift_dealt_at_the_keys_reviews_settled_and_matching_with_only_the_planted_violation(table: str, tmp_path: Path) -> None:
-    terminal, done, events, report, code = deal_a_shift(table, tmp_path, 24, 80)
+    seen: list[Screen] = []
+    terminal, done, events, report, code = deal_a_shift(table, tmp_path, 24, 80, seen)
     assert terminal.status == 0, terminal.screen()
+    # at 80x24 every screen the dealer read kept the header, what the table waits for and the keys
+    assert all(len(s.text.splitlines()) <= 24 and "? help" in s.text.rstrip().splitlines()[-1] for s in seen)
     # every round settled and matching; the one violation is the planted one, resolved
     rounds = report["rounds"]
     assert len(rounds) >= 20
@@ -83,7 +87,11 @@ def test_a_shift_dealt_at_the_keys_reviews_settled_and_matching_with_only_the_pl
         assert all(e["banker"] not in e["seats"] for e in started.values())
 
 
-def test_the_screen_at_120x40_keeps_the_help_and_the_whole_table(tmp_path: Path) -> None:
-    terminal, done, events, report, code = deal_a_shift("three-card-poker", tmp_path, 40, 120)
+def test_a_shift_at_120x40_shows_every_seat_and_the_results_of_each_bet(tmp_path: Path) -> None:
+    seen: list[Screen] = []
+    terminal, done, events, report, code = deal_a_shift("three-card-poker", tmp_path, 40, 120, seen)
     assert terminal.status == 0
     assert all(r["settlement"] == "match" for r in report["rounds"])
+    settled = [s for s in seen if s.state == "SETTLING"]
+    assert settled and all(all(f" {seat} " in s.text for seat in range(1, 9)) for s in settled)
+    assert any(re.search(r"ante [+-]\$\d+", s.text) for s in settled), "no bet's result was shown"

@@ -316,7 +316,7 @@ def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_ou
         from tablectl.supervisor import DEMO_CREDENTIAL, DEMO_SUPERVISOR
 
         hint = f"demo: {DEMO_SUPERVISOR} / {DEMO_CREDENTIAL}"
-        notice = f"simulated table without [supervisors]: demo supervisor {DEMO_SUPERVISOR!r}, credential {DEMO_CREDENTIAL!r}"
+        notice = f"demo supervisor: id {DEMO_SUPERVISOR}, credential {DEMO_CREDENTIAL} (simulated, no [supervisors])"
     result = run_live(controller, autoplay=autoplay, sim=sim, notice=notice, supervisor_hint=hint)
     if controller.error is not None:
         return  # the log failed: reported as that by the caller

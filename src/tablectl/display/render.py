@@ -336,13 +336,14 @@ def events_panel(recent: Iterable[Mapping[str, Any]], n: int = EVENTS_SHOWN) -> 
 def status_line(state: DisplayState) -> Text:
     """The prompt being typed, else the last status (red for a rejection)."""
     if state.prompt is not None:
-        t = Text("» ", style="bold yellow")
+        t = Text("» ", style="bold yellow", no_wrap=True, overflow="ellipsis")
         t.append(state.prompt.shown(), style="bold")
         t.append("▏", style="blink")
         t.append("   Enter ok · Esc cancel", style="dim")
         return t
     if state.status:
-        return Text(("✗ " if state.status_error else "· ") + state.status, style="bold red" if state.status_error else "")
+        return Text(("✗ " if state.status_error else "· ") + state.status, style="bold red" if state.status_error else "",
+                    no_wrap=True, overflow="ellipsis")
     return Text("")
 
 
