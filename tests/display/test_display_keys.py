@@ -438,3 +438,105 @@ def test_wrong_credentials_lock_the_supervisor_id_for_a_while_and_each_refusal_i
     now[0] = 61.0
     attempt("pw")
     assert [i for i in ctl.submitted if isinstance(i, Resolve)] == [Resolve("anna", "", False)]
+
+
+# --- wagers, the bank, help, supervisors -------------------------------------------------------------
+
+from tablectl.display.wagers import TableLimits, parse  # noqa: E402
+
+OTM_LIMITS = TableLimits(("ante", "bonus"), ("ante",), ("ante",), 500, 50000, whole_dollars=False)
+TCP_LIMITS = TableLimits(("ante", "pairplus", "six-card-bonus"), ("ante",), ("ante",), 500, 50000, banker_stake_limits=True)
+
+
+def typed(text: str) -> list[str]:
+    return [*text, ENTER]
+
+
+def test_a_round_starts_on_the_table_default_without_typing() -> None:
+    _, actions = press(["2", " ", "3", " ", "4", " ", "5", " ", "6", " ", "7", " ", "n"], state=DisplayState(limits=OTM_LIMITS))
+    assert actions == [StartRound(seats=(1,), wagers={1: {"ante": 500}})]
+
+
+def test_wagers_typed_for_a_seat_stand_for_the_next_rounds() -> None:
+    state, actions = press(["1", "$", *typed("25 bonus 5"), "n"], state=DisplayState(limits=OTM_LIMITS))
+    assert actions[0].wagers[1] == {"ante": 2500, "bonus": 500}
+    _, again = press(["n"], state=state)
+    assert again[0].wagers[1] == {"ante": 2500, "bonus": 500}
+
+
+def test_a_wager_over_the_table_maximum_is_refused_in_one_line_naming_the_seat() -> None:
+    state, actions = press(["3", "$", *typed("9999")], state=DisplayState(limits=OTM_LIMITS))
+    assert actions == [] and state.status_error
+    assert state.status.startswith("seat 3: ante: 9999.00 is outside the table limits") and "\n" not in state.status
+
+
+@pytest.mark.parametrize(("text", "wanted"), [
+    ("25", {"ante": 2500}),
+    ("a 7.50 p 5", {"ante": 750, "pairplus": 500}),
+    ("ante 10 scb 5", {"ante": 1000, "six-card-bonus": 500}),
+    ("$10, pairplus $2", {"ante": 1000, "pairplus": 200}),
+    ("ante 10 pairplus 0", {"ante": 1000}),
+])  # fmt: skip
+def test_wagers_read_as_a_person_types_them(text: str, wanted: dict[str, int]) -> None:
+    assert parse(text, TCP_LIMITS) == wanted
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("ante", "'ante' has no amount"),
+    ("ante ten", "'ten' is not an amount"),
+    ("x 5", "no bet 'x'"),
+    ("pairplus 5", "needs a ante wager"),
+    ("2.005", "not an amount"),
+])  # fmt: skip
+def test_wagers_a_person_mistypes_are_refused_with_why(text: str, why: str) -> None:
+    result = parse(text, TCP_LIMITS)
+    assert isinstance(result, str) and why in result
+
+
+def test_whole_dollar_games_refuse_cents() -> None:
+    limits = TableLimits(("primary", "tie"), ("primary",), ("primary",), 500, 50000, whole_dollars=True)
+    assert "whole dollars" in str(parse("7.50", limits))
+
+
+def test_n_leaves_out_the_seat_the_bank_goes_to_and_no_sit_out_is_needed() -> None:
+    view = make_view(game="one-card-poker", next_banker=3)
+    assert press("n", view)[1] == [StartRound(seats=(1, 2, 4, 5, 6, 7))]
+    after = make_view(game="one-card-poker", next_banker=4)  # the bank moved on: seat 3 plays again
+    assert press("n", after)[1] == [StartRound(seats=(1, 2, 3, 5, 6, 7))]
+
+
+def test_with_no_seat_banking_n_says_what_to_do_and_o_alone_offers_the_first_seat_in_play() -> None:
+    view = make_view(game="three-card-poker", prompt=Prompt("offer_bank"))
+    state, actions = press("n", view)
+    assert actions == [] and "no seat has the bank" in state.status
+    assert press(["1", " ", "0", "o"], view)[1] == [OfferBank(2, True)]
+
+
+def test_a_bank_whose_stake_limits_payouts_needs_its_stake_first() -> None:
+    view = make_view(game="three-card-poker", next_banker=2, seats=8)
+    state, actions = press("n", view, DisplayState(limits=TCP_LIMITS))
+    assert actions == [] and state.status == "seat 2 banks: enter its stake first (select 2, then $)"
+    state, actions = press(["2", "$", *typed("2000"), "n"], view, DisplayState(limits=TCP_LIMITS))
+    assert actions[0].banker_stake == 200000 and 2 not in actions[0].seats
+
+
+def test_question_mark_opens_the_help_and_any_key_closes_it_without_acting() -> None:
+    state, _ = press("?")
+    assert state.help
+    state, actions = press(["?", "n"])
+    assert not state.help and actions == []
+
+
+def test_s_says_at_once_when_the_table_has_no_supervisor() -> None:
+    state, _ = press("S", state=DisplayState(supervisors=False))
+    assert state.prompt is None and "no supervisor is configured" in state.status
+
+
+def test_the_demo_supervisor_is_named_in_the_supervisor_prompt() -> None:
+    state, _ = press("S", state=DisplayState(supervisor_hint="demo: demo / demo"))
+    assert state.prompt is not None and "demo: demo / demo" in state.prompt.shown()
+
+
+def test_d_asks_for_a_sign_in_when_no_dealer_is_on_duty() -> None:
+    state, _ = press("d")
+    assert state.prompt is not None and "sign-in" in state.prompt.shown()

@@ -224,3 +224,20 @@ def test_a_resolved_hold_goes_back_to_the_round(table):
     t.burn("AS")
     t.input(Resolve("sup-1"))
     assert t.state == lc.IN_ROUND
+
+
+def test_no_round_starts_without_a_dealer_signed_in_and_the_refusal_is_logged(config):
+    from conftest import Table
+
+    from tablectl.table.inputs import DealerChange, InputRejected
+
+    t = Table(config("one-for-the-money"), dealer=None)
+    t.load_shoe()
+    assert t.core.prompt().action == "sign_in"
+    with pytest.raises(InputRejected, match="no dealer signed in"):
+        t.input(StartRound((1,), {1: {"ante": 500}}))
+    assert t.log.events("input_rejected")[-1]["reason"].startswith("no dealer signed in")
+    t.input(DealerChange("D-07"))
+    assert t.log.events("dealer_change")[-1]["burns_due"] == 0  # a sign-in is no dealer change
+    t.input(StartRound((1,), {1: {"ante": 500}}))
+    assert t.log.events("round_started")[-1]["dealer"] == "D-07"
