@@ -1,6 +1,10 @@
 """``tablectl math``: JSON shape, readable tables, and one-line errors with exit 2."""
 
 import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
 
 from click.testing import CliRunner, Result
 
@@ -12,7 +16,7 @@ def run(*args: str) -> Result:
 
 
 def test_json_has_the_documented_shape() -> None:
-    result = run("texas-holdem-bonus", "--json")
+    result = run("texas-holdem-bonus", "--json", "--quick")
     assert result.exit_code == 0
     data = json.loads(result.output)
     assert (data["game"], data["decks"]) == ("texas-holdem-bonus", 1)
@@ -23,7 +27,7 @@ def test_json_has_the_documented_shape() -> None:
 
 
 def test_house_edge_is_positive_when_the_house_wins() -> None:
-    bet = json.loads(run("texas-holdem-bonus", "--json").output)["bets"][0]
+    bet = json.loads(run("texas-holdem-bonus", "--json", "--quick").output)["bets"][0]
     assert bet["house_edge"] > 0
     assert abs(bet["house_edge"] + sum(o["return"] for o in bet["outcomes"])) < 1e-12
 
@@ -53,3 +57,56 @@ def test_decks_out_of_range_are_a_one_line_error_with_exit_two() -> None:
     result = run("three-card-poker", "--decks", "6")
     assert result.exit_code == 2
     assert "tablectl: three-card-poker is dealt from 1 deck(s), not 6" in result.output
+
+
+def test_quick_leaves_out_the_hold_em_main_game_and_only_it() -> None:
+    bets = json.loads(run("texas-holdem-bonus", "--json", "--quick").output)["bets"]
+    assert [b["bet"] for b in bets] == ["bonus"]
+
+
+def cached_main_game(cache: Path) -> None:
+    """A main-game result in the cache (as the analysis writes it), so the command need not
+    spend minutes computing it."""
+    from tablectl.gamemath import holdem_strategy as hs
+    from tablectl.gamemath.table import OutcomeLine
+
+    deals = 1326 * hs.DEALS_AFTER_HOLE
+    results = []
+    for variant, folded in (("straight", 60), ("flush", 72)):
+        outcomes = (OutcomeLine("win, Ante paid, 2 more bet(s)", Fraction(5), deals // 4),
+                    OutcomeLine("fold", Fraction(-1), folded * hs.DEALS_AFTER_HOLE),
+                    OutcomeLine("loss, 0 more bet(s)", Fraction(-3), deals - deals // 4 - folded * hs.DEALS_AFTER_HOLE))
+        preflop = [{"hand": "72o", "play": False, "ev": -1.2}, {"hand": "AA", "play": True, "ev": 2.1}]
+        analysis = hs.MainGameAnalysis(hs.MAIN_BET, {"ante_pays_from": variant, "strategy": "optimal"}, outcomes, (),
+                                       Fraction(1, 200), Fraction(38, 10), {"fold": 0.05, "flop_bet": 0.95, "turn_bet": 0.4, "river_bet": 0.5},
+                                       preflop, [{"hand": "pair", "share_of_boards": 0.4, "share_bet": 0.75}],
+                                       [{"hand": "pair", "share_of_boards": 0.5, "share_bet": 0.6}])
+        results.append(hs._to_cache(analysis))
+    folder = cache / "tablectl"
+    folder.mkdir(parents=True)
+    (folder / f"thb-main-{hs._cache_key()}.json").write_text(json.dumps(results), encoding="utf-8")
+
+
+def test_the_main_game_is_one_entry_per_variant_read_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cached_main_game(tmp_path)
+    bets = json.loads(run("texas-holdem-bonus", "--json").output)["bets"]
+    assert [(b["bet"], b["rules"].get("ante_pays_from")) for b in bets] == [
+        ("main game (ante, flop, turn, river)", "straight"), ("main game (ante, flop, turn, river)", "flush"), ("bonus", None)]
+    main = bets[0]
+    assert {"element_of_risk", "average_total_bet", "decisions", "preflop", "flop_strategy", "turn_strategy"} <= set(main)
+    assert main["preflop"][0] == {"hand": "72o", "play": False, "ev": -1.2}
+
+
+def test_the_readable_main_game_shows_the_starting_hand_chart_and_the_street_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cached_main_game(tmp_path)
+    out = run("texas-holdem-bonus").output
+    assert "pre-flop: fold 72o; play everything else" in out
+    assert "element of risk 0.5000%" in out
+    assert "starting hands" in out and "after the flop: Turn bet" in out
+
+
+def test_a_strategy_file_for_a_game_without_one_is_a_usage_error() -> None:
+    result = run("one-card-poker", "--strategy-file", "x.npz")
+    assert result.exit_code == 2 and "only texas-holdem-bonus" in result.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -13,15 +14,25 @@ from tablectl.cli import EXIT_USAGE, CommandError
 @click.argument("game")
 @click.option("--decks", type=int, default=None, help="Decks in the shoe (default: the game's usual).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
-def command(game: str, decks: int | None, as_json: bool) -> None:
+@click.option("--quick", is_flag=True, help="Leave out what takes minutes the first time (Texas Hold'em Bonus's main game).")
+@click.option("--strategy-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Texas Hold'em Bonus: write the full decision table (NumPy .npz) to FILE.")
+def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_file: Path | None) -> None:
     """Every outcome of each bet of GAME with its pay, combination count, probability and return,
-    and the house edge per unit of the initial wager (exact counts; no sampling)."""
+    and the house edge per unit of the initial wager (exact counts; no sampling). Texas Hold'em
+    Bonus's main game is solved for the optimal strategy (a few minutes the first time on a
+    machine, then cached)."""
     from tablectl.gamemath.analyze import GAMES, analyze
 
     if game not in GAMES:
         raise CommandError(f"unknown game {game!r} (expected one of: {', '.join(GAMES)})", EXIT_USAGE)
+    options: dict[str, object] = {}
+    if game == "texas-holdem-bonus":
+        options = {"main": not quick, "strategy_file": strategy_file}
+    elif strategy_file is not None:
+        raise CommandError(f"--strategy-file: {game} has no decision table (only texas-holdem-bonus)", EXIT_USAGE)
     try:
-        analysis = analyze(game, decks)
+        analysis = analyze(game, decks, **options)
     except ValueError as error:
         raise CommandError(str(error), EXIT_USAGE) from None
     if as_json:

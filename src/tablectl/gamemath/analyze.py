@@ -15,7 +15,7 @@ class GameMath:
 
     default_decks: int
     decks: range
-    run: Callable[[int], list[BetAnalysis]]
+    run: Callable[..., list[BetAnalysis]]  # (decks, **options) -> the bets
 
 
 GAMES: dict[str, GameMath] = {
@@ -23,12 +23,14 @@ GAMES: dict[str, GameMath] = {
     "three-card-poker": GameMath(1, range(1, 2), lambda _: three_card_poker.player_banked()),
     "one-for-the-money": GameMath(6, range(1, 9), one_for_the_money.analyses),
     "three-card-poker-florida": GameMath(1, range(1, 2), lambda _: three_card_poker.florida_variant()),
-    "texas-holdem-bonus": GameMath(1, range(1, 2), lambda _: texas_holdem_bonus.analyses()),
+    "texas-holdem-bonus": GameMath(1, range(1, 2), lambda _, **options: texas_holdem_bonus.analyses(**options)),
 }
 
 
-def analyze(game: str, decks: int | None = None) -> GameAnalysis:
+def analyze(game: str, decks: int | None = None, **options: object) -> GameAnalysis:
     """Every analysed bet of ``game`` at ``decks`` decks (default: the game's usual shoe).
+    ``options`` go to a game's analysis that takes them (Texas Hold'em Bonus: ``main``,
+    ``strategy_file``).
 
     Raises ``KeyError`` for an unknown game and ``ValueError`` for a deck count the game does
     not take."""
@@ -37,4 +39,4 @@ def analyze(game: str, decks: int | None = None) -> GameAnalysis:
     if decks not in math.decks:
         allowed = f"{math.decks.start}" if len(math.decks) == 1 else f"{math.decks.start}-{math.decks.stop - 1}"
         raise ValueError(f"{game} is dealt from {allowed} deck(s), not {decks}")
-    return GameAnalysis(game, decks, math.run(decks))
+    return GameAnalysis(game, decks, math.run(decks, **options) if options else math.run(decks))

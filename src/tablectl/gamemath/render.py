@@ -8,6 +8,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from tablectl.gamemath.holdem_strategy import MainGameAnalysis
 from tablectl.gamemath.table import BetAnalysis, GameAnalysis
 
 
@@ -36,10 +37,48 @@ def bet_table(bet: BetAnalysis) -> Table:
     return table
 
 
+def main_game(bet: MainGameAnalysis) -> Group:
+    """The main game's figures and its strategy: the 169 starting hands as a chart (pairs on the
+    diagonal, suited above, offsuit below; ``.`` play, ``F`` fold), then the flop and turn
+    strategy by the hand the player holds."""
+    d = bet.decisions
+    lines = [
+        f"element of risk {float(bet.element_of_risk):.4%} of all money wagered; average total bet {float(bet.average_bet):.4f} Antes",
+        f"decisions per hand dealt: fold {d['fold']:.4%}, Flop bet {d['flop_bet']:.4%}, Turn bet {d['turn_bet']:.4%}, River bet {d['river_bet']:.4%}",
+        f"pre-flop: fold {', '.join(bet.folds) or 'nothing'}; play everything else",
+    ]
+    ranks = "AKQJT98765432"
+    play = {p["hand"]: p["play"] for p in bet.preflop}
+    chart = Table(title="starting hands (row: high card; above the diagonal suited)", title_justify="left", box=None)
+    chart.add_column("")
+    for r in ranks:
+        chart.add_column(r, justify="center")
+    for i, hi in enumerate(ranks):
+        row = []
+        for j, lo in enumerate(ranks):
+            name = hi + lo if i == j else (hi + lo + "s" if j > i else lo + hi + "o")
+            row.append("." if play.get(name, True) else "F")
+        chart.add_row(hi, *row)
+    streets = Table(title="flop and turn: how often to bet, by the hand held", title_justify="left")
+    streets.add_column("hand")
+    streets.add_column("after the flop: Turn bet", justify="right")
+    streets.add_column("after the turn: River bet", justify="right")
+    turn = {t["hand"]: t for t in bet.turn}
+    for f in bet.flop:
+        t = turn.get(f["hand"])
+        streets.add_row(f["hand"], f"{f['share_bet']:.1%}", f"{t['share_bet']:.1%}" if t else "-")
+    for t in bet.turn:
+        if not any(f["hand"] == t["hand"] for f in bet.flop):
+            streets.add_row(t["hand"], "-", f"{t['share_bet']:.1%}")
+    return Group(Text("\n".join(lines)), chart, streets)
+
+
 def render(analysis: GameAnalysis, console: Console) -> None:
     console.print(Text(f"{analysis.game}, {analysis.decks} deck(s)", style="bold"))
     for bet in analysis.bets:
-        parts: list[Table | Text] = [bet_table(bet)]
+        parts: list[Table | Text | Group] = [bet_table(bet)]
+        if isinstance(bet, MainGameAnalysis):
+            parts.append(main_game(bet))
         if bet.strategy:
             parts.append(Text("strategy:\n  " + "\n  ".join(bet.strategy)))
         console.print(Group(*parts))

@@ -3,14 +3,16 @@
 The Bonus looks at the player's two hole cards, and at the dealer's two for its top line (aces
 against aces): the player's C(52,2) hands each meet the dealer's C(50,2), counted as a pair of
 aces or not (C(aces left, 2) pairs of aces). Each class is settled by ``bonus_payout`` on
-representative dealer cards. The main game (Ante, Flop, Turn, River under an optimal strategy
-over every flop, turn and river) is not analysed here: see docs/rules.md.
+representative dealer cards. The main game (Ante, Flop, Turn, River under the optimal strategy
+over every flop, turn and river) is ``holdem_main`` and ``holdem_strategy``: one entry per house
+rule on the Ante (it pays from a straight, the seed; or from a flush, the Atlantic City rule).
 """
 
 from __future__ import annotations
 
 from itertools import combinations
 from math import comb
+from pathlib import Path
 
 from tablectl.gamemath.table import BetAnalysis, Tally
 from tablectl.rules import texas_holdem_bonus as thb
@@ -34,5 +36,11 @@ def bonus(rules: TexasHoldemBonusRules | None = None) -> BetAnalysis:
     return tally.analysis("bonus", {"pay_table": rules.bonus.describe()})
 
 
-def analyses() -> list[BetAnalysis]:
-    return [bonus()]
+def analyses(*, main: bool = True, strategy_file: Path | None = None) -> list[BetAnalysis]:
+    """The main game's variants (minutes the first time on a machine, then cached; ``main``
+    False leaves them out) and the Bonus."""
+    if not main:
+        return [bonus()]
+    from tablectl.gamemath.holdem_strategy import analyse
+
+    return [*analyse(strategy_file=strategy_file), bonus()]
