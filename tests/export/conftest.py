@@ -4,9 +4,11 @@ user runs it, in a subprocess."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +17,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from floorgen import Floor, make_floor  # noqa: E402
+
+# the game math these tests expect is what a fresh machine has: no Texas Hold'em Bonus main game
+# computed yet (a cached one on the machine running the tests must not change their figures)
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="tablectl-test-cache-")
 
 
 @dataclass

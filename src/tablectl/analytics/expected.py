@@ -127,12 +127,15 @@ def _one_for_the_money(decks: int | None, rules: Any) -> Found:
 def _texas_holdem_bonus(decks: int | None, rules: Any) -> Found:
     from tablectl.gamemath import texas_holdem_bonus as m
 
+    from tablectl.gamemath.holdem_strategy import cached
+
     found: Found = [("bonus", m.bonus(rules), "")]
-    main = [a for a in m.analyses() if a.bet == "ante"]
+    variant = getattr(rules, "ante_pays_from", "straight")
+    main = [a for a in cached() or () if a.rules.get("ante_pays_from") == variant]
     if main:
-        found.append(("ante", main[0], "default house rules"))
+        found.append(("ante", main[0], f"optimal play, Ante pays from a {variant}"))
     else:
-        found.append(("ante", None, "main game (Ante, Flop, Turn, River) not analysed by tablectl.gamemath"))
+        found.append(("ante", None, "main game not analysed on this machine yet: run `tablectl math texas-holdem-bonus` once (minutes)"))
     return found
 
 

@@ -68,6 +68,14 @@ class MainGameAnalysis(BetAnalysis):
         return [p["hand"] for p in self.preflop if not p["play"]]
 
 
+def cached(cache: Path | None = None) -> list[MainGameAnalysis] | None:
+    """The analysis if this machine has it already, else None (nothing is computed)."""
+    stored = (cache or cache_dir()) / f"thb-main-{_cache_key()}.json"
+    if not stored.exists():
+        return None
+    return [_from_dict(d) for d in json.loads(stored.read_text(encoding="utf-8"))]
+
+
 def analyse(cache: Path | None = None, *, strategy_file: Path | None = None) -> list[MainGameAnalysis]:
     """The main game's analysis for both variants (from the cache when it is there)."""
     folder = cache or cache_dir()
@@ -175,4 +183,4 @@ def _from_dict(d: dict[str, Any]) -> MainGameAnalysis:
                             d["decisions"], d["preflop"], d["flop"], d["turn"])
 
 
-__all__ = ["MAIN_BET", "MainGameAnalysis", "analyse", "cache_dir", "report"]
+__all__ = ["MAIN_BET", "MainGameAnalysis", "analyse", "cache_dir", "cached", "report"]

@@ -49,7 +49,7 @@ def main_game(bet: MainGameAnalysis) -> Group:
     ]
     ranks = "AKQJT98765432"
     play = {p["hand"]: p["play"] for p in bet.preflop}
-    chart = Table(title="starting hands (row: high card; above the diagonal suited)", title_justify="left", box=None)
+    chart = Table(title="starting hands: suited above the diagonal, offsuit below; F fold", title_justify="left", box=None)
     chart.add_column("")
     for r in ranks:
         chart.add_column(r, justify="center")
