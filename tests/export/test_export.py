@@ -247,3 +247,14 @@ def test_a_round_a_restart_went_on_with_is_exported_once_when_it_ends(tmp_path: 
     bets = [b for b in read(dataset, "bets") if b["round"] == 4]
     assert {b["round_id"] for b in bets} == {rounds[4]["round_id"]} and len(bets) >= 3
     assert sum(-b["net"] for b in bets) == rounds[4]["win"]
+
+
+def test_review_anchored_on_a_dataset_refuses_a_log_cut_shorter_than_what_was_exported(
+        floor_copy: Floor, tmp_path: Path, tablectl: Tablectl) -> None:
+    dataset = tmp_path / "ds"
+    assert tablectl("export", floor_copy.logs["thb-1"], "--to", dataset, "--key", floor_copy.public_key).code == 0
+    whole = tablectl("review", floor_copy.logs["thb-1"], "--key", floor_copy.public_key, "--anchor", dataset)
+    assert whole.code in (0, 1) and "anchor" not in whole.err, whole.err
+    log = _first_shift_only(floor_copy, "thb-1")
+    cut = tablectl("review", log, "--key", floor_copy.public_key, "--anchor", dataset)
+    assert cut.code == 3 and "before the anchored checkpoint" in cut.err and "cut short" in cut.err

@@ -74,6 +74,24 @@ class Manifest:
         atomic_write(manifest_path(root, self.table), orjson.dumps(asdict(self), option=orjson.OPT_INDENT_2))
 
 
+def anchors(root: Path) -> list[Any]:
+    """The chain heads the dataset's exports verified, as anchors (``tablectl.eventlog.anchor``):
+    for each table, the last export that ended at a signed checkpoint. ``tablectl review --anchor
+    DATASET`` then refuses a log that no longer holds what was exported from it."""
+    from tablectl.eventlog.anchor import Anchor
+
+    out = []
+    folder = root / MANIFESTS
+    for path in sorted(p for p in folder.glob("*.json") if not p.name.startswith("_")) if folder.is_dir() else ():
+        manifest = Manifest.load(root, path.stem)
+        signed = [e for e in manifest.exports if e.to_seq == e.signed_seq]
+        if signed:
+            e = signed[-1]
+            out.append(Anchor(manifest.table, e.to_seq, e.chain_head, e.key_ids[0] if e.key_ids else None, "export", None,
+                              e.exported_at))
+    return out
+
+
 class DatasetError(Exception):
     """A dataset directory that cannot be used (one line, naming the file)."""
 

@@ -41,8 +41,9 @@ from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_USAGE, CommandError
 @click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), metavar="TOML", default=None,
               help="The table config whose house rules and pay tables were in force (for logs that do not record them).")
 @click.option("--partial", is_flag=True, help="The paths are a slice of a longer log (need not start at seq 1).")
-@click.option("--anchor", "anchor_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE", default=None,
-              help="An anchor file (tablectl anchor): the log must still hold the last checkpoint head it knows.")
+@click.option("--anchor", "anchor_path", type=click.Path(path_type=Path), metavar="FILE|DATASET", default=None,
+              help="An anchor file (tablectl anchor), or a dataset (tablectl export): the log must still hold the last "
+                   "checkpoint head it knows.")
 def command(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, round_id: str | None,
             html_path: Path | None, config_path: Path | None, partial: bool, anchor_path: Path | None) -> None:
     """Verify the log in PATH... (log files, or a directory of them), rebuild every round and
@@ -75,7 +76,17 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
             raise CommandError(str(e), EXIT_USAGE) from None
     try:
         public_keys = [load_public_key(k) for k in keys]
-        anchors = read_anchors(anchor_path) if anchor_path is not None else None
+        anchors = None
+        if anchor_path is not None and anchor_path.is_dir():
+            from tablectl.analytics.dataset import DatasetError
+            from tablectl.analytics.dataset import anchors as dataset_anchors
+
+            try:
+                anchors = dataset_anchors(anchor_path)
+            except DatasetError as e:
+                raise CommandError(str(e), EXIT_USAGE) from None
+        elif anchor_path is not None:
+            anchors = read_anchors(anchor_path)
         report = review(paths, public_keys, partial=partial, setup=setup, anchors=anchors)
     except (KeyFileError, LogInputError) as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
