@@ -28,41 +28,22 @@ from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
 
 @njit(cache=True)
 def evaluation_only(key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray) -> int:
-    """Every board's 1,081 two-card hands ranked, nothing counted (a checksum keeps it honest)."""
+    """Every board's 1,081 two-card hands ranked by the board pass's own code
+    (``holdem_main.rank_board``), nothing counted (a checksum keeps it honest)."""
     check = 0
     board = np.zeros(5, dtype=np.int64)
+    in_board = np.zeros(52, dtype=np.bool_)
     rest = np.empty(47, dtype=np.int64)
-    masks = np.zeros(4, dtype=np.int64)
+    values = np.zeros((52, 52), dtype=np.int32)
+    every = np.empty(1081, dtype=np.int32)
     for c0 in range(52):
         for c1 in range(c0 + 1, 52):
             for c2 in range(c1 + 1, 52):
                 for c3 in range(c2 + 1, 52):
                     for c4 in range(c3 + 1, 52):
                         board[0], board[1], board[2], board[3], board[4] = c0, c1, c2, c3, c4
-                        n = 0
-                        for c in range(52):
-                            if c != c0 and c != c1 and c != c2 and c != c3 and c != c4:
-                                rest[n] = c
-                                n += 1
-                        base = 0
-                        masks[:] = 0
-                        for c in board:
-                            base += key[c >> 2]
-                            masks[c & 3] |= 1 << (c >> 2)
-                        for i in range(47):
-                            a = rest[i]
-                            for j in range(i + 1, 47):
-                                b = rest[j]
-                                v = rank7[base + key[a >> 2] + key[b >> 2]]
-                                for s in range(4):
-                                    m = masks[s]
-                                    if (a & 3) == s:
-                                        m |= 1 << (a >> 2)
-                                    if (b & 3) == s:
-                                        m |= 1 << (b >> 2)
-                                    if hm._popcount(m) >= 5 and flush_table[m] > v:
-                                        v = flush_table[m]
-                                check ^= v
+                        hm.rank_board(board, key, rank7, flush_table, in_board, rest, values, every)
+                        check ^= every[c4]
     return check
 
 

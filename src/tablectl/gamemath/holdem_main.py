@@ -107,15 +107,13 @@ def _value(cards: np.ndarray, n: int, key: np.ndarray, rank_table: np.ndarray, f
 
 
 @njit(cache=True)
-def board_counts(board: np.ndarray, reps: np.ndarray, key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray,
-                 values: np.ndarray, wins: np.ndarray, ties: np.ndarray, player: np.ndarray) -> None:
-    """For one 5-card board: each starting hand's wins and ties against the 990 dealer hands
-    disjoint from it, and its own value (-1 where it shares a card with the board).
-    ``values`` is a 52x52 work array."""
-    in_board = np.zeros(52, dtype=np.bool_)
+def rank_board(board: np.ndarray, key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray, in_board: np.ndarray,
+               rest: np.ndarray, values: np.ndarray, every: np.ndarray) -> None:
+    """Rank the 1,081 two-card hands of the 47 cards off a 5-card board: ``values[a, b]`` their
+    values, ``every`` the same 1,081 values (unsorted); ``in_board`` and ``rest`` filled in."""
+    in_board[:] = False
     for c in board:
         in_board[c] = True
-    rest = np.empty(47, dtype=np.int64)
     n = 0
     for c in range(52):
         if not in_board[c]:
@@ -126,7 +124,6 @@ def board_counts(board: np.ndarray, reps: np.ndarray, key: np.ndarray, rank7: np
     for c in board:
         base += key[c >> 2]
         masks[c & 3] |= 1 << (c >> 2)
-    every = np.empty(1081, dtype=np.int32)
     k = 0
     for i in range(47):
         a = rest[i]
@@ -145,6 +142,18 @@ def board_counts(board: np.ndarray, reps: np.ndarray, key: np.ndarray, rank7: np
             values[b, a] = v
             every[k] = v
             k += 1
+
+
+@njit(cache=True)
+def board_counts(board: np.ndarray, reps: np.ndarray, key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray,
+                 values: np.ndarray, wins: np.ndarray, ties: np.ndarray, player: np.ndarray) -> None:
+    """For one 5-card board: each starting hand's wins and ties against the 990 dealer hands
+    disjoint from it, and its own value (-1 where it shares a card with the board).
+    ``values`` is a 52x52 work array."""
+    in_board = np.zeros(52, dtype=np.bool_)
+    rest = np.empty(47, dtype=np.int64)
+    every = np.empty(1081, dtype=np.int32)
+    rank_board(board, key, rank7, flush_table, in_board, rest, values, every)
     every.sort()
     for r in range(reps.shape[0]):
         c1, c2 = reps[r, 0], reps[r, 1]
