@@ -73,7 +73,7 @@ from tablectl.games.procedure import RoundContext
 from tablectl.table import penetration as pen
 from tablectl.table.core import TableCore
 from tablectl.table.cursor import RoundCursor
-from tablectl.table.inputs import Decision, EndRound, OfferBank, ShoeChange, StartRound
+from tablectl.table.inputs import DealerChange, Decision, EndRound, OfferBank, ShoeChange, StartRound
 
 # --- the three tables ---------------------------------------------------------------------------
 
@@ -363,6 +363,7 @@ class Dealer:
         return cards
 
     def start(self, loaded: bool) -> None:
+        self._input(DealerChange("D-01"))  # no round starts without a dealer signed in
         if self.game.banker:
             self._input(OfferBank(self.g.banker))
         self.loaded = loaded

@@ -56,7 +56,8 @@ from tablectl.eventlog.verify import verify
 from tablectl.review import replay as replay_module
 from tablectl.review.engine import _plan, review
 from tablectl.table.core import TableCore
-from tablectl.table.inputs import Decision, EndRound, OfferBank, ShoeChange, StartRound
+from tablectl.table.inputs import DealerChange, Decision, EndRound, OfferBank, ShoeChange, StartRound
+from tablectl.table.screen import next_banker
 
 
 def generate(directory: Path, events: int, seed: int = 1) -> tuple[Path, Path]:
@@ -72,6 +73,7 @@ def generate(directory: Path, events: int, seed: int = 1) -> tuple[Path, Path]:
     with EventLog(directory / "log", "B1", signing_key=key, rotate="never", fsync=False) as log:
         core = TableCore(config, log)
         core.go_online({})
+        core.handle_input(DealerChange("D-01"))
 
         def feed(device_events: list[Any]) -> None:
             for e in device_events:
@@ -90,7 +92,7 @@ def generate(directory: Path, events: int, seed: int = 1) -> tuple[Path, Path]:
                         feed(model.press_button(0))
                     feed(model.draw())
             elif action == "start_round":
-                banker = core.banker
+                banker = next_banker(core)
                 open_seats = [s for s in range(1, 8) if s != banker]
                 seats = sorted(rng.sample(open_seats, rng.randint(1, len(open_seats))))
                 wagers = {s: ({"primary": 100 * rng.randint(5, 500)} | ({"tie": 100 * rng.randint(5, 100)} if rng.random() < 0.4 else {}))

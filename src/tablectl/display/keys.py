@@ -208,8 +208,8 @@ def handle_key(key: str, state: DisplayState, view: TableView | None) -> KeyResu
         if state.selected is None:
             return _error(state, "select a seat first (1-9)")
         out = set(state.sitting_out) ^ {state.selected}
-        now = "sits out of" if state.selected in out else "plays"
-        return KeyResult(replace(state, sitting_out=frozenset(out), status=f"seat {state.selected} {now} the next round", status_error=False))
+        now = "sits out (space again: plays)" if state.selected in out else "plays again"
+        return KeyResult(replace(state, sitting_out=frozenset(out), status=f"seat {state.selected} {now}", status_error=False))
     if key == "n":
         return _new_round(state, view, seats)
     if key == "$":
