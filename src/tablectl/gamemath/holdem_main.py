@@ -210,12 +210,12 @@ def turn_nodes(reps: np.ndarray, key: np.ndarray, rank7: np.ndarray, flush_table
                             lo = DEALER_HANDS - w - ties[r]
                             category = player[r] >> 20
                             for node in nodes:
-                                won[r, node] += w
-                                lost[r, node] += lo
+                                won[node, r] += w
+                                lost[node, r] += lo
                                 if category >= STRAIGHT:
-                                    won_straight[r, node] += w
+                                    won_straight[node, r] += w
                                 if category >= FLUSH:
-                                    won_flush[r, node] += w
+                                    won_flush[node, r] += w
 
 
 @njit(cache=True)
@@ -257,7 +257,7 @@ def decide(reps: np.ndarray, binom: np.ndarray, won: np.ndarray, lost: np.ndarra
                             node = _colex4(a, b, t, c, binom)
                         else:
                             node = _colex4(a, b, c, t, binom)
-                        w, lo, wq = won[r, node], lost[r, node], won_qualified[r, node]
+                        w, lo, wq = won[node, r], lost[node, r], won_qualified[node, r]
                         y = w - lo
                         x = wq + 2 * w - 3 * lo
                         ys[n], xs[n], idx[n] = y, x, node
@@ -271,7 +271,7 @@ def decide(reps: np.ndarray, binom: np.ndarray, won: np.ndarray, lost: np.ndarra
                         node = idx[i]
                         bet_river = 1 if ys[i] > 0 else 0
                         river_bet[r, node] = bet_river == 1
-                        w, lo, wq = won[r, node], lost[r, node], won_qualified[r, node]
+                        w, lo, wq = won[node, r], lost[node, r], won_qualified[node, r]
                         bets = bet_turn + bet_river
                         tally[r, 0, bets] += wq
                         tally[r, 1, bets] += w - wq
@@ -322,7 +322,7 @@ def category_shares(reps: np.ndarray, weights: np.ndarray, play: np.ndarray, tur
 @dataclass(frozen=True)
 class NodeCounts:
     """Each starting hand's turn nodes: dealer hands won and lost over the 46 rivers, and won
-    with a hand whose Ante pays under each variant."""
+    with a hand whose Ante pays under each variant; arrays indexed [node, starting hand]."""
 
     won: np.ndarray
     lost: np.ndarray
@@ -331,7 +331,7 @@ class NodeCounts:
 
 def count_nodes(reps: np.ndarray) -> NodeCounts:
     """Walk every board (the long part: minutes)."""
-    shape = (reps.shape[0], NODES)
+    shape = (NODES, reps.shape[0])  # node-major: a board's five nodes are five short rows
     won, lost = np.zeros(shape, np.int32), np.zeros(shape, np.int32)
     straight, flushes = np.zeros(shape, np.int32), np.zeros(shape, np.int32)
     turn_nodes(reps, RANK_KEY, ranks(7), flush(), BINOM, won, lost, straight, flushes)
