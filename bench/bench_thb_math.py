@@ -68,8 +68,8 @@ def main() -> None:
     rank7, flush_table = ranks(7), flush()
     # compile once (tiny inputs would not exercise the same paths: a real call each)
     small = reps[:1]
-    hm.decide(small, hm.BINOM, np.zeros((hm.NODES, 1), np.int32), np.zeros((hm.NODES, 1), np.int32),
-              np.zeros((hm.NODES, 1), np.int32), np.zeros(1, np.int64), np.zeros((1, hm.FLOP_NODES), np.bool_),
+    hm.decide(small, hm.BINOM, np.zeros((1, hm.NODES), np.int32), np.zeros((1, hm.NODES), np.int32),
+              np.zeros((1, hm.NODES), np.int32), np.zeros(1, np.int64), np.zeros((1, hm.FLOP_NODES), np.bool_),
               np.zeros((1, hm.NODES), np.bool_), np.zeros((1, 4, 3), np.int64))
     nodes: list[hm.NodeCounts] = []
     board = timed(lambda: nodes.append(hm.count_nodes(reps)), args.repeat)

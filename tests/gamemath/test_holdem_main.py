@@ -124,15 +124,15 @@ def reference_decisions(won: np.ndarray, lost: np.ndarray, qualified: np.ndarray
 def test_the_turn_and_play_decisions_follow_the_rule_on_every_flop() -> None:
     rng = np.random.default_rng(3)
     reps = REPS[[LABELS.index("T9s")]]
-    won = rng.integers(0, 30000, size=(hm.NODES, 1), dtype=np.int32)
-    lost = rng.integers(0, 30000, size=(hm.NODES, 1), dtype=np.int32)
-    qualified = (won * rng.random((hm.NODES, 1)) * 0.2).astype(np.int32)
+    won = rng.integers(0, 30000, size=(1, hm.NODES), dtype=np.int32)
+    lost = rng.integers(0, 30000, size=(1, hm.NODES), dtype=np.int32)
+    qualified = (won * rng.random((1, hm.NODES)) * 0.2).astype(np.int32)
     play_sum = np.zeros(1, np.int64)
     turn_bet = np.zeros((1, hm.FLOP_NODES), np.bool_)
     river_bet = np.zeros((1, hm.NODES), np.bool_)
     tally = np.zeros((1, 4, 3), np.int64)
     hm.decide(reps, hm.BINOM, won, lost, qualified, play_sum, turn_bet, river_bet, tally)
-    total, turn_bets = reference_decisions(won[:, 0], lost[:, 0], qualified[:, 0], (int(reps[0, 0]), int(reps[0, 1])))
+    total, turn_bets = reference_decisions(won[0], lost[0], qualified[0], (int(reps[0, 0]), int(reps[0, 1])))
     assert play_sum[0] == total
     assert all(turn_bet[0, index] == bet for index, bet in turn_bets.items())
     assert int(tally.sum()) == hm.FLOPS * hm.TURNS * hm.RIVERS * hm.DEALER_HANDS

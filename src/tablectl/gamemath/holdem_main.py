@@ -222,7 +222,7 @@ def turn_nodes(reps: np.ndarray, key: np.ndarray, rank7: np.ndarray, flush_table
 def decide(reps: np.ndarray, binom: np.ndarray, won: np.ndarray, lost: np.ndarray, won_qualified: np.ndarray,
            play_sum: np.ndarray, turn_bet: np.ndarray, river_bet: np.ndarray, tally: np.ndarray) -> None:
     """The optimal Turn and River bets of every starting hand, flop and turn, from the turn
-    nodes (one variant: ``won_qualified`` are the wins whose Ante pays). ``play_sum[r]``: the
+    nodes indexed [hand, node] (one variant: ``won_qualified`` are the wins whose Ante pays). ``play_sum[r]``: the
     sum over every deal after a Flop bet of the player's result (per Ante, x990 dealer hands);
     ``turn_bet[r, flop]``, ``river_bet[r, node]``: the decisions; ``tally[r, kind, bets]``:
     dealer hands by outcome (0 win with the Ante paid, 1 win with the Ante pushed, 2 loss,
@@ -257,7 +257,7 @@ def decide(reps: np.ndarray, binom: np.ndarray, won: np.ndarray, lost: np.ndarra
                             node = _colex4(a, b, t, c, binom)
                         else:
                             node = _colex4(a, b, c, t, binom)
-                        w, lo, wq = won[node, r], lost[node, r], won_qualified[node, r]
+                        w, lo, wq = won[r, node], lost[r, node], won_qualified[r, node]
                         y = w - lo
                         x = wq + 2 * w - 3 * lo
                         ys[n], xs[n], idx[n] = y, x, node
@@ -271,7 +271,7 @@ def decide(reps: np.ndarray, binom: np.ndarray, won: np.ndarray, lost: np.ndarra
                         node = idx[i]
                         bet_river = 1 if ys[i] > 0 else 0
                         river_bet[r, node] = bet_river == 1
-                        w, lo, wq = won[node, r], lost[node, r], won_qualified[node, r]
+                        w, lo, wq = won[r, node], lost[r, node], won_qualified[r, node]
                         bets = bet_turn + bet_river
                         tally[r, 0, bets] += wq
                         tally[r, 1, bets] += w - wq
@@ -355,7 +355,9 @@ def decisions(reps: np.ndarray, nodes: NodeCounts, variant: str) -> Decisions:
     turn_bet = np.zeros((n, FLOP_NODES), np.bool_)
     river_bet = np.zeros((n, NODES), np.bool_)
     tally = np.zeros((n, 4, 3), np.int64)
-    decide(reps, BINOM, nodes.won, nodes.lost, nodes.won_qualified[variant], play_sum, turn_bet, river_bet, tally)
+    # one starting hand's nodes contiguous for the walk over its flops ([hand, node])
+    won, lost = np.ascontiguousarray(nodes.won.T), np.ascontiguousarray(nodes.lost.T)
+    decide(reps, BINOM, won, lost, np.ascontiguousarray(nodes.won_qualified[variant].T), play_sum, turn_bet, river_bet, tally)
     return Decisions(play_sum, turn_bet, river_bet, tally)
 
 
