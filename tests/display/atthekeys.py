@@ -235,6 +235,9 @@ class ScreenDealer:
         s = self.look()
         deadline = time.monotonic() + limit
         while time.monotonic() < deadline:
+            if self.t.closed:
+                tail = plain(bytes(self.t.output[-3000:]).decode("utf-8", "replace"))
+                raise AssertionError(f"tablectl ended during the shift (round {s.round}); its last output:\n{tail}")
             s = self.step(s)
             if s.round >= self.shift.rounds and s.state in ("READY", "RESHUFFLE DUE") and self.log.planted_in is not None:
                 self.press(b"Qy\r", s)

@@ -213,6 +213,8 @@ class LiveDisplay:
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_r, False)
         os.set_blocking(self.wake_w, False)
+        self._wake_lock = threading.Lock()  # a wake from another thread never writes to a closed fd
+        self._closed = False
         self.quit = False
 
     # the controller's thread calls this: it must never block
@@ -222,19 +224,28 @@ class LiveDisplay:
 
     def wake(self) -> None:
         """Wake the display loop (any thread; never blocks: a full pipe already wakes it)."""
-        with contextlib.suppress(BlockingIOError, OSError):
-            os.write(self.wake_w, b"\0")
+        with self._wake_lock:
+            if not self._closed:
+                with contextlib.suppress(BlockingIOError):
+                    os.write(self.wake_w, b"\0")
 
     def woken(self) -> None:
         """Empty the wake pipe (the loop is awake)."""
-        with contextlib.suppress(BlockingIOError, OSError):
+        with contextlib.suppress(BlockingIOError):
             while os.read(self.wake_r, 4096):
                 pass
 
     def close(self) -> None:
-        for fd in (self.wake_r, self.wake_w):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        """Close the wake pipe (a late view or reply then wakes nobody)."""
+        with self._wake_lock:
+            if not self._closed:
+                self._closed = True
+                os.close(self.wake_r)
+                os.close(self.wake_w)
+
+    def __del__(self) -> None:
+        if hasattr(self, "_wake_lock"):
+            self.close()
 
     def submit(self, inp: Any) -> None:
         label = describe_input(inp)
@@ -551,9 +562,9 @@ def run_live(
             terminal.close(timeout=1.0)
         logging.getLogger().removeHandler(to_status)
         restore()
-        display.close()
         with contextlib.suppress(ValueError):
             controller.remove_view_listener(display.on_view)
+        display.close()
     return result
 
 
