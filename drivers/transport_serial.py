@@ -120,6 +120,8 @@ class SerialTransport:
             reason = _reason(e, "cannot open")
             if "waiting for option 'control'" in reason:  # ser2net in front of a pty (no modem lines)
                 reason += "; a server whose port cannot set control lines needs ?ign_set_control on the address"
+            elif "timeout while waiting for option" in reason and "timeout=" not in url:
+                reason += "; a slow server needs longer to negotiate: ?timeout=10 on the address (default 3 s)"
             raise DeviceUnavailable(self.address, reason) from None
         self._port = port
         try:

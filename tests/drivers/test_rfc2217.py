@@ -84,7 +84,9 @@ def ser2net(pty_path: str, tmp_path: Path) -> Iterator[str]:
 def shoe_behind_rfc2217() -> Iterator[tuple[str, str]]:
     """(rfc2217 address, control channel) of a simulated shoe behind pyserial's RFC 2217 server."""
     with simulated_shoe_on_a_pty() as (pty_path, channel), Rfc2217Bridge(pty_path) as bridge:
-        yield bridge.address, channel
+        # the bridge answers from this test process's threads: on a loaded machine the option
+        # negotiation can take longer than pyserial's 3 s default
+        yield bridge.address + "?timeout=10", channel
 
 
 @pytest.fixture
