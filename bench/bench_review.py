@@ -1,35 +1,28 @@
-"""Benchmark ``tablectl review``: verify + reconstruct a 1,000,000-event log, against a bare orjson
-parse of the same file.
+"""Benchmark ``tablectl review`` at three log lengths: peak memory, and verify + reconstruct and
+the full review as ratios to a bare orjson parse of the same file, side by side in the same run.
 
-    python bench/bench_review.py                       # 1,000,000 events in a temporary directory
-    python bench/bench_review.py --events 200000 --dir /var/tmp/rb --keep   # keep (and reuse) the log
+    python bench/bench_review.py                                    # 250k, 1M, 4M lines in a temp dir
+    python bench/bench_review.py --sizes 250000,1000000 --dir /var/tmp/rb --keep   # keep (and reuse) the logs
 
-The log is written by the real writer (``tablectl.eventlog.EventLog``, fsync off, one file,
+Each log is written by the real writer (``tablectl.eventlog.EventLog``, fsync off, one file,
 signed checkpoint every 1000 lines) with the real table logic (``tablectl.table.core.TableCore``)
 playing One Card Poker, 7 seats, from the real shoe simulator model (``tablectl.simulators``): every
 line is what the controller writes — cards, burns, decisions, settlements, state changes, shoes.
 No threads, no drivers: the core is fed device events and dealer inputs directly, which is what
-makes a million lines take seconds rather than minutes.
+makes a million lines take a minute rather than hours.
 
-Timed (best of ``--repeat`` by wall time, the contestants taking turns on the page-cached file,
-garbage collected before each run):
+Per log:
 
-- bare parse: read the file in 1 MiB chunks, split lines, ``orjson.loads`` on every line;
-- verify alone: ``tablectl.eventlog.verify.verify``;
-- verify + reconstruct: ``review(..., replay=False)``: the log verified (in a forked worker
-  process) while this process parses it and rebuilds the rounds (cards by position, decisions,
-  corrections, logged settlement), shoes and penetration, device event numbers, violations, holds,
-  faults, crashes; then the anomaly list and shuffle quality;
-- full review: ``review(...)``, what ``tablectl review`` does before printing: the above, and every
-  round walked through its game's deal script and settled again by the rules engine (part of the
-  rounds in a second forked worker).
+- **peak RSS** of ``tablectl review LOG --key PUB`` and of ``... --json`` (to /dev/null), each in its
+  own process (``ru_maxrss`` of the child), and the ratio of each to that of the first log;
+- **timed** in this process, ``--repeat`` rounds, the contestants taking turns on the page-cached
+  file, garbage collected before each run: the bare parse (read in 1 MiB chunks, split lines,
+  ``orjson.loads`` each); verify + reconstruct (``review(..., replay=False)``); the full review
+  (``review(...)``, every round also walked through its deal script and settled again by the rules
+  engine). Printed: the ratio of each to the bare parse of the same round, median and range.
 
-Each row shows the CPU seconds of this process and of the review's worker processes, so that the
-use of both cores shows. Then, untimed: the re-settlement cost per round, and the part of it spent
-in the rules engine (``tablectl.rules.settle.settle``), on a sample of rounds in this process.
-
-Targets (issue 5), for verify + reconstruct and, as the issue counts the re-settlement as part of
-the reconstruction, for the full review too: >= 300,000 events/s and <= 2x the bare parse time.
+Goals (issue 16): peak RSS at the longest log <= 1.25x that at the shortest; verify + reconstruct
+<= 2x and the full review <= 3x the bare parse.
 """
 
 from __future__ import annotations
@@ -39,11 +32,12 @@ import gc
 import os
 import random
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -52,9 +46,7 @@ from tablectl.simulators.factory import build_device
 
 from tablectl.config import parse_config
 from tablectl.eventlog import EventLog, generate_key, load_public_key, save_keypair
-from tablectl.eventlog.verify import verify
-from tablectl.review import replay as replay_module
-from tablectl.review.engine import _plan, review
+from tablectl.review.engine import review
 from tablectl.table.core import TableCore
 from tablectl.table.inputs import DealerChange, Decision, EndRound, OfferBank, ShoeChange, StartRound
 from tablectl.table.screen import next_banker
@@ -127,118 +119,75 @@ def bare_parse(path: Path) -> int:
     return n
 
 
-@dataclass
-class Run:
-    """The best run of one contestant (by wall time)."""
+def peak_rss(args: list[str]) -> int:
+    """Peak RSS (KiB) of ``args`` run in a fresh child of a fresh interpreter (so that the
+    children's maximum is that command's alone)."""
+    probe = ("import resource, subprocess, sys; "
+             "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=False); "
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, check=True)
+    return int(out.stdout.strip())
 
-    wall: float
-    cpu: float  # CPU seconds of this process
-    result: Any
-    timings: dict[str, float]
 
-
-def best_of_interleaved(fns: dict[str, Callable[[], Any]], repeat: int) -> dict[str, Run]:
-    """Per contestant, its best run; the contestants take turns."""
-    best: dict[str, Run] = {}
+def interleaved(fns: dict[str, Callable[[], Any]], repeat: int) -> dict[str, list[float]]:
+    """Per contestant, its wall times; the contestants take turns."""
+    times: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(repeat):
         for name, fn in fns.items():
             gc.collect()  # the last runs' garbage is not this run's to collect
-            t0, c0 = time.perf_counter(), time.process_time()
+            t0 = time.perf_counter()
             result = fn()
-            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-            if name not in best or wall < best[name].wall:
-                best[name] = Run(wall, cpu, result, dict(getattr(result, "timings", {})))
+            times[name].append(time.perf_counter() - t0)
             del result
-    return best
+    return times
 
 
-def resettlement_cost(report: Any, sample: int = 3000) -> tuple[float, float]:
-    """Seconds per round of the procedure + settlement check, and of that in ``rules.settle``,
-    on the first *sample* rounds, in this process (the rounds are checked again: same verdicts)."""
-    plan, _ = _plan(report.recon, None)
-    plan = plan[:sample]
-    spent = [0.0]
-    real_settle = replay_module.settle
-
-    def timed_settle(*args: Any, **kwargs: Any) -> Any:
-        t0 = time.perf_counter()
-        try:
-            return real_settle(*args, **kwargs)
-        finally:
-            spent[0] += time.perf_counter() - t0
-
-    replay_module.settle = timed_settle  # type: ignore[assignment]
-    try:
-        t0 = time.perf_counter()
-        for rnd, rules, packets, source in plan:
-            rnd.problems = []
-            replay_module.replay_round(rnd, rules, packets=packets, source=source)
-        total = time.perf_counter() - t0
-    finally:
-        replay_module.settle = real_settle  # type: ignore[assignment]
-    return total / len(plan), spent[0] / len(plan)
+def ratio_text(ratios: list[float]) -> str:
+    return f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--events", type=int, default=1_000_000)
+    ap.add_argument("--sizes", default="250000,1000000,4000000", help="log lengths in lines, comma-separated")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--dir", type=Path, default=None, help="where to write (default: a temp dir)")
-    ap.add_argument("--keep", action="store_true", help="keep the log (and reuse it if it is there)")
+    ap.add_argument("--keep", action="store_true", help="keep the logs (and reuse them if they are there)")
     args = ap.parse_args()
+    sizes = [int(x) for x in args.sizes.split(",")]
 
     root = args.dir or Path(tempfile.mkdtemp(prefix="tablectl-bench-review-"))
     root.mkdir(parents=True, exist_ok=True)
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, log in {root}")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, logs in {root}")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    first_rss: tuple[int, int] | None = None
     try:
-        log_dir, pub = root / "log", root / "keys" / "table.pub"
-        if not (log_dir.exists() and pub.exists()):
-            t0 = time.perf_counter()
-            log_dir, pub = generate(root, args.events)
-            print(f"generated with the real EventLog writer and TableCore (One Card Poker, shoe): "
-                  f"{time.perf_counter() - t0:.1f} s")
-        files = sorted(log_dir.glob("*.jsonl"))
-        size = sum(p.stat().st_size for p in files)
-        key = load_public_key(pub)
-        print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        timed = best_of_interleaved(
-            {
+        print(f"{'lines':>10} {'MB':>6} {'rounds':>8} {'RSS text':>9} {'x first':>7} {'RSS json':>9} {'x first':>7}"
+              f"   {'verify+reconstruct / parse':>27} {'full review / parse':>22}")
+        for size in sizes:
+            d = root / str(size)
+            log_dir, pub = d / "log", d / "keys" / "table.pub"
+            if not (log_dir.exists() and pub.exists()):
+                d.mkdir(parents=True, exist_ok=True)
+                generate(d, size)
+            files = sorted(log_dir.glob("*.jsonl"))
+            mb = sum(p.stat().st_size for p in files) / 1e6
+            cli = [sys.executable, "-m", "tablectl", "review", str(log_dir), "--key", str(pub)]
+            rss = (peak_rss(cli), peak_rss([*cli, "--json"]))
+            first_rss = first_rss or rss
+            key = load_public_key(pub)
+            rounds = [0]
+            times = interleaved({
                 "bare": lambda: sum(bare_parse(p) for p in files),
-                "verify": lambda: verify(files, key),
-                "reconstruct": lambda: review(files, [key], replay=False),
-                "review": lambda: review(files, [key]),
-            },
-            args.repeat,
-        )
+                "reconstruct": lambda: review(files, [key], replay=False, rounds=lambda r: None),
+                "review": lambda: review(files, [key], rounds=lambda r: rounds.__setitem__(0, rounds[0] + 1)),
+            }, args.repeat)
+            recon = [r / b for r, b in zip(times["reconstruct"], times["bare"], strict=True)]
+            full = [r / b for r, b in zip(times["review"], times["bare"], strict=True)]
+            print(f"{size:>10,} {mb:>6.0f} {rounds[0] // args.repeat:>8,} {rss[0] / 1024:>6.0f} MiB {rss[0] / first_rss[0]:>6.2f}x"
+                  f" {rss[1] / 1024:>6.0f} MiB {rss[1] / first_rss[1]:>6.2f}x   {ratio_text(recon):>27} {ratio_text(full):>22}",
+                  flush=True)
         print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}  (the machine is shared: "
-              "times move with it; each figure is the best of the runs)")
-        bare, verified, recon, full = timed["bare"], timed["verify"], timed["reconstruct"], timed["review"]
-        lines, report = bare.result, full.result
-        assert verified.result.ok and verified.result.clean and report.ok and recon.result.ok, verified.result.findings
-        rounds = len(report.rounds)
-        checks = report.round_counts()
-        print(f"log: {lines:,} lines, {size / 1e6:.0f} MB, {len(files)} file; {rounds:,} rounds "
-              f"({checks.get('settlement:match', 0):,} settlements recomputed and matching), "
-              f"{len(report.recon.shoes)} shoes, {len(report.anomalies)} anomalies")
-        print(f"{'':36} {'wall':>8} {'events/s':>10} {'x bare':>7}   CPU s: this process + worker processes")
-        for label, run in (("bare orjson parse (line by line)", bare), ("verify alone", verified),
-                           ("verify + reconstruct (no replay)", recon), ("full review (+ re-settlement)", full)):
-            cpus = sorted((k for k in run.timings if k.startswith("cpu_") and k != "cpu_parent"),
-                          key=lambda k: (k != "cpu_verify_worker", k))
-            workers = "".join(f" + {k[4:].replace('_', ' ')} {run.timings[k]:.2f}" for k in cpus)
-            print(f"{label:<36} {run.wall:6.3f} s {lines / run.wall:10,.0f} {run.wall / bare.wall:6.2f}x   "
-                  f"{run.cpu:.2f}{workers}")
-        for name, run in (("verify + reconstruct", recon), ("full review", full)):
-            stages = {k: v for k, v in run.timings.items() if not k.startswith("cpu_")}
-            print(f"  {name}, stages of the best run, s: " + ", ".join(f"{k} {v:.2f}" for k, v in stages.items()))
-        per_round, in_rules = resettlement_cost(report)
-        print(f"re-settlement: {per_round * 1e6:.0f} us per round in one process ({rounds:,} rounds: "
-              f"{per_round * rounds:.1f} s of CPU), of which the rules engine's settle() {in_rules * 1e6:.0f} us "
-              f"({in_rules / per_round:.0%})")
-        for name, run in (("verify + reconstruct", recon), ("full review", full)):
-            rate, ratio = lines / run.wall, run.wall / bare.wall
-            print(f"targets, {name}: >= 300,000 events/s: {'met' if rate >= 300_000 else 'NOT met'} ({rate:,.0f}); "
-                  f"<= 2.00x the bare parse: {'met' if ratio <= 2.0 else 'NOT met'} ({ratio:.2f}x)")
+              "ratios are taken run by run, the parse and the review side by side)")
     finally:
         if not args.keep and args.dir is None:
             shutil.rmtree(root, ignore_errors=True)

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablectl.review.model import INTERRUPTED, RoundRecord
+from tablectl.review.model import INTERRUPTED, CsmEvents, RoundRecord, card_code
 from tablectl.review.reconstruct import Reconstructor
 
 
@@ -41,14 +41,14 @@ class Reference(Reconstructor):
             if self.csm:
                 csm = self.out.csm_events
                 if card is None:
-                    self.misread_at[(dev, n)] = (csm, len(csm), 1)
-                csm.append(("dispense", card, rec["seq"]))
+                    self.misread_at[(dev, n)] = (csm.cards, len(csm))
+                csm.append(CsmEvents.DISPENSE, card_code(card), rec["seq"])
             shoe = self.shoe_by_id.get(rec.get("shoe"))
             if shoe is not None:
                 cards = shoe.cards
                 if card is None and not self.csm:
-                    self.misread_at[(dev, n)] = (cards, len(cards), -1)
-                cards.append(card)
+                    self.misread_at[(dev, n)] = (cards, len(cards))
+                cards.append(card_code(card))
                 pen = rec.get("penetration")
                 if pen is not None and (shoe.max_penetration is None or pen > shoe.max_penetration):
                     shoe.max_penetration = pen
@@ -92,8 +92,7 @@ class Reference(Reconstructor):
         if self.unkept is not None:
             rnd.events = self.unkept
         session.rounds += 1
-        self.round = rnd
-        self.out.rounds.append(rnd)
+        self._open(rnd)
         shoe = self.shoe_by_id.get(rnd.shoe)
         if shoe is not None:
             shoe.rounds += 1

@@ -27,7 +27,7 @@ def test_a_continuous_shuffler_s_record_counts_the_cards_dealt_before_the_slice_
     builder = Reconstructor(_setup("csm"))
     builder.feed(_slice("csm", {"cards": ["AS", "KD"], "drawn": 30}))
     [shoe] = builder.finish(2).shoes
-    assert (shoe.cards, shoe.cards_drawn) == (["AS", "KD", "2C"], 31)
+    assert (shoe.texts, shoe.cards_drawn) == (["AS", "KD", "2C"], 31)
 
 
 def test_a_shoe_s_record_starts_from_the_cards_and_penetration_the_line_names() -> None:
@@ -35,7 +35,7 @@ def test_a_shoe_s_record_starts_from_the_cards_and_penetration_the_line_names() 
     builder = Reconstructor(_setup("shoe"))
     builder.feed(_slice("shoe", {"cards": dealt, "drawn": 3, "penetration": 0.0962})[:1])
     [shoe] = builder.finish(1).shoes
-    assert (shoe.cards, shoe.cards_drawn, shoe.max_penetration) == (dealt, 3, 0.0962)
+    assert (shoe.texts, shoe.cards_drawn, shoe.max_penetration) == (dealt, 3, 0.0962)
 
 
 def test_a_shoe_s_record_goes_on_with_the_cards_dealt_after_the_line() -> None:
@@ -43,7 +43,7 @@ def test_a_shoe_s_record_goes_on_with_the_cards_dealt_after_the_line() -> None:
     builder = Reconstructor(_setup("shoe"))
     builder.feed(_slice("shoe", {"cards": dealt, "drawn": 3, "penetration": 0.0962}))
     [shoe] = builder.finish(2).shoes
-    assert (shoe.cards, shoe.cards_drawn, shoe.max_penetration) == ([*dealt, "2C"], 4, 0.105)
+    assert (shoe.texts, shoe.cards_drawn, shoe.max_penetration) == ([*dealt, "2C"], 4, 0.105)
 
 
 def test_a_resumed_line_without_a_count_counts_the_cards_it_names() -> None:

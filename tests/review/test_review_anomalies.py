@@ -146,7 +146,7 @@ def test_an_unresolved_violation_says_so(tmp_path: Path, table_log: TableLog) ->
     assert (v.kind, v.resolution) == ("violation", "unresolved")
 
 
-def test_round_numbers_repeated_after_a_restart_are_told_apart_by_session(tmp_path: Path, table_log: TableLog) -> None:
+def test_a_round_number_repeated_after_a_restart_is_told_apart_by_its_session(tmp_path: Path, table_log: TableLog) -> None:
     t = table_log
     t.shoe()
     t.round(1)
@@ -156,9 +156,10 @@ def test_round_numbers_repeated_after_a_restart_are_told_apart_by_session(tmp_pa
     t.round(1)
     t.close()
     report = review([tmp_path])
-    assert [r.id for r in report.rounds] == ["1.1", "2.1"]
+    assert [r.id for r in report.rounds] == ["1", "2.1"]  # the first keeps its number: ids are given as rounds close
     assert [r.id for r in report.find_rounds("2.1")] == ["2.1"]
-    assert [r.id for r in report.find_rounds("1")] == ["1.1", "2.1"]
+    assert [r.id for r in report.find_rounds("1.1")] == ["1"]
+    assert [r.id for r in report.find_rounds("1")] == ["1", "2.1"]
 
 
 @pytest.fixture(scope="module")

@@ -78,12 +78,15 @@ def one_for_the_money(tmp_path_factory: pytest.TempPathFactory, write_config: Wr
 
 
 def test_a_traded_card_leaves_the_seat_for_the_discards_and_its_replacement_takes_its_place(one_for_the_money: Path) -> None:
-    report = review([one_for_the_money])
-    traded = [r for r in report.rounds if any(e["event"] == "traded" for e in r.events)]
+    traded: dict[int, list[str]] = {}
+    for rec in iter_events([one_for_the_money]):
+        if rec["event"] == "traded":
+            traded.setdefault(rec["round"], []).append(rec["card"])
     assert traded
-    for rnd in traded:
+    rounds = {r.number: r for r in review([one_for_the_money]).rounds}
+    for number, gone in traded.items():
+        rnd = rounds[number]
         assert all(len(cards) == 1 for pos, cards in rnd.positions.items() if pos.startswith("seat:")), rnd.positions
-        gone = [e["card"] for e in rnd.events if e["event"] == "traded"]
         assert set(gone) <= set(rnd.discards)
         assert rnd.settlement == "match"
 
@@ -172,15 +175,3 @@ def test_the_rules_in_the_log_win_over_a_config_given_to_review(paid_five_to_one
     report = orjson.loads(result.stdout)
     assert report["rules"] == [{"game": "one-card-poker", "source": "log"}]
     assert {r["settlement"] for r in report["rounds"]} == {"match"}
-
-
-def test_reviewing_in_worker_processes_gives_the_same_report_as_in_one(
-    one_for_the_money: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from tablectl.review import engine
-
-    monkeypatch.setattr(engine, "PARALLEL_ROUNDS", 10)  # fork the replay even for 40 rounds
-    one = review([one_for_the_money], parallel=False).to_dict()
-    two = review([one_for_the_money], parallel=True).to_dict()
-    one.pop("timings"), two.pop("timings")
-    assert one == two and {r["settlement"] for r in two["rounds"]} == {"match"}

@@ -10,18 +10,18 @@ settlement or procedure mismatches, no key or no anchor given, ...); 3 integrity
 directory without logs, a file that is not a log, a missing or unreadable key or config, an
 unknown round, an HTML file that cannot be written) as a one-line error.
 
-The review of a large log builds millions of objects (the parsed lines of every round, for the
-replay), none in a reference cycle: the garbage collector stays off while the report is built and
-printed (it would only scan them again and again), and the report is left for the process's exit
-to drop (:func:`_keep_until_exit`) rather than freed object by object.
+The review keeps one round at a time (``tablectl.review.engine``): with ``--json`` each round's
+JSON is spooled to a temporary file as it is checked and copied out after the report's head, so
+that neither the rounds nor their JSON are ever in memory together.
 """
 
 from __future__ import annotations
 
-import atexit
-import gc
+import shutil
+import sys
+import tempfile
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import click
 import orjson
@@ -49,13 +49,7 @@ def command(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
     """Verify the log in PATH... (log files, or a directory of them), rebuild every round and
     settle it again with the rules engine, list the anomalies and judge the shuffles.
     Without --key only the chain is checked."""
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        _review(paths, keys, as_json, round_id, html_path, config_path, partial, anchor_path)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
+    _review(paths, keys, as_json, round_id, html_path, config_path, partial, anchor_path)
 
 
 def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, round_id: str | None,
@@ -63,8 +57,8 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
     from tablectl.eventlog.anchor import read_anchors
     from tablectl.eventlog.errors import LogInputError
     from tablectl.eventlog.keys import KeyFileError, load_public_key
-    from tablectl.review.engine import review
-    from tablectl.review.model import TableSetup
+    from tablectl.review.engine import review, round_matcher
+    from tablectl.review.model import RoundRecord, TableSetup
 
     setup = None
     if config_path is not None:
@@ -87,18 +81,21 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
                 raise CommandError(str(e), EXIT_USAGE) from None
         elif anchor_path is not None:
             anchors = read_anchors(anchor_path)
-        report = review(paths, public_keys, partial=partial, setup=setup, anchors=anchors)
+        chosen: list[RoundRecord] = []
+        spool = _JsonRounds() if as_json and round_id is None else None
+        if round_id is not None:
+            wanted = round_matcher(round_id)
+            sink = (lambda rnd: chosen.append(rnd) if wanted(rnd) else None)
+        else:
+            sink = spool if spool is not None else (lambda rnd: None)
+        report = review(paths, public_keys, partial=partial, setup=setup, anchors=anchors, rounds=sink)
     except (KeyFileError, LogInputError) as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
-    _keep_until_exit(report)
     games = {s.game for s in report.recon.sessions if s.game}
     if setup is not None and games and setup.game not in games:
         raise CommandError(f"{config_path}: a {setup.game} table; the log is of {', '.join(sorted(games))}", EXIT_USAGE)
-    chosen = []
-    if round_id is not None:
-        chosen = report.find_rounds(round_id)
-        if not chosen:
-            raise CommandError(f"no round {round_id!r} in the log ({len(report.rounds)} round(s); ids: N, or S.N)", EXIT_USAGE)
+    if round_id is not None and not chosen:
+        raise CommandError(f"no round {round_id!r} in the log ({report.tally.rounds} round(s); ids: N, or S.N)", EXIT_USAGE)
     if html_path is not None:
         from tablectl.review import report_html
 
@@ -106,10 +103,11 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
             html_path.write_text(report_html.render(report, rounds=chosen), encoding="utf-8")
         except OSError as e:
             raise CommandError(f"{html_path}: cannot write the HTML report: {e.strerror or e}", EXIT_USAGE) from None
-    if as_json:
-        data = report.to_dict(rounds=chosen or None)
-        _keep_until_exit(report, data)
-        click.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2))  # UTF-8 bytes, as they are
+    if spool is not None:
+        sys.stdout.flush()
+        spool.write_report(report.head(), report.timings, sys.stdout.buffer)
+    elif as_json:
+        click.echo(orjson.dumps(report.to_dict(rounds=chosen), option=orjson.OPT_INDENT_2))  # UTF-8 bytes, as they are
     else:
         from tablectl.review import report_text
 
@@ -121,24 +119,29 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
         click.get_current_context().exit(EXIT_FINDINGS)
 
 
-_kept: list[Any] = []
+class _JsonRounds:
+    """Each round's JSON, as ``to_dict`` indents it in the report, spooled to a temporary file as
+    the review checks the round; :meth:`write_report` puts it after the report's head."""
 
+    def __init__(self) -> None:
+        self.file = tempfile.TemporaryFile()
+        self.count = 0
 
-def _keep_until_exit(*objects: Any) -> None:
-    """Hold *objects* (the report, its JSON form) until the process exits, and let the exit drop
-    them with the rest of the process's memory: freeing a large report object by object takes
-    about a second (a million parsed lines), after the output is complete. In a process that runs
-    the command more than once (tests, a script calling ``tablectl.cli.main``), only the last
-    command's are held."""
-    if not _kept:
-        atexit.register(_leave_to_the_os)
-    _kept[:] = objects
+    def __call__(self, rnd: Any) -> None:
+        text = orjson.dumps(rnd.to_dict(), option=orjson.OPT_INDENT_2)
+        self.file.write((b",\n    " if self.count else b"    ") + text.replace(b"\n", b"\n    "))
+        self.count += 1
 
-
-def _leave_to_the_os() -> None:
-    """At exit (after the output is flushed, before Python tears its modules down): make the held
-    report unreachable to that teardown. A list that holds itself is never freed by reference
-    counting, and once frozen (``gc.freeze``) the collector's last pass at shutdown leaves it too;
-    the operating system takes the memory back at once."""
-    _kept.append(_kept)
-    gc.freeze()
+    def write_report(self, head: dict[str, Any], timings: dict[str, float], out: IO[bytes]) -> None:
+        """The report as ``orjson.dumps(report.to_dict(), option=OPT_INDENT_2)`` writes it."""
+        out.write(orjson.dumps(head, option=orjson.OPT_INDENT_2)[:-2])
+        if self.count:
+            out.write(b',\n  "rounds": [\n')
+            self.file.seek(0)
+            shutil.copyfileobj(self.file, out, 1 << 20)
+            out.write(b"\n  ],\n")
+        else:
+            out.write(b',\n  "rounds": [],\n')
+        out.write(b'  "timings": ' + orjson.dumps(timings, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ") + b"\n}\n")
+        out.flush()
+        self.file.close()

@@ -26,14 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tablectl.review.model import (
-    INTERRUPTED,
-    MISMATCH,
-    OPEN,
-    REPLAY_FAILED,
-    VOIDED,
-    Anomaly,
-)
+from tablectl.review.model import Anomaly
 from tablectl.review.reconstruct import Reconstruction
 
 Locate = Callable[[int | None], "tuple[str, int] | None"]
@@ -83,13 +76,12 @@ def _duration(start: str | None, end: str | None) -> str:
     return f" for {seconds / 3600:.1f} h"
 
 
-def collect(recon: Reconstruction, *, locate: Locate | None = None) -> list[Anomaly]:
-    """The anomalies of a reconstructed (and replayed) log, in log order."""
-    ids = recon.round_ids
+def collect(recon: Reconstruction, rounds: list[Anomaly], *, locate: Locate | None = None) -> list[Anomaly]:
+    """The anomalies of a reconstructed log, with those of its rounds (``tablectl.review.tally``), in log order."""
     out: list[Anomaly] = []
 
     def rid(key: tuple[int, int] | None) -> str | None:
-        return ids.get(key) if key is not None else None
+        return recon.round_id(*key) if key is not None else None
 
     for v in recon.violations:
         if v.resolved is not None:
@@ -143,27 +135,7 @@ def collect(recon: Reconstruction, *, locate: Locate | None = None) -> list[Anom
         for d in nums.out_of_order:
             out.append(Anomaly(EVENT_OUT_OF_ORDER, d["seq"], None, f"{nums.device}: event {d['event_no']} logged out of order",
                                None, nums.device, None, _where(locate, d["seq"])))
-    for rnd in recon.rounds:
-        if rnd.settlement == MISMATCH:
-            out.append(Anomaly(SETTLEMENT_MISMATCH, rnd.start_seq, rnd.start_ts, "; ".join(rnd.problems) or "settlement differs",
-                               rnd.id, None, None, _where(locate, rnd.start_seq)))
-        elif rnd.settlement == REPLAY_FAILED:
-            out.append(Anomaly(PROCEDURE_MISMATCH, rnd.start_seq, rnd.start_ts, "; ".join(rnd.problems), rnd.id, None,
-                               None, _where(locate, rnd.start_seq)))
-        if rnd.status == INTERRUPTED:
-            why = next((p for p in rnd.problems if "during the round" in p or "before it ended" in p), "interrupted")
-            out.append(Anomaly(ROUND_INTERRUPTED, rnd.start_seq, rnd.start_ts, why, rnd.id, None, None,
-                               _where(locate, rnd.start_seq), rnd.end_seq, rnd.end_ts))
-        elif rnd.status == OPEN:
-            out.append(Anomaly(ROUND_OPEN, rnd.start_seq, rnd.start_ts, "the log ends during the round", rnd.id, None,
-                               None, _where(locate, rnd.start_seq)))
-        elif rnd.status == VOIDED:
-            void = rnd.voided_by
-            reason = f": {void.get('reason')}" if void is not None and void.get("reason") else ""
-            at: int = void["seq"] if void is not None else rnd.start_seq
-            out.append(Anomaly(ROUND_VOIDED, at, void.get("ts") if void else rnd.start_ts, f"round voided{reason}", rnd.id,
-                               None, None, _where(locate, at)))
-    out += _no_dealer(recon, locate)
+    out += rounds
     for alarm in recon.alarms:
         detail = str(alarm.get("kind"))
         if alarm.get("penetration") is not None:
@@ -173,29 +145,10 @@ def collect(recon: Reconstruction, *, locate: Locate | None = None) -> list[Anom
     for e in recon.internal_errors:
         out.append(Anomaly(INTERNAL_ERROR, e["seq"], e.get("ts"), f"{e.get('error')} (on {e.get('what')})", None, None,
                            None, _where(locate, e["seq"])))
+    for a in rounds:
+        if a.where is None:
+            a.where = _where(locate, a.seq)
     out.sort(key=lambda a: (a.seq is None, a.seq or 0))
-    return out
-
-
-def _no_dealer(recon: Reconstruction, locate: Locate | None) -> list[Anomaly]:
-    """One anomaly for each run of consecutive rounds dealt with no dealer signed in."""
-    out: list[Anomaly] = []
-    run: list = []  # type: ignore[type-arg]
-
-    def close() -> None:
-        if run:
-            first, last = run[0], run[-1]
-            which = f"round {first.id}" if len(run) == 1 else f"{len(run)} rounds, {first.id} to {last.id}"
-            out.append(Anomaly(NO_DEALER, first.start_seq, first.start_ts, f"{which} dealt with no dealer signed in",
-                               first.id, None, None, _where(locate, first.start_seq)))
-            run.clear()
-
-    for rnd in recon.rounds:
-        if rnd.dealer:
-            close()
-        else:
-            run.append(rnd)
-    close()
     return out
 
 
@@ -208,4 +161,4 @@ def _round_of(recon: Reconstruction, rec: dict[str, object]) -> str | None:
     for s in recon.sessions:
         if s.start_seq <= seq:
             best = s.index
-    return recon.round_ids.get((best, number)) if best is not None else None
+    return recon.round_id(best, number) if best is not None else None

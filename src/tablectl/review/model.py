@@ -11,9 +11,13 @@
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence
+from array import array
+from collections.abc import Iterator, MutableSequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from tablectl.cards import CARD_TEXT, CardError
+from tablectl.cards import card as parse_card
 
 # --- round status ---------------------------------------------------------------------------------
 COMPLETE = "complete"  # the procedure completed and the dealer ended the round
@@ -23,6 +27,64 @@ OPEN = "open"  # the log ends during the round
 
 #: the fields of a ``settled`` line that settlement decides, in order
 SETTLED_FIELDS = ("seat", "bet", "stake", "outcome", "pays", "net")
+
+# --- cards, one byte each ---------------------------------------------------------------------------
+#: a shoe's or a continuous shuffler's cards are kept one byte each (the card's number, or this for
+#: a card not read or not a card): a long log's hundreds of thousands of cards in a few hundred KB
+UNKNOWN_CARD = 255
+_CODE_OF_TEXT = {t: c for c, t in enumerate(CARD_TEXT)}  # the texts the controller writes ("QH", "TD")
+
+
+def card_code(text: Any) -> int:
+    """The byte that stands for the card *text* (:data:`UNKNOWN_CARD` for None or not a card)."""
+    try:
+        return _CODE_OF_TEXT[text]
+    except (KeyError, TypeError):
+        pass
+    try:
+        return int(parse_card(text))
+    except (CardError, TypeError):
+        return UNKNOWN_CARD
+
+
+def card_texts(codes: bytes | bytearray) -> list[str | None]:
+    """The texts of card bytes (None where the card is not known)."""
+    return [CARD_TEXT[c] if c < UNKNOWN_CARD else None for c in codes]
+
+
+class CsmEvents:
+    """A continuous shuffler's stream, in log order: each card dispensed or returned, as three
+    packed arrays (kind, card byte, seq): a day's stream in a few MB, not a tuple per card."""
+
+    DISPENSE, RETURN = 0, 1
+    KINDS = ("dispense", "return")
+
+    __slots__ = ("cards", "kinds", "seqs")
+
+    def __init__(self) -> None:
+        self.kinds = bytearray()
+        self.cards = bytearray()
+        self.seqs = array("q")
+
+    def append(self, kind: int, code: int, seq: int) -> None:
+        self.kinds.append(kind)
+        self.cards.append(code)
+        self.seqs.append(seq)
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CsmEvents) and (self.kinds, self.cards, self.seqs) == (other.kinds, other.cards, other.seqs)
+
+    def __repr__(self) -> str:
+        return f"CsmEvents({list(self)!r})"
+
+    def __iter__(self) -> Iterator[tuple[str, int, int]]:
+        """(``"dispense"`` or ``"return"``, card byte, seq) per event."""
+        kinds = self.KINDS
+        return ((kinds[k], c, s) for k, c, s in zip(self.kinds, self.cards, self.seqs, strict=True))
+
 
 # --- settlement check -------------------------------------------------------------------------------
 MATCH = "match"  # recomputed with the rules engine: identical to what was logged
@@ -185,9 +247,14 @@ class ShoeRecord:
     rounds: int = 0
     end_seq: int | None = None
     ended_by: str = "log end"
-    cards: list[str | None] = field(default_factory=list)  # drawn, in order (review only; undealt order is never logged)
+    cards: bytearray = field(default_factory=bytearray)  # drawn, in order, as card bytes (card_code); undealt order is never logged
     unseen: int = 0  # drawn before a log slice begins, and not named in it (a continuous shuffler's returned cards)
     resumed_in: list[int] = field(default_factory=list)  # sessions whose controller took it over at their start
+
+    @property
+    def texts(self) -> list[str | None]:
+        """The cards drawn, as texts (None: not read)."""
+        return card_texts(self.cards)
 
     def to_dict(self) -> dict[str, Any]:
         return {

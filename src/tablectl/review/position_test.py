@@ -93,7 +93,7 @@ def position_test(
         return not_applicable(NAME, "Deck too small to test.")
 
     # Row index (input position, or card value) of each output position, per shuffle.
-    rows_seen: list[list[int]] = []
+    rows_seen: list[Sequence[int]] = []
     for s in shuffles:
         if len(s.output) > n:
             raise ValueError(f"output of {len(s.output)} cards is longer than the deck ({n})")
@@ -107,7 +107,7 @@ def position_test(
             if len(set(rows)) != len(rows):
                 raise ValueError("a card came out twice in one shuffle")
         else:
-            rows = list(s.output)
+            rows = s.output  # type: ignore[assignment]
             over = [c for c, k in Counter(rows).items() if k > decks]
             if over:
                 raise ValueError(f"{text(over[0])} came out more than {decks} time(s) in one shuffle")

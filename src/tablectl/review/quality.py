@@ -20,22 +20,22 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablectl.cards import CARD_TEXT, DECK_SIZE
-from tablectl.cards import card as parse_card
+from tablectl.cards import DECK_SIZE
 from tablectl.review.quality_common import (
     CsmEvent,
     ObservedShuffle,
     QualityResult,
     not_applicable,
 )
+from tablectl.review.model import UNKNOWN_CARD
 from tablectl.review.reconstruct import Reconstruction
 from tablectl.review.shuffle_quality import analyse_csm, analyse_shuffles
 
 POSITION_BINS = 8
-_CARD_OF_TEXT = {t: c for c, t in enumerate(CARD_TEXT)}  # the texts the controller writes ("QH", "TD")
 LAG_EDGES = (0.125, 0.25, 0.5, 1.0, 2.0)
 
 
@@ -56,23 +56,14 @@ class QualitySection:
         }
 
 
-def _int(text: Any) -> int | None:
-    if not isinstance(text, str):
-        return None
-    try:
-        return int(parse_card(text))
-    except ValueError:
-        return None
-
-
-def shoe_sequences(recon: Reconstruction) -> tuple[list[list[int]], int, list[str]]:
-    """The usable card sequences of the shoes / shuffles, their deck count, and notes."""
+def shoe_sequences(recon: Reconstruction) -> tuple[list[bytes], int, list[str]]:
+    """The usable card sequences of the shoes / shuffles (card bytes), their deck count, and notes."""
     notes: list[str] = []
     kinds = Counter(s.decks for s in recon.shoes if s.kind in ("shoe", "shuffler") and s.decks)
     if not kinds:
         return [], 0, notes
     decks = kinds.most_common(1)[0][0]
-    sequences: list[list[int]] = []
+    sequences: list[bytes] = []
     cut_short = 0
     for shoe in recon.shoes:
         if shoe.kind not in ("shoe", "shuffler") or shoe.decks != decks:
@@ -87,26 +78,19 @@ def shoe_sequences(recon: Reconstruction) -> tuple[list[list[int]], int, list[st
     return sequences, decks, notes
 
 
-def _usable(texts: list[Any], decks: int) -> list[int]:
-    """The cards of *texts* up to the first one that is unknown or one copy too many."""
-    try:
-        ints = list(map(_CARD_OF_TEXT.get, texts))
-    except TypeError:  # an unhashable value where a card belongs
-        ints = [None]
-    if None not in ints and (not ints or max(Counter(ints).values()) <= decks):
-        return ints  # type: ignore[return-value]
+def _usable(codes: bytes | bytearray, decks: int) -> bytes:
+    """The cards of *codes* (card bytes) up to the first one that is unknown or one copy too many."""
+    if UNKNOWN_CARD not in codes and (not codes or max(Counter(codes).values()) <= decks):
+        return bytes(codes)
     seen = [0] * DECK_SIZE
-    seq: list[int] = []
-    for text in texts:
-        c = _int(text)
-        if c is None or seen[c] >= decks:
-            break
+    for i, c in enumerate(codes):
+        if c >= DECK_SIZE or seen[c] >= decks:
+            return bytes(codes[:i])
         seen[c] += 1
-        seq.append(c)
-    return seq
+    return bytes(codes)
 
 
-def common_prefix(sequences: list[list[int]]) -> int:
+def common_prefix(sequences: Sequence[Sequence[int]]) -> int:
     """The prefix the position test bins: the shortest shuffle, after leaving out outliers (shorter
     than a quarter of the median) that would shrink it for all the others."""
     lengths = sorted(len(s) for s in sequences)
@@ -146,16 +130,16 @@ def _shoes(recon: Reconstruction) -> QualitySection:
     return section
 
 
-def _heatmap(sequences: list[list[int]], decks: int, m: int) -> dict[str, Any]:
+def _heatmap(sequences: Sequence[bytes], decks: int, m: int) -> dict[str, Any]:
     """Standardized residuals (O - E) / sqrt(E) of rank x position-bin counts over the first m cards."""
     bins = max(1, min(POSITION_BINS, m))
     edges = [i * m // bins for i in range(bins + 1)]
     counts = [[0] * bins for _ in range(13)]
     for b in range(bins):
-        cards: list[int] = []
+        cards: Counter[int] = Counter()
         for seq in sequences:
-            cards.extend(seq[edges[b] : edges[b + 1]])
-        for card, k in Counter(cards).items():
+            cards.update(seq[edges[b] : edges[b + 1]])
+        for card, k in cards.items():
             counts[card >> 2][b] += k
     total_per_rank = 4 * decks / (DECK_SIZE * decks)  # chance a position holds a given rank: 1/13
     cells: list[list[float]] = []
@@ -174,9 +158,8 @@ def csm_stream(recon: Reconstruction, decks: int) -> tuple[list[CsmEvent], int]:
     inside = [decks] * DECK_SIZE
     out: list[CsmEvent] = []
     dropped = 0
-    for kind, text, seq in recon.csm_events:
-        c = _int(text)
-        if c is None:
+    for kind, c, seq in recon.csm_events:
+        if c >= DECK_SIZE:
             continue
         if kind == "dispense":
             if inside[c] <= 0:

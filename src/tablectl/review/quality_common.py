@@ -85,12 +85,13 @@ class ObservedShuffle:
     machine's sense) first, or ``None`` when unknown. Positions are 0-based indices into these.
     """
 
-    output: tuple[int, ...]
-    input: tuple[int, ...] | None = None
+    output: tuple[int, ...] | bytes
+    input: tuple[int, ...] | bytes | None = None
 
     def __init__(self, output: Sequence[int], input: Sequence[int] | None = None) -> None:  # noqa: A002
-        object.__setattr__(self, "output", tuple(output))
-        object.__setattr__(self, "input", None if input is None else tuple(input))
+        # card bytes (as review keeps a shoe's cards) stay bytes: a byte a card, not eight
+        object.__setattr__(self, "output", output if isinstance(output, bytes) else tuple(output))
+        object.__setattr__(self, "input", None if input is None else input if isinstance(input, bytes) else tuple(input))
 
 
 def with_fed_back_inputs(shuffles: Sequence[ObservedShuffle], deck_size: int) -> list[ObservedShuffle]:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tablectl.cards import CARD_TEXT
 from tablectl.review.logread import orjson_keys
 from tablectl.review.model import (
     COMPLETE,
@@ -29,11 +30,13 @@ from tablectl.review.model import (
     OPEN,
     SETTLED_FIELDS,
     VOIDED,
+    CsmEvents,
     DeviceNumbers,
     RoundRecord,
     Session,
     ShoeRecord,
     TableSetup,
+    card_code,
 )
 
 #: lines that record one device event (and carry its ``device`` + ``event_no``); other lines may
@@ -55,6 +58,7 @@ _ROUND_FIELDS = orjson_keys("round", "seats", "wagers", "banker", "banker_stake"
 _round_fields = operator.itemgetter(*_ROUND_FIELDS)
 #: a settled line's row (the fields settlement decides, as the rules engine's rows hold them)
 _settled_row = operator.itemgetter(*orjson_keys(*SETTLED_FIELDS))
+_CODES = {text: card_code(text) for text in CARD_TEXT}
 HELD = "held"
 DEVICE_FAULT = "device_fault"
 #: why a round ended with its session: (stopped, crashed)
@@ -108,7 +112,8 @@ class FaultRecord:
 
 @dataclass
 class Reconstruction:
-    """Everything the pass gathered; rounds still to be replayed (:mod:`tablectl.review.replay`)."""
+    """Everything the pass gathered but the rounds, which it hands on as they close
+    (:class:`Reconstructor`'s *on_round*); ``rounds`` holds them when nobody else takes them."""
 
     table: str | None = None
     first_seq: int | None = None
@@ -127,8 +132,21 @@ class Reconstruction:
     alarms: list[dict[str, Any]] = field(default_factory=list)
     internal_errors: list[dict[str, Any]] = field(default_factory=list)
     inputs_rejected: int = 0
-    csm_events: list[tuple[str, str | None, int]] = field(default_factory=list)  # (dispense|return, card, seq)
-    round_ids: dict[tuple[int, int], str] = field(default_factory=dict)
+    csm_events: CsmEvents = field(default_factory=CsmEvents)
+    #: per session, the lowest and highest round number it started, and the highest of the
+    #: sessions before it (for :meth:`round_id`)
+    number_spans: dict[int, list[int]] = field(default_factory=dict)
+    earlier_high: dict[int, int] = field(default_factory=dict)
+
+    def round_id(self, session: int, number: int) -> str:
+        """A round's id in the report: its number, or ``session.number`` when an earlier session of
+        the log numbered a round the same (a controller started afresh on the same log)."""
+        if number > self.earlier_high.get(session, 0):
+            return str(number)
+        for s, (lo, hi) in self.number_spans.items():
+            if s < session and lo <= number <= hi:
+                return f"{session}.{number}"
+        return str(number)
 
 
 class Reconstructor:
@@ -137,13 +155,20 @@ class Reconstructor:
     *setup*: what to assume for a session whose ``table_started`` is not in the log (a slice).
     *keep_events* False: keep no round's lines (``RoundRecord.events`` stays empty) when the rounds
     will not be replayed: most of the log's lines, in memory for nothing.
+    *on_round*: takes each round, in log order, once no line to come can change it (the next round
+    has started, or the log ended), with its ``id`` set; the reconstruction keeps none of them
+    then. Default: they go to ``Reconstruction.rounds``.
     """
 
-    def __init__(self, setup: TableSetup | None = None, *, keep_events: bool = True) -> None:
+    def __init__(self, setup: TableSetup | None = None, *, keep_events: bool = True,
+                 on_round: Callable[[RoundRecord], None] | None = None) -> None:
         self.setup = setup
         # every round's events when they are not kept: appending to it keeps nothing
         self.unkept: deque[dict[str, Any]] | None = None if keep_events else deque(maxlen=0)
         self.out = Reconstruction()
+        self.on_round = on_round if on_round is not None else self.out.rounds.append
+        self.pending: list[RoundRecord] = []  # rounds started and not handed on yet
+        self._high = 0  # the highest round number so far
         self.session: Session | None = None
         self.round: RoundRecord | None = None
         self.shoe: ShoeRecord | None = None  # the shoe the table deals from now
@@ -199,17 +224,20 @@ class Reconstructor:
             if h is not None:
                 h(rec)
 
-    def final_rounds(self) -> int:
-        """How many of the rounds so far, from the first, no line still to come can change (nor
-        their session's game and rules): all but the one being played, and but those of a session
-        whose game is not known yet (its ``table_started`` may come)."""
-        rounds = self.out.rounds
-        n = len(rounds) - (self.round is not None)
+    def _release(self) -> None:
+        """Hand on the rounds no line still to come can change (nor their session's game and
+        rules): all but the one being played, and but those of the session whose game is not
+        known yet (its ``table_started`` may come)."""
         session = self.session
-        if session is not None and session.game is None:
-            while n and rounds[n - 1].session == session.index:
-                n -= 1
-        return n
+        waiting = session.index if session is not None and session.game is None else None
+        kept = []
+        for rnd in self.pending:
+            if rnd is self.round or rnd.session == waiting:
+                kept.append(rnd)
+            else:
+                rnd.id = self.out.round_id(rnd.session, rnd.number)
+                self.on_round(rnd)
+        self.pending = kept
 
     def _previous(self, rec: dict[str, Any]) -> dict[str, Any] | None:
         """The record before *rec* (of the batch being fed): for the few handlers that close a
@@ -291,17 +319,20 @@ class Reconstructor:
             else:
                 self._irregular(dev, n, rec["seq"], last)
         if dev == self.source:
+            code = _CODES.get(card) if card.__class__ is str else None
+            if code is None:
+                code = card_code(card)
             if self.csm:
                 csm = self.out.csm_events
                 if card is None:
-                    self.misread_at[(dev, n)] = (csm, len(csm), 1)
-                csm.append(("dispense", card, rec["seq"]))
+                    self.misread_at[(dev, n)] = (csm.cards, len(csm))
+                csm.append(CsmEvents.DISPENSE, code, rec["seq"])
             shoe = self.shoe_by_id.get(shoe_id)
             if shoe is not None:
                 cards = shoe.cards  # cards_drawn is their number (set at the end)
                 if card is None and not self.csm:
-                    self.misread_at[(dev, n)] = (cards, len(cards), -1)
-                cards.append(card)
+                    self.misread_at[(dev, n)] = (cards, len(cards))
+                cards.append(code)
                 pen = rec.get(_PENETRATION)
                 if pen is not None and (shoe.max_penetration is None or pen > shoe.max_penetration):
                     shoe.max_penetration = pen
@@ -329,8 +360,8 @@ class Reconstructor:
             events = self.out.csm_events
             card = rec.get("card")
             if card is None:
-                self.misread_at[(rec.get("device"), rec.get("event_no"))] = (events, len(events), 1)
-            events.append(("return", card, rec["seq"]))
+                self.misread_at[(rec.get("device"), rec.get("event_no"))] = (events.cards, len(events))
+            events.append(CsmEvents.RETURN, card_code(card), rec["seq"])
 
     def _identified(self, rec: dict[str, Any]) -> None:
         rnd = self.round
@@ -342,12 +373,8 @@ class Reconstructor:
                 pile[pile.index(None)] = rec.get("card")
         where = self.misread_at.pop((rec.get("device"), rec.get("event_no")), None)
         if where is not None:
-            target, index, slot = where
-            if slot < 0:
-                target[index] = rec.get("card")
-            else:
-                kind, _, seq = target[index]
-                target[index] = (kind, rec.get("card"), seq)
+            target, index = where
+            target[index] = card_code(rec.get("card"))
 
     def _discarded(self, rec: dict[str, Any]) -> None:
         self._number(rec)
@@ -410,11 +437,27 @@ class Reconstructor:
         if self.unkept is not None:
             rnd.events = self.unkept
         session.rounds += 1
-        self.round = rnd
-        self.out.rounds.append(rnd)
+        self._open(rnd)
         shoe = self.shoe_by_id.get(rnd.shoe)
         if shoe is not None:
             shoe.rounds += 1
+
+    def _open(self, rnd: RoundRecord) -> None:
+        """*rnd* is the round being played: the ones before it go on (:meth:`_release`)."""
+        self.round = rnd
+        if self.pending:
+            self._release()
+        self.pending.append(rnd)
+        number = rnd.number
+        span = self.out.number_spans.get(rnd.session)
+        if span is None:
+            self.out.number_spans[rnd.session] = [number, number]
+        elif number < span[0]:
+            span[0] = number
+        elif number > span[1]:
+            span[1] = number
+        if number > self._high:
+            self._high = number
 
     def _round_ended(self, rec: dict[str, Any]) -> None:
         rnd = self.round
@@ -482,7 +525,7 @@ class Reconstructor:
         shoe_id = rec.get("shoe")
         shoe = next((s for s in reversed(self.out.shoes) if s.shoe == shoe_id and s.device == device and s.end_seq is None), None)
         if shoe is None:  # a slice that starts after the shoe did: what the line says was drawn from it
-            cards = list(rec.get("cards") or ())  # a continuous shuffler's: only the cards still out
+            cards = bytearray(map(card_code, rec.get("cards") or ()))  # a continuous shuffler's: only the cards still out
             drawn, pen = rec.get("drawn"), rec.get("penetration")
             shoe = ShoeRecord(
                 shoe=shoe_id, session=session.index, device=device, kind=session.source_kind, start_seq=rec["seq"],
@@ -500,7 +543,7 @@ class Reconstructor:
         interruption closed is open again, and its record goes on (cards, decisions, settlement)."""
         self._session(rec)
         number = rec.get("round")
-        rnd = next((r for r in reversed(self.out.rounds) if r.number == number), None)
+        rnd = next((r for r in reversed(self.pending) if r.number == number), None)
         if rnd is None or rnd.status != INTERRUPTED or self.round is not None:
             return  # a slice that starts after the round did, or a line that matches no round
         rnd.status, rnd.end_seq, rnd.end_ts = OPEN, None, None
@@ -637,6 +680,7 @@ class Reconstructor:
     def _new_session(self, rec: dict[str, Any], opened_by: str) -> Session:
         session = Session(len(self.out.sessions) + 1, rec["seq"], rec.get("ts", ""), opened_by)
         self.out.sessions.append(session)
+        self.out.earlier_high[session.index] = self._high
         self.session = session
         self._gno = 0
         return session
@@ -746,13 +790,8 @@ class Reconstructor:
             nums.last = last_no
             nums.distinct = last_no - nums.first + 1 - nums.missing
         out.devices = {str(k): v for k, v in sorted(self._numbers.items(), key=lambda kv: str(kv[0]))}
-        # round ids: the number when it is unique in the log, else session.number
-        counts: dict[int, int] = {}
-        for r in out.rounds:
-            counts[r.number] = counts.get(r.number, 0) + 1
-        for r in out.rounds:
-            r.id = str(r.number) if counts[r.number] == 1 else f"{r.session}.{r.number}"
-            out.round_ids[(r.session, r.number)] = r.id
+        self.round = None
+        self._release()
         return out
 
 

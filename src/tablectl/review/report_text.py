@@ -75,10 +75,9 @@ def summary_lines(report: ReviewReport) -> list[str]:
     statuses = ", ".join(f"{v} {k.split(':', 1)[1]}" for k, v in counts.items() if k.startswith("status:"))
     checks = ", ".join(f"{v} {k.split(':', 1)[1].replace('_', ' ')}" for k, v in counts.items() if k.startswith("settlement:"))
     out.append(f"rounds: {counts['rounds']}" + (f" ({statuses}); settlement recomputed: {checks}" if counts["rounds"] else ""))
-    settled = [r for r in recon.rounds if r.settled]
-    if settled:  # the sum of every round's net (RoundRecord.net), in one pass over the lines
-        net = sum([r.net for r in settled])
-        out.append(f"  players' net over {len(settled)} settled round(s): {money(net)}")
+    tally = report.tally
+    if tally.settled:
+        out.append(f"  players' net over {tally.settled} settled round(s): {money(tally.net)}")
     for name, d in recon.devices.items():
         state = "each exactly once" if d.exactly_once else (
             f"{d.missing} missing in {len(d.gaps)} gap(s), {len(d.duplicates)} duplicate(s), {len(d.out_of_order)} out of order")
