@@ -69,5 +69,5 @@ def test_a_shoe_s_sequence_ends_at_a_card_beyond_its_composition(tmp_path: Path,
     t.card("drawn", "KD", "discard")
     t.close()
     sequences, decks, notes = shoe_sequences(review([tmp_path]).recon)
-    assert decks == 6 and sequences == [[3] + [48] * 6]  # 2C, then the six aces six decks hold
+    assert decks == 6 and [list(s) for s in sequences] == [[3] + [48] * 6]  # 2C, then the six aces six decks hold
     assert notes == ["1 shoe(s) cut short at an unidentified or foreign card"]

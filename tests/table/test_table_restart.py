@@ -94,7 +94,7 @@ def test_a_restart_between_rounds_takes_over_the_shoe_in_play_and_deals_on_from_
     report = review([log_dir])
     assert [a.kind for a in report.anomalies] == ["not_authenticated"]  # the test's log is not signed
     [shoe] = report.recon.shoes
-    assert shoe.resumed_in == [2] and shoe.cards == [r["card"] for r in cards]
+    assert shoe.resumed_in == [2] and shoe.texts == [r["card"] for r in cards]
     assert shoe.max_penetration == penetration[-1]
 
 

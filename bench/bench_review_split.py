@@ -1,0 +1,80 @@
+"""Does review gain from a second process? One process (``review``: verify, parse, reconstruct and
+check every round in one pass) against the same work split in two: the verification (hash chain,
+signatures) in a forked child while this process reads, parses, reconstructs and checks the rounds.
+
+    python bench/bench_review_split.py --dir /var/tmp/rb/1000000    # a log written by bench_review.py --keep
+
+Prints, per run, the wall time and the CPU seconds (this process and its children) of each, and the
+medians and ranges of the ratios split / one. ``tablectl review`` uses one process: it is what this
+measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import multiprocessing
+import resource
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from tablectl.eventlog import load_public_key
+from tablectl.eventlog.verify import verify
+from tablectl.review.engine import RoundChecker, review
+from tablectl.review.logread import LogReader
+from tablectl.review.quality import analyse
+from tablectl.review.reconstruct import Reconstructor
+
+
+def one(files: list[Path], key: Any) -> bool:
+    return review(files, [key], rounds=lambda r: None).ok
+
+
+def split(files: list[Path], key: Any) -> bool:
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=lambda: send.send(verify(files, [key]).ok), daemon=True)
+    child.start()
+    send.close()
+    builder = Reconstructor(None)
+    builder.on_round = RoundChecker(builder.out, None, True, lambda r: None)
+    reader = LogReader(files, builder.feed)
+    reader.read()
+    analyse(builder.finish(reader.lines))
+    ok: bool = recv.recv()
+    child.join()
+    return ok
+
+
+def cpu() -> float:
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dir", type=Path, required=True, help="a directory holding log/ and keys/table.pub")
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    files = sorted((args.dir / "log").glob("*.jsonl"))
+    key = load_public_key(args.dir / "keys" / "table.pub")
+    walls: dict[str, list[float]] = {"one": [], "split": []}
+    cpus: dict[str, list[float]] = {"one": [], "split": []}
+    for _ in range(args.repeat):
+        for name, fn in (("one", one), ("split", split)):
+            gc.collect()
+            t0, c0 = time.perf_counter(), cpu()
+            assert fn(files, key)
+            walls[name].append(time.perf_counter() - t0)
+            cpus[name].append(cpu() - c0)
+            print(f"{name:>5}: {walls[name][-1]:.2f} s wall, {cpus[name][-1]:.2f} s CPU", flush=True)
+    for what, values in (("wall", walls), ("CPU", cpus)):
+        ratios = [s / o for s, o in zip(values["split"], values["one"], strict=True)]
+        print(f"split / one, {what}: {statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
