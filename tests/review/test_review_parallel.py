@@ -1,0 +1,209 @@
+"""A large log is reviewed on two cores (verification in a forked worker while this process reads,
+reconstructs and checks the rounds): the report, the errors and the exit codes are those of the
+one-pass review in one process, whatever the log holds.
+
+The parallel path is forced on small logs (``review(..., parallel=True)``, or the size threshold
+patched for the command line)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from click.testing import CliRunner
+
+from tablectl.cli import main
+from tablectl.eventlog import load_public_key
+from tablectl.eventlog.errors import LogInputError
+from tablectl.review import engine, workers
+from tablectl.review.engine import review
+from tablectl.review.model import TableSetup
+
+if TYPE_CHECKING:
+    from conftest import RunTable, TableLog, WriteConfig
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory, write_config: WriteConfig, run_table: RunTable) -> tuple[Path, Path, Path]:
+    """One Card Poker, 120 rounds with dealer mistakes (violations, holds, voided rounds): a file per shoe."""
+    tmp = tmp_path_factory.mktemp("parallel")
+    config, pub = write_config(tmp, "one-card-poker.toml")
+    run_table(config, tmp / "log", 120, seed=5, mistakes=0.2)
+    return tmp / "log", pub, config
+
+
+def _both(files: list[Path], keys: list[Any], **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The report of the one-pass review and of the parallel one (without their timings)."""
+    one = review(files, keys, parallel=False, **kwargs).to_dict()
+    two = review(files, keys, parallel=True, **kwargs).to_dict()
+    one.pop("timings"), two.pop("timings")
+    return one, two
+
+
+def _copy(log: Path, dst: Path) -> list[Path]:
+    shutil.copytree(log, dst)
+    return sorted(dst.glob("*.jsonl"))
+
+
+def _edit_line(path: Path, old: bytes, new: bytes) -> None:
+    """Replace *old* by *new* in the first line of *path* (after the third) that holds it."""
+    lines = path.read_bytes().split(b"\n")
+    index = next(i for i, line in enumerate(lines) if i > 3 and old in line)
+    lines[index] = lines[index].replace(old, new, 1)
+    path.write_bytes(b"\n".join(lines))
+
+
+def test_an_intact_log_gets_the_same_report(played: tuple[Path, Path, Path]) -> None:
+    log, pub, _ = played
+    files = sorted(log.glob("*.jsonl"))
+    one, two = _both(files, [load_public_key(pub)])
+    assert one == two and one["ok"] and {r["settlement"] for r in one["rounds"]} >= {"match"}
+
+
+def test_a_tampered_log_gets_the_same_findings_at_the_same_lines(played: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    log, pub, _ = played
+    files = _copy(log, tmp_path / "log")
+    _edit_line(files[1], b'"face":"up"', b'"face":"dn"')  # still JSON, no longer the line that was hashed
+    one, two = _both(files, [load_public_key(pub)])
+    assert one == two and not one["ok"] and "altered" in {f["kind"] for f in one["findings"]}
+
+
+def test_a_line_that_is_not_json_is_unreadable_in_both(played: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    log, pub, _ = played
+    files = _copy(log, tmp_path / "log")
+    _edit_line(files[2], b'"event":"', b'"event":')
+    one, two = _both(files, [load_public_key(pub)])
+    assert one == two and one["unreadable"] and one["unreadable"][0]["file"] == str(files[2])
+
+
+def test_a_torn_tail_is_reported_alike(played: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    log, pub, _ = played
+    files = _copy(log, tmp_path / "log")
+    with open(files[-1], "ab") as f:
+        f.write(b'{"seq":99999,"event":"dealt"')
+    one, two = _both(files, [load_public_key(pub)])
+    assert one == two and "torn_tail" in {f["kind"] for f in one["findings"]}
+
+
+def test_a_slice_of_a_log_is_reviewed_alike(played: tuple[Path, Path, Path]) -> None:
+    log, pub, config = played
+    from tablectl.config import load_config
+
+    files = sorted(log.glob("*.jsonl"))[1:3]
+    setup = TableSetup.from_config(load_config(config), f"config {config}")
+    one, two = _both(files, [load_public_key(pub)], partial=True, setup=setup)
+    assert one == two and one["anomalies"][0]["kind"] == "partial_log"
+
+
+def test_a_crashed_and_recovered_log_gets_the_same_report(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
+    t.shoe()
+    t.round(1)
+    t.log.append("round_started", round=2, seats=[2], wagers={"2": {"primary": 1000}}, banker=1, banker_stake=None,
+                 shoe=1, dealer=None, last_round=False)
+    t.card("dealt", "9S", "seat:2", 2)
+    t.close(clean=False)
+    t.open()
+    t.round(1)
+    t.close()
+    one, two = _both([tmp_path], [])
+    assert one == two and {a["kind"] for a in one["anomalies"]} >= {"unclean_shutdown", "round_interrupted"}
+
+
+def test_an_empty_log_is_the_same_one_line_error(tmp_path: Path) -> None:
+    (tmp_path / "tablectl-T1-000001.jsonl").write_bytes(b"")
+    errors = []
+    for parallel in (False, True):
+        with pytest.raises(LogInputError) as e:
+            review([tmp_path], parallel=parallel)
+        errors.append(str(e.value))
+    assert errors[0] == errors[1] and errors[0].endswith("the log is empty")
+
+
+def test_a_file_that_cannot_be_read_is_the_same_error(played: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    unreadable = Path("/proc/self/mem")  # a regular file whose first byte no process can read
+    if not unreadable.exists():
+        pytest.skip("needs Linux's /proc")
+    log, _, _ = played
+    files = _copy(log, tmp_path / "log")
+    files[1].unlink()
+    files[1].symlink_to(unreadable)
+    errors = []
+    for parallel in (False, True):
+        with pytest.raises(LogInputError) as e:
+            review(files, parallel=parallel)
+        errors.append(str(e.value))
+    assert errors[0] == errors[1] and errors[0].startswith(f"{files[1]}: ")
+
+
+def test_a_verification_worker_that_dies_is_replaced_by_verifying_here(
+    played: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log, pub, _ = played
+    files = sorted(log.glob("*.jsonl"))
+    here = os.getpid()
+    real = engine.verify
+
+    def dying(*args: Any, **kwargs: Any) -> Any:
+        if os.getpid() != here:
+            os._exit(9)
+        return real(*args, **kwargs)
+
+    one = review(files, [load_public_key(pub)], parallel=False).to_dict()
+    monkeypatch.setattr(engine, "verify", dying)
+    two = review(files, [load_public_key(pub)], parallel=True).to_dict()
+    one.pop("timings"), two.pop("timings")
+    assert one == two
+
+
+@pytest.mark.parametrize("how, code", [("intact", 1), ("tampered", 3), ("empty", 2)])
+def test_the_command_exits_and_prints_alike(played: tuple[Path, Path, Path], tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch, how: str, code: int) -> None:
+    log, pub, _ = played
+    files = _copy(log, tmp_path / "log")
+    if how == "tampered":
+        _edit_line(files[1], b'"face":"up"', b'"face":"dn"')
+    elif how == "empty":
+        for f in files:
+            f.write_bytes(b"")
+    monkeypatch.setattr(engine, "can_fork", lambda: True)
+    results = []
+    for threshold in (1 << 62, 0):  # one process, then two
+        monkeypatch.setattr(engine, "PARALLEL_BYTES", threshold)
+        results.append(CliRunner().invoke(main, ["review", str(tmp_path / "log"), "--key", str(pub)]))
+    one, two = results
+    assert (one.exit_code, one.stdout, one.stderr) == (two.exit_code, two.stdout, two.stderr)
+    assert one.exit_code == code and "Traceback" not in one.output
+
+
+def test_a_worker_hands_back_its_result_or_its_exception() -> None:
+    assert workers.Forked(lambda: sum(range(10))).result() == 45
+    with pytest.raises(LogInputError, match="bad input"):
+        workers.Forked(lambda: (_ for _ in ()).throw(LogInputError("bad input"))).result()
+    with pytest.raises(workers.WorkerFailed):
+        workers.Forked(lambda: os._exit(3)).result()
+
+
+def test_the_command_in_its_own_process_prints_everything_and_exits_with_its_code(
+        played: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    # the output is complete, the exit code kept, and nothing is printed at exit
+    import subprocess
+    import sys
+
+    import orjson
+
+    log, pub, _ = played
+    for args in ([], ["--json"]):
+        done = subprocess.run([sys.executable, "-m", "tablectl", "review", str(log), "--key", str(pub), *args],
+                              capture_output=True, timeout=300, check=False)
+        inline = CliRunner().invoke(main, ["review", str(log), "--key", str(pub), *args])
+        assert done.returncode == inline.exit_code == 1 and done.stderr == b""
+        if args:
+            got, want = orjson.loads(done.stdout), orjson.loads(inline.stdout)
+            got.pop("timings"), want.pop("timings")
+            assert got == want
+        else:
+            assert done.stdout.decode() == inline.stdout
