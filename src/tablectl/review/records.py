@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import operator
 import re
+from itertools import chain
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -48,29 +49,42 @@ def _card_ok(x: Any) -> bool:
     return x is None or (type(x) is str and x in CARD_TEXTS)
 
 
+# Each test of a container is a few C-level passes (``map``, ``set``), not a loop in Python: a
+# round_started line's wagers and seats are checked on every round.
+_INT = frozenset({int})
+_STR = frozenset({str})
+_DICT = frozenset({dict})
+_CARD_TYPES = frozenset({str, type(None)})
+
+
 def _int_list(x: Any) -> bool:
-    return type(x) is list and all(type(i) is int for i in x)
+    return type(x) is list and _INT.issuperset(map(type, x))
 
 
 def _str_list(x: Any) -> bool:
-    return type(x) is list and all(type(i) is str for i in x)
+    return type(x) is list and _STR.issuperset(map(type, x))
 
 
 def _card_list(x: Any) -> bool:
-    return type(x) is list and all(map(_card_ok, x))
+    return type(x) is list and _CARD_TYPES.issuperset(map(type, x)) and _CARDS_OR_NONE.issuperset(x)
 
 
 def _counts(x: Any) -> bool:
-    return type(x) is dict and all(type(v) is int for v in x.values())
+    return type(x) is dict and _INT.issuperset(map(type, x.values()))
 
 
 def _wagers(x: Any) -> bool:
     """``{"<seat>": {"<bet>": cents}}``"""
-    return x is None or (type(x) is dict and all(type(w) is dict and all(type(c) is int for c in w.values()) for w in x.values()))
+    if x is None:
+        return True
+    if type(x) is not dict or not _DICT.issuperset(map(type, x.values())):
+        return False
+    return _INT.issuperset(map(type, chain.from_iterable(map(dict.values, x.values()))))
 
 
 #: every card text the controller writes (``QH``, ``TD``; ``10D`` as the cards module reads it)
 CARD_TEXTS = frozenset({text(c) for c in range(DECK_SIZE)} | {"10" + t[1] for t in (text(c) for c in range(DECK_SIZE)) if t[0] == "T"})
+_CARDS_OR_NONE = CARD_TEXTS | {None}
 
 INT = Type("an integer", _is_int, "type(x) is int")
 STR = Type("a string", lambda x: type(x) is str, "type(x) is str")

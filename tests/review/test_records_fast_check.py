@@ -1,0 +1,36 @@
+"""The types of a record's containers (lists of integers, of strings, of cards; counts; wagers)
+are tested with a few C-level passes: the same verdict as the plain definition, for any value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tablectl.review.records import CARD_LIST, CARD_TEXTS, COUNTS, INT_LIST, STR_LIST, WAGERS
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False),
+                     st.sampled_from(["QH", "TD", "10S", "ZZ", ""]))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                         st.dictionaries(st.sampled_from(["1", "2", "tie"]), inner, max_size=3)),
+                       max_leaves=8)
+
+
+def _plain_wagers(x: Any) -> bool:
+    return x is None or (type(x) is dict and all(type(w) is dict and all(type(c) is int for c in w.values()) for w in x.values()))
+
+
+@settings(max_examples=500, deadline=None)
+@given(x=_VALUES)
+def test_a_container_s_type_is_judged_as_its_plain_definition_says(x: Any) -> None:
+    assert INT_LIST.test(x) == (type(x) is list and all(type(i) is int for i in x))
+    assert STR_LIST.test(x) == (type(x) is list and all(type(i) is str for i in x))
+    assert CARD_LIST.test(x) == (type(x) is list and all(c is None or (type(c) is str and c in CARD_TEXTS) for c in x))
+    assert COUNTS.test(x) == (type(x) is dict and all(type(v) is int for v in x.values()))
+    assert WAGERS.test(x) == _plain_wagers(x)
+
+
+def test_wagers_of_whole_cents_by_seat_and_bet_are_wagers() -> None:
+    assert WAGERS.test({"1": {"primary": 500, "tie": 100}, "2": {}})
+    assert not WAGERS.test({"1": {"primary": 5.0}}) and not WAGERS.test({"1": [500]}) and not WAGERS.test([])
