@@ -136,3 +136,19 @@ def test_the_command_shows_one_round_in_full_from_a_streamed_review(played: tupl
     assert done.exit_code == 1 and "round 7 (session 1, round 7)" in done.stdout
     missing = CliRunner().invoke(main, ["review", str(log), "--key", str(pub), "--round", "99999"])
     assert missing.exit_code == 2 and "no round '99999' in the log" in missing.stderr
+
+
+def test_json_rounds_that_the_temporary_directory_cannot_hold_stop_the_review_with_one_line_and_exit_5(
+        played: tuple[Path, Path, Path]) -> None:
+    import resource
+    import signal
+
+    def small_files() -> None:  # files of this process may not grow past 64 KiB (EFBIG, not SIGXFSZ)
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 16, 1 << 16))
+
+    log, pub, _ = played
+    done = subprocess.run([sys.executable, "-m", "tablectl", "review", str(log), "--key", str(pub), "--json"],
+                          capture_output=True, timeout=300, check=False, preexec_fn=small_files)
+    assert done.returncode == 5 and done.stdout == b""
+    assert done.stderr.decode().count("\n") == 1 and "cannot hold the rounds of the JSON report" in done.stderr.decode()

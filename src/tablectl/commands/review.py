@@ -8,7 +8,8 @@ Exit codes: 0 verified and clean (which needs ``--key`` and ``--anchor``); 1 ver
 anomalies to review (violations, holds, device faults, unclean shutdowns, event-number gaps,
 settlement or procedure mismatches, no key or no anchor given, ...); 3 integrity failure (the first one, with file and line, on stderr); 2 bad input (a path that does not exist, a
 directory without logs, a file that is not a log, a missing or unreadable key or config, an
-unknown round, an HTML file that cannot be written) as a one-line error.
+unknown round, an HTML file that cannot be written) as a one-line error; 5 the temporary directory
+cannot hold the rounds of ``--json`` (a full disk), as a one-line error.
 
 The review keeps one round at a time (``tablectl.review.engine``): with ``--json`` each round's
 JSON is spooled to a temporary file as it is checked and copied out after the report's head, so
@@ -21,12 +22,15 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 import orjson
 
-from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_USAGE, CommandError
+from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError
+
+if TYPE_CHECKING:
+    from tablectl.review.model import RoundRecord
 
 
 @click.command("review")
@@ -127,9 +131,13 @@ class _JsonRounds:
         self.file = tempfile.TemporaryFile()
         self.count = 0
 
-    def __call__(self, rnd: Any) -> None:
+    def __call__(self, rnd: RoundRecord) -> None:
         text = orjson.dumps(rnd.to_dict(), option=orjson.OPT_INDENT_2)
-        self.file.write((b",\n    " if self.count else b"    ") + text.replace(b"\n", b"\n    "))
+        try:
+            self.file.write((b",\n    " if self.count else b"    ") + text.replace(b"\n", b"\n    "))
+        except OSError as e:  # a full disk under the temporary directory: the review stops here
+            raise CommandError(f"{tempfile.gettempdir()}: cannot hold the rounds of the JSON report: {e.strerror or e}",
+                               EXIT_STORAGE) from None
         self.count += 1
 
     def write_report(self, head: dict[str, Any], timings: dict[str, float], out: IO[bytes]) -> None:

@@ -146,8 +146,8 @@ def reconstruct(files: Sequence[Path], setup: TableSetup | None = None) -> tuple
 SessionRules = tuple[GameRules | None, bool, str | None]  # a session's game rules, packets, card device
 
 
-def _session_rules(session: Session, setup: TableSetup | None) -> tuple[SessionRules, str | None]:
-    """A session's game rules, packet mode and card device; where its rules came from."""
+def _session_rules(session: Session, setup: TableSetup | None) -> SessionRules:
+    """A session's game rules (their ``source`` says where they came from), packet mode and card device."""
     rules: GameRules | None = None
     if session.game:
         if session.rules is not None:
@@ -163,7 +163,7 @@ def _session_rules(session: Session, setup: TableSetup | None) -> tuple[SessionR
                 rules = game_rules(session.game, None, f"defaults ({source} unusable: {e})")
             except ValueError:
                 rules = None
-    return (rules, session.source_kind == "shuffler", session.source), (rules.source if rules is not None else None)
+    return rules, session.source_kind == "shuffler", session.source
 
 
 class RoundChecker:
@@ -177,10 +177,8 @@ class RoundChecker:
 
     def __call__(self, rnd: RoundRecord) -> None:
         if self.replay:
-            rules = self._rules.get(rnd.session)
-            if rules is None:
-                rules = self._rules[rnd.session] = _session_rules(self.recon.sessions[rnd.session - 1], self.setup)[0]
-            replay_round(rnd, rules[0], packets=rules[1], source=rules[2])
+            rules, packets, source = self._of(rnd.session)
+            replay_round(rnd, rules, packets=packets, source=source)
             rnd.events = []
         self.tally.add(rnd)
         self.sink(rnd)
@@ -189,11 +187,16 @@ class RoundChecker:
         """Where the rules came from, per game (the first session of the game's)."""
         in_force: dict[str, str] = {}
         for session in self.recon.sessions:
-            if session.game and session.game not in in_force:
-                source = _session_rules(session, self.setup)[1]
-                if source is not None:
-                    in_force[session.game] = source
+            rules = self._of(session.index)[0]
+            if session.game and rules is not None:
+                in_force.setdefault(session.game, rules.source)
         return [RulesInForce(g, s) for g, s in in_force.items()]
+
+    def _of(self, session: int) -> SessionRules:
+        rules = self._rules.get(session)
+        if rules is None:
+            rules = self._rules[session] = _session_rules(self.recon.sessions[session - 1], self.setup)
+        return rules
 
 
 def review(
