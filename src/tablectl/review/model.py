@@ -32,13 +32,14 @@ SETTLED_FIELDS = ("seat", "bet", "stake", "outcome", "pays", "net")
 #: a shoe's or a continuous shuffler's cards are kept one byte each (the card's number, or this for
 #: a card not read or not a card): a long log's hundreds of thousands of cards in a few hundred KB
 UNKNOWN_CARD = 255
-_CODE_OF_TEXT = {t: c for c, t in enumerate(CARD_TEXT)}  # the texts the controller writes ("QH", "TD")
+#: the byte of each card text the controller writes ("QH", "TD")
+CARD_CODES = {t: c for c, t in enumerate(CARD_TEXT)}
 
 
 def card_code(text: Any) -> int:
     """The byte that stands for the card *text* (:data:`UNKNOWN_CARD` for None or not a card)."""
     try:
-        return _CODE_OF_TEXT[text]
+        return CARD_CODES[text]
     except (KeyError, TypeError):
         pass
     try:

@@ -22,9 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablectl.cards import CARD_TEXT
 from tablectl.review.logread import orjson_keys
 from tablectl.review.model import (
+    CARD_CODES,
     COMPLETE,
     INTERRUPTED,
     OPEN,
@@ -58,7 +58,6 @@ _ROUND_FIELDS = orjson_keys("round", "seats", "wagers", "banker", "banker_stake"
 _round_fields = operator.itemgetter(*_ROUND_FIELDS)
 #: a settled line's row (the fields settlement decides, as the rules engine's rows hold them)
 _settled_row = operator.itemgetter(*orjson_keys(*SETTLED_FIELDS))
-_CODES = {text: card_code(text) for text in CARD_TEXT}
 HELD = "held"
 DEVICE_FAULT = "device_fault"
 #: why a round ended with its session: (stopped, crashed)
@@ -319,7 +318,7 @@ class Reconstructor:
             else:
                 self._irregular(dev, n, rec["seq"], last)
         if dev == self.source:
-            code = _CODES.get(card) if card.__class__ is str else None
+            code = CARD_CODES.get(card) if card.__class__ is str else None
             if code is None:
                 code = card_code(card)
             if self.csm:
