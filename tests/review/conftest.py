@@ -13,7 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from tablectl.cli import main
+from tablectl.config import load_config
 from tablectl.eventlog import EventLog, generate_key, save_keypair
+from tablectl.review.model import TableSetup
 
 TABLES = Path(__file__).resolve().parents[2] / "config" / "tables"
 
@@ -109,6 +111,37 @@ class TableLog:
     def close(self, clean: bool = True) -> None:
         self.log.commit()
         self.log.close(clean=clean)
+
+    def crash_in_round_2(self) -> None:
+        """Round 1; round 2 started, one card dealt, and the controller crashes; a new start (not
+        going on with round 2) deals a round 1 again."""
+        self.shoe()
+        self.round(1)
+        self.log.append("round_started", round=2, seats=[2], wagers={"2": {"primary": 1000}}, banker=1, banker_stake=None,
+                        shoe=1, dealer=None, last_round=False)
+        self.card("dealt", "9S", "seat:2", 2)
+        self.close(clean=False)
+        self.open()
+        self.round(1)
+        self.close()
+
+
+@pytest.fixture(scope="session")
+def mistaken_table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """One Card Poker, 120 rounds with dealer mistakes (violations, holds, voided rounds), a file
+    per shoe: (log directory, public key, config). Read only: copy it to change it."""
+    tmp = tmp_path_factory.mktemp("mistaken")
+    config, pub = _write_config(tmp, "one-card-poker.toml")
+    _run_table(config, tmp / "log", 120, seed=5, mistakes=0.2)
+    return tmp / "log", pub, config
+
+
+@pytest.fixture(scope="session")
+def mistaken_slice(mistaken_table: tuple[Path, Path, Path]) -> tuple[list[Path], Path, TableSetup]:
+    """The second and third files of :func:`mistaken_table` (a slice, not starting at seq 1), its
+    public key, and what its config tells review."""
+    log, pub, config = mistaken_table
+    return sorted(log.glob("*.jsonl"))[1:3], pub, TableSetup.from_config(load_config(config), f"config {config}")
 
 
 @pytest.fixture

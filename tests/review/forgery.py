@@ -99,3 +99,12 @@ def copy_log(source: Path, target: Path) -> Path:
     for path in next(iter(log_files(source).values())):
         shutil.copy2(path, target / path.name)
     return target
+
+
+def edit_line(path: Path, old: bytes, new: bytes) -> None:
+    """Replace *old* by *new* in the first line of the file *path* (after the third) that holds it,
+    in place: nothing re-linked, nothing re-signed."""
+    lines = path.read_bytes().split(b"\n")
+    index = next(i for i, line in enumerate(lines) if i > 3 and old in line)
+    lines[index] = lines[index].replace(old, new, 1)
+    path.write_bytes(b"\n".join(lines))

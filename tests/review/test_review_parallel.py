@@ -8,12 +8,12 @@ patched for the command line)."""
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from click.testing import CliRunner
+from forgery import copy_log, edit_line
 
 from tablectl.cli import main
 from tablectl.eventlog import load_public_key
@@ -23,16 +23,7 @@ from tablectl.review.engine import review
 from tablectl.review.model import TableSetup
 
 if TYPE_CHECKING:
-    from conftest import RunTable, TableLog, WriteConfig
-
-
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory, write_config: WriteConfig, run_table: RunTable) -> tuple[Path, Path, Path]:
-    """One Card Poker, 120 rounds with dealer mistakes (violations, holds, voided rounds): a file per shoe."""
-    tmp = tmp_path_factory.mktemp("parallel")
-    config, pub = write_config(tmp, "one-card-poker.toml")
-    run_table(config, tmp / "log", 120, seed=5, mistakes=0.2)
-    return tmp / "log", pub, config
+    from conftest import TableLog
 
 
 def _both(files: list[Path], keys: list[Any], **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -43,72 +34,46 @@ def _both(files: list[Path], keys: list[Any], **kwargs: Any) -> tuple[dict[str, 
     return one, two
 
 
-def _copy(log: Path, dst: Path) -> list[Path]:
-    shutil.copytree(log, dst)
-    return sorted(dst.glob("*.jsonl"))
-
-
-def _edit_line(path: Path, old: bytes, new: bytes) -> None:
-    """Replace *old* by *new* in the first line of *path* (after the third) that holds it."""
-    lines = path.read_bytes().split(b"\n")
-    index = next(i for i, line in enumerate(lines) if i > 3 and old in line)
-    lines[index] = lines[index].replace(old, new, 1)
-    path.write_bytes(b"\n".join(lines))
-
-
-def test_an_intact_log_gets_the_same_report(played: tuple[Path, Path, Path]) -> None:
-    log, pub, _ = played
+def test_an_intact_log_gets_the_same_report(mistaken_table: tuple[Path, Path, Path]) -> None:
+    log, pub, _ = mistaken_table
     files = sorted(log.glob("*.jsonl"))
     one, two = _both(files, [load_public_key(pub)])
     assert one == two and one["ok"] and {r["settlement"] for r in one["rounds"]} >= {"match"}
 
 
-def test_a_tampered_log_gets_the_same_findings_at_the_same_lines(played: tuple[Path, Path, Path], tmp_path: Path) -> None:
-    log, pub, _ = played
-    files = _copy(log, tmp_path / "log")
-    _edit_line(files[1], b'"face":"up"', b'"face":"dn"')  # still JSON, no longer the line that was hashed
+def test_a_tampered_log_gets_the_same_findings_at_the_same_lines(mistaken_table: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    log, pub, _ = mistaken_table
+    files = sorted(copy_log(log, tmp_path / "log").glob("*.jsonl"))
+    edit_line(files[1], b'"face":"up"', b'"face":"dn"')  # still JSON, no longer the line that was hashed
     one, two = _both(files, [load_public_key(pub)])
     assert one == two and not one["ok"] and "altered" in {f["kind"] for f in one["findings"]}
 
 
-def test_a_line_that_is_not_json_is_unreadable_in_both(played: tuple[Path, Path, Path], tmp_path: Path) -> None:
-    log, pub, _ = played
-    files = _copy(log, tmp_path / "log")
-    _edit_line(files[2], b'"event":"', b'"event":')
+def test_a_line_that_is_not_json_is_unreadable_in_both(mistaken_table: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    log, pub, _ = mistaken_table
+    files = sorted(copy_log(log, tmp_path / "log").glob("*.jsonl"))
+    edit_line(files[2], b'"event":"', b'"event":')
     one, two = _both(files, [load_public_key(pub)])
     assert one == two and one["unreadable"] and one["unreadable"][0]["file"] == str(files[2])
 
 
-def test_a_torn_tail_is_reported_alike(played: tuple[Path, Path, Path], tmp_path: Path) -> None:
-    log, pub, _ = played
-    files = _copy(log, tmp_path / "log")
+def test_a_torn_tail_is_reported_alike(mistaken_table: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    log, pub, _ = mistaken_table
+    files = sorted(copy_log(log, tmp_path / "log").glob("*.jsonl"))
     with open(files[-1], "ab") as f:
         f.write(b'{"seq":99999,"event":"dealt"')
     one, two = _both(files, [load_public_key(pub)])
     assert one == two and "torn_tail" in {f["kind"] for f in one["findings"]}
 
 
-def test_a_slice_of_a_log_is_reviewed_alike(played: tuple[Path, Path, Path]) -> None:
-    log, pub, config = played
-    from tablectl.config import load_config
-
-    files = sorted(log.glob("*.jsonl"))[1:3]
-    setup = TableSetup.from_config(load_config(config), f"config {config}")
+def test_a_slice_of_a_log_is_reviewed_alike(mistaken_slice: tuple[list[Path], Path, TableSetup]) -> None:
+    files, pub, setup = mistaken_slice
     one, two = _both(files, [load_public_key(pub)], partial=True, setup=setup)
     assert one == two and one["anomalies"][0]["kind"] == "partial_log"
 
 
 def test_a_crashed_and_recovered_log_gets_the_same_report(tmp_path: Path, table_log: TableLog) -> None:
-    t = table_log
-    t.shoe()
-    t.round(1)
-    t.log.append("round_started", round=2, seats=[2], wagers={"2": {"primary": 1000}}, banker=1, banker_stake=None,
-                 shoe=1, dealer=None, last_round=False)
-    t.card("dealt", "9S", "seat:2", 2)
-    t.close(clean=False)
-    t.open()
-    t.round(1)
-    t.close()
+    table_log.crash_in_round_2()
     one, two = _both([tmp_path], [])
     assert one == two and {a["kind"] for a in one["anomalies"]} >= {"unclean_shutdown", "round_interrupted"}
 
@@ -123,12 +88,12 @@ def test_an_empty_log_is_the_same_one_line_error(tmp_path: Path) -> None:
     assert errors[0] == errors[1] and errors[0].endswith("the log is empty")
 
 
-def test_a_file_that_cannot_be_read_is_the_same_error(played: tuple[Path, Path, Path], tmp_path: Path) -> None:
+def test_a_file_that_cannot_be_read_is_the_same_error(mistaken_table: tuple[Path, Path, Path], tmp_path: Path) -> None:
     unreadable = Path("/proc/self/mem")  # a regular file whose first byte no process can read
     if not unreadable.exists():
         pytest.skip("needs Linux's /proc")
-    log, _, _ = played
-    files = _copy(log, tmp_path / "log")
+    log, _, _ = mistaken_table
+    files = sorted(copy_log(log, tmp_path / "log").glob("*.jsonl"))
     files[1].unlink()
     files[1].symlink_to(unreadable)
     errors = []
@@ -140,9 +105,9 @@ def test_a_file_that_cannot_be_read_is_the_same_error(played: tuple[Path, Path, 
 
 
 def test_a_verification_worker_that_dies_is_replaced_by_verifying_here(
-    played: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+    mistaken_table: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    log, pub, _ = played
+    log, pub, _ = mistaken_table
     files = sorted(log.glob("*.jsonl"))
     here = os.getpid()
     real = engine.verify
@@ -160,12 +125,12 @@ def test_a_verification_worker_that_dies_is_replaced_by_verifying_here(
 
 
 @pytest.mark.parametrize("how, code", [("intact", 1), ("tampered", 3), ("empty", 2)])
-def test_the_command_exits_and_prints_alike(played: tuple[Path, Path, Path], tmp_path: Path,
+def test_the_command_exits_and_prints_alike(mistaken_table: tuple[Path, Path, Path], tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch, how: str, code: int) -> None:
-    log, pub, _ = played
-    files = _copy(log, tmp_path / "log")
+    log, pub, _ = mistaken_table
+    files = sorted(copy_log(log, tmp_path / "log").glob("*.jsonl"))
     if how == "tampered":
-        _edit_line(files[1], b'"face":"up"', b'"face":"dn"')
+        edit_line(files[1], b'"face":"up"', b'"face":"dn"')
     elif how == "empty":
         for f in files:
             f.write_bytes(b"")
@@ -188,14 +153,14 @@ def test_a_worker_hands_back_its_result_or_its_exception() -> None:
 
 
 def test_the_command_in_its_own_process_prints_everything_and_exits_with_its_code(
-        played: tuple[Path, Path, Path], tmp_path: Path) -> None:
+        mistaken_table: tuple[Path, Path, Path], tmp_path: Path) -> None:
     # the output is complete, the exit code kept, and nothing is printed at exit
     import subprocess
     import sys
 
     import orjson
 
-    log, pub, _ = played
+    log, pub, _ = mistaken_table
     for args in ([], ["--json"]):
         done = subprocess.run([sys.executable, "-m", "tablectl", "review", str(log), "--key", str(pub), *args],
                               capture_output=True, timeout=300, check=False)

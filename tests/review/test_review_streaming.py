@@ -5,7 +5,6 @@ whatever the log holds, and ``tablectl review --json`` streams the same JSON."""
 from __future__ import annotations
 
 import gc
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import pytest
 from click.testing import CliRunner
+from forgery import copy_log, edit_line
 
 from tablectl.cli import main
 from tablectl.eventlog import load_public_key
@@ -22,16 +22,7 @@ from tablectl.review.engine import review
 from tablectl.review.model import RoundRecord, TableSetup
 
 if TYPE_CHECKING:
-    from conftest import RunTable, TableLog, WriteConfig
-
-
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory, write_config: WriteConfig, run_table: RunTable) -> tuple[Path, Path, Path]:
-    """One Card Poker, 120 rounds with dealer mistakes (violations, holds, voided rounds): a file per shoe."""
-    tmp = tmp_path_factory.mktemp("streaming")
-    config, pub = write_config(tmp, "one-card-poker.toml")
-    run_table(config, tmp / "log", 120, seed=5, mistakes=0.2)
-    return tmp / "log", pub, config
+    from conftest import TableLog
 
 
 def _both(files: list[Path], keys: list[Any], **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -46,55 +37,29 @@ def _both(files: list[Path], keys: list[Any], **kwargs: Any) -> tuple[dict[str, 
     return kept, streamed
 
 
-def _copy(log: Path, dst: Path) -> list[Path]:
-    shutil.copytree(log, dst)
-    return sorted(dst.glob("*.jsonl"))
-
-
-def _edit_line(path: Path, old: bytes, new: bytes) -> None:
-    """Replace *old* by *new* in the first line of *path* (after the third) that holds it."""
-    lines = path.read_bytes().split(b"\n")
-    index = next(i for i, line in enumerate(lines) if i > 3 and old in line)
-    lines[index] = lines[index].replace(old, new, 1)
-    path.write_bytes(b"\n".join(lines))
-
-
-def test_rounds_handed_to_a_sink_are_those_the_report_keeps_otherwise(played: tuple[Path, Path, Path]) -> None:
-    log, pub, _ = played
+def test_rounds_handed_to_a_sink_are_those_the_report_keeps_otherwise(mistaken_table: tuple[Path, Path, Path]) -> None:
+    log, pub, _ = mistaken_table
     kept, streamed = _both(sorted(log.glob("*.jsonl")), [load_public_key(pub)])
     assert kept == streamed and kept["ok"] and kept["counts"]["rounds"] == len(kept["rounds"]) >= 120
     assert {r["settlement"] for r in kept["rounds"]} >= {"match"}
 
 
-def test_a_tampered_log_gets_the_same_findings_at_the_same_lines(played: tuple[Path, Path, Path], tmp_path: Path) -> None:
-    log, pub, _ = played
-    files = _copy(log, tmp_path / "log")
-    _edit_line(files[1], b'"face":"up"', b'"face":"dn"')  # still JSON, no longer the line that was hashed
+def test_a_tampered_log_gets_the_same_findings_at_the_same_lines(mistaken_table: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    log, pub, _ = mistaken_table
+    files = sorted(copy_log(log, tmp_path / "log").glob("*.jsonl"))
+    edit_line(files[1], b'"face":"up"', b'"face":"dn"')  # still JSON, no longer the line that was hashed
     kept, streamed = _both(files, [load_public_key(pub)])
     assert kept == streamed and not kept["ok"] and "altered" in {f["kind"] for f in kept["findings"]}
 
 
-def test_a_slice_of_a_log_is_reviewed_alike(played: tuple[Path, Path, Path]) -> None:
-    log, pub, config = played
-    from tablectl.config import load_config
-
-    files = sorted(log.glob("*.jsonl"))[1:3]
-    setup = TableSetup.from_config(load_config(config), f"config {config}")
+def test_a_slice_of_a_log_is_reviewed_alike(mistaken_slice: tuple[list[Path], Path, TableSetup]) -> None:
+    files, pub, setup = mistaken_slice
     kept, streamed = _both(files, [load_public_key(pub)], partial=True, setup=setup)
     assert kept == streamed and kept["anomalies"][0]["kind"] == "partial_log"
 
 
 def test_a_round_interrupted_by_a_crash_is_handed_on_once_after_the_next_start(tmp_path: Path, table_log: TableLog) -> None:
-    t = table_log
-    t.shoe()
-    t.round(1)
-    t.log.append("round_started", round=2, seats=[2], wagers={"2": {"primary": 1000}}, banker=1, banker_stake=None,
-                 shoe=1, dealer=None, last_round=False)
-    t.card("dealt", "9S", "seat:2", 2)
-    t.close(clean=False)
-    t.open()
-    t.round(1)
-    t.close()
+    table_log.crash_in_round_2()
     kept, streamed = _both([tmp_path], [])
     assert kept == streamed
     assert [(r["id"], r["status"]) for r in kept["rounds"]] == [("1", "complete"), ("2", "interrupted"), ("2.1", "complete")]
@@ -106,9 +71,9 @@ def _live_rounds() -> int:
     return sum(type(o) is RoundRecord for o in gc.get_objects())
 
 
-def test_each_round_is_let_go_once_the_sink_has_it(played: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_round_is_let_go_once_the_sink_has_it(mistaken_table: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tally, "LISTED_ROUNDS", 0)  # (else the report keeps a small log's rounds to list them)
-    log, pub, _ = played
+    log, pub, _ = mistaken_table
     live: list[int] = []
     before = _live_rounds()
     report = review(sorted(log.glob("*.jsonl")), [load_public_key(pub)], rounds=lambda rnd: live.append(_live_rounds()))
@@ -118,8 +83,8 @@ def test_each_round_is_let_go_once_the_sink_has_it(played: tuple[Path, Path, Pat
     assert _live_rounds() == before
 
 
-def test_the_command_streams_the_json_of_the_whole_report(played: tuple[Path, Path, Path]) -> None:
-    log, pub, _ = played
+def test_the_command_streams_the_json_of_the_whole_report(mistaken_table: tuple[Path, Path, Path]) -> None:
+    log, pub, _ = mistaken_table
     done = subprocess.run([sys.executable, "-m", "tablectl", "review", str(log), "--key", str(pub), "--json"],
                           capture_output=True, timeout=300, check=False)
     assert done.returncode == 1 and done.stderr == b""
@@ -130,8 +95,8 @@ def test_the_command_streams_the_json_of_the_whole_report(played: tuple[Path, Pa
     assert done.stdout == orjson.dumps(orjson.loads(done.stdout), option=orjson.OPT_INDENT_2) + b"\n"
 
 
-def test_the_command_shows_one_round_in_full_from_a_streamed_review(played: tuple[Path, Path, Path]) -> None:
-    log, pub, _ = played
+def test_the_command_shows_one_round_in_full_from_a_streamed_review(mistaken_table: tuple[Path, Path, Path]) -> None:
+    log, pub, _ = mistaken_table
     done = CliRunner().invoke(main, ["review", str(log), "--key", str(pub), "--round", "7"])
     assert done.exit_code == 1 and "round 7 (session 1, round 7)" in done.stdout
     missing = CliRunner().invoke(main, ["review", str(log), "--key", str(pub), "--round", "99999"])
@@ -139,7 +104,7 @@ def test_the_command_shows_one_round_in_full_from_a_streamed_review(played: tupl
 
 
 def test_json_rounds_that_the_temporary_directory_cannot_hold_stop_the_review_with_one_line_and_exit_5(
-        played: tuple[Path, Path, Path]) -> None:
+        mistaken_table: tuple[Path, Path, Path]) -> None:
     import resource
     import signal
 
@@ -147,7 +112,7 @@ def test_json_rounds_that_the_temporary_directory_cannot_hold_stop_the_review_wi
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 16, 1 << 16))
 
-    log, pub, _ = played
+    log, pub, _ = mistaken_table
     done = subprocess.run([sys.executable, "-m", "tablectl", "review", str(log), "--key", str(pub), "--json"],
                           capture_output=True, timeout=300, check=False, preexec_fn=small_files)
     assert done.returncode == 5 and done.stdout == b""
