@@ -138,6 +138,24 @@ def test_html_is_one_self_contained_file_with_the_plots(eventful: tuple[Path, Pa
     assert "card position chi square" in titles and "dfh guessing with feedback" in titles
 
 
+def test_html_of_a_long_log_lists_the_rounds_with_a_finding_and_counts_the_others(
+        mistaken_table: tuple[Path, Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablectl.review import tally
+
+    monkeypatch.setattr(tally, "LISTED_ROUNDS", 1)  # a "long" log: more rounds than the report lists
+    log, pub, _ = mistaken_table
+    out = tmp_path / "report.html"
+    assert review(log, "--key", pub, "--html", out).exit_code == 1
+    html = out.read_text(encoding="utf-8")
+    rows = re.findall(r"<tr><td>([\d.]+)</td>", html.split("<h2>Rounds</h2>")[1])
+    said = re.search(r"<p>(\d+) round\(s\) whose settlement matched are not listed(?:, nor (\d+) more with a finding)?", html)
+    counts = orjson.loads(review(log, "--key", pub, "--json").stdout)["counts"]
+    odd = counts["rounds"] - counts["settlement:match"]  # (2: voided by a supervisor)
+    assert said is not None and len(rows) == 1 and odd > 1
+    matched, more = int(said[1]), int(said[2] or 0)
+    assert (matched, more) == (counts["settlement:match"], odd - 1)
+
+
 @pytest.mark.parametrize(
     "case, message",
     [

@@ -165,9 +165,9 @@ def render(report: ReviewReport, *, rounds: Sequence[RoundRecord] = ()) -> str:
             parts.append("<pre>" + escape("\n".join(round_lines(rnd))) + "</pre>")
     shown, left_out = report.tally.listed()
     if left_out:
-        odd = report.tally.odd_count - len(shown)
-        parts.append(f"<p>{left_out} round(s) are not listed: {left_out - odd} whose settlement matched"
-                     + (f", and {odd} more with a finding (see --json)" if odd else "") + ".</p>")
+        more = report.tally.odd_count - len(shown)  # with a finding, beyond the ones listed
+        parts.append(f"<p>{left_out - more} round(s) whose settlement matched are not listed"
+                     + (f", nor {more} more with a finding (see --json)" if more else "") + ".</p>")
     parts.append(_table(
         ["round", "session", "seq", "status", "settlement", "seats", "players' net", "problems"],
         [(r.id, r.session, r.start_seq, r.status, r.settlement, " ".join(map(str, r.seats)), money(r.net) if r.settled else "",
