@@ -20,6 +20,8 @@ Per log:
   ``orjson.loads`` each); verify + reconstruct (``review(..., replay=False)``); the full review
   (``review(...)``, every round also walked through its deal script and settled again by the rules
   engine). Printed: the ratio of each to the bare parse of the same round, median and range.
+  Both reviews run as ``tablectl review`` does: a log of 8 MiB or more is verified in a forked
+  worker while this process reads it (``bench_review_split.py`` measures what that gains).
 
 Goals (issue 16): peak RSS at the longest log <= 1.25x that at the shortest; verify + reconstruct
 <= 2x and the full review <= 3x the bare parse.
