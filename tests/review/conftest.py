@@ -99,10 +99,10 @@ class TableLog:
         self.device("shoe_loaded", shoe=1, decks=6, cards=312, deck_ok=True)
         self.card("burned", "2C", "burn", reason="shuffle")
 
-    def round(self, number: int) -> None:
+    def round(self, number: int, dealer: str | None = "D-01") -> None:
         """A complete round: seat 2 (primary $10) against the DP at seat 1; 9S beats 4D."""
         self.log.append("round_started", round=number, seats=[2], wagers={"2": {"primary": 1000}}, banker=1,
-                        banker_stake=100000, shoe=1, dealer="D-01", last_round=False)
+                        banker_stake=100000, shoe=1, dealer=dealer, last_round=False)
         self.card("dealt", "9S", "seat:2", number)
         self.card("dealt", "4D", "dp", number)
         self.log.append("settled", round=number, seat=2, bet="primary", stake=1000, outcome="win", pays="1:1", net=1000)

@@ -225,3 +225,13 @@ def test_rounds_dealt_with_no_dealer_signed_in_are_one_anomaly_per_run(tmp_path:
     assert kinds(report) == ["no_dealer"]
     assert not report.clean
     assert "round 2 dealt with no dealer signed in" in report.anomalies[0].detail
+
+
+def test_a_run_of_rounds_with_no_dealer_is_one_anomaly_from_its_first_round_to_its_last(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
+    t.shoe()
+    for number, dealer in ((1, "D-01"), (2, None), (3, None), (4, None), (5, "D-02"), (6, None)):
+        t.round(number, dealer)
+    t.close()
+    found = [(a.round, a.detail) for a in review([tmp_path], [t.key.public_key()]).anomalies if a.kind == "no_dealer"]
+    assert found == [("2", "3 rounds, 2 to 4 dealt with no dealer signed in"), ("6", "round 6 dealt with no dealer signed in")]

@@ -36,8 +36,8 @@ class RoundTally:
     first: list[RoundRecord] = field(default_factory=list)  # the first LISTED_ROUNDS rounds
     odd: list[RoundRecord] = field(default_factory=list)  # the first LISTED_ROUNDS with a finding
     odd_count: int = 0
-    _no_dealer: list[RoundRecord] = field(default_factory=list)  # the first and last of the run so far
-    _no_dealer_len: int = 0
+    # the run of rounds dealt with no dealer signed in, so far: its first round, its last, its length
+    _run: tuple[RoundRecord, RoundRecord, int] | None = None
 
     def add(self, rnd: RoundRecord) -> None:
         """Count a checked round and note its anomalies."""
@@ -56,10 +56,7 @@ class RoundTally:
         if rnd.dealer:
             self._close_no_dealer()
         else:
-            self._no_dealer[1:] = [rnd]
-            if not self._no_dealer_len:
-                self._no_dealer[:1] = [rnd]
-            self._no_dealer_len += 1
+            self._run = (rnd, rnd, 1) if self._run is None else (self._run[0], rnd, self._run[2] + 1)
 
     def finish(self) -> None:
         """The log has no more rounds."""
@@ -81,14 +78,12 @@ class RoundTally:
         return self.odd, self.rounds - len(self.odd)
 
     def _close_no_dealer(self) -> None:
-        if self._no_dealer_len:
-            first, last = self._no_dealer[0], self._no_dealer[-1]
-            n = self._no_dealer_len
+        if self._run is not None:
+            first, last, n = self._run
             which = f"round {first.id}" if n == 1 else f"{n} rounds, {first.id} to {last.id}"
             self.anomalies.append(Anomaly(NO_DEALER, first.start_seq, first.start_ts,
                                           f"{which} dealt with no dealer signed in", first.id))
-            self._no_dealer.clear()
-            self._no_dealer_len = 0
+            self._run = None
 
 
 def round_anomalies(rnd: RoundRecord) -> list[Anomaly]:
