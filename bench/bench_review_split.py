@@ -1,19 +1,18 @@
-"""Does review gain from a second process? One process (``review``: verify, parse, reconstruct and
-check every round in one pass) against the same work split in two: the verification (hash chain,
-signatures) in a forked child while this process reads, parses, reconstructs and checks the rounds.
+"""Does review gain from a second process? ``review(..., parallel=False)`` (verify, parse,
+reconstruct and check every round in one pass) against ``parallel=True`` (the verification in a
+forked child while this process reads, parses, reconstructs and checks the rounds).
 
     python bench/bench_review_split.py --dir /var/tmp/rb/1000000    # a log written by bench_review.py --keep
 
 Prints, per run, the wall time and the CPU seconds (this process and its children) of each, and the
-medians and ranges of the ratios split / one. ``tablectl review`` uses one process: it is what this
-measures.
+medians and ranges of the ratios split / one. ``tablectl review`` splits a log of
+``engine.PARALLEL_BYTES`` or more, on this measure.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
-import multiprocessing
 import resource
 import statistics
 import time
@@ -21,31 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from tablectl.eventlog import load_public_key
-from tablectl.eventlog.verify import verify
-from tablectl.review.engine import RoundChecker, review
-from tablectl.review.logread import LogReader
-from tablectl.review.quality import analyse
-from tablectl.review.reconstruct import Reconstructor
+from tablectl.review.engine import review
 
 
 def one(files: list[Path], key: Any) -> bool:
-    return review(files, [key], rounds=lambda r: None).ok
+    return review(files, [key], rounds=lambda r: None, parallel=False).ok
 
 
 def split(files: list[Path], key: Any) -> bool:
-    ctx = multiprocessing.get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=lambda: send.send(verify(files, [key]).ok), daemon=True)
-    child.start()
-    send.close()
-    builder = Reconstructor(None)
-    builder.on_round = RoundChecker(builder.out, None, True, lambda r: None)
-    reader = LogReader(files, builder.feed)
-    reader.read()
-    analyse(builder.finish(reader.lines))
-    ok: bool = recv.recv()
-    child.join()
-    return ok
+    return review(files, [key], rounds=lambda r: None, parallel=True).ok
 
 
 def cpu() -> float:

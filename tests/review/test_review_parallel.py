@@ -150,25 +150,3 @@ def test_a_worker_hands_back_its_result_or_its_exception() -> None:
         workers.Forked(lambda: (_ for _ in ()).throw(LogInputError("bad input"))).result()
     with pytest.raises(workers.WorkerFailed):
         workers.Forked(lambda: os._exit(3)).result()
-
-
-def test_the_command_in_its_own_process_prints_everything_and_exits_with_its_code(
-        mistaken_table: tuple[Path, Path, Path], tmp_path: Path) -> None:
-    # the output is complete, the exit code kept, and nothing is printed at exit
-    import subprocess
-    import sys
-
-    import orjson
-
-    log, pub, _ = mistaken_table
-    for args in ([], ["--json"]):
-        done = subprocess.run([sys.executable, "-m", "tablectl", "review", str(log), "--key", str(pub), *args],
-                              capture_output=True, timeout=300, check=False)
-        inline = CliRunner().invoke(main, ["review", str(log), "--key", str(pub), *args])
-        assert done.returncode == inline.exit_code == 1 and done.stderr == b""
-        if args:
-            got, want = orjson.loads(done.stdout), orjson.loads(inline.stdout)
-            got.pop("timings"), want.pop("timings")
-            assert got == want
-        else:
-            assert done.stdout.decode() == inline.stdout

@@ -48,11 +48,6 @@ def card_code(text: Any) -> int:
         return UNKNOWN_CARD
 
 
-def card_texts(codes: bytes | bytearray) -> list[str | None]:
-    """The texts of card bytes (None where the card is not known)."""
-    return [CARD_TEXT[c] if c < UNKNOWN_CARD else None for c in codes]
-
-
 class CsmEvents:
     """A continuous shuffler's stream, in log order: each card dispensed or returned, as three
     packed arrays (kind, card byte, seq): a day's stream in a few MB, not a tuple per card."""
@@ -255,7 +250,7 @@ class ShoeRecord:
     @property
     def texts(self) -> list[str | None]:
         """The cards drawn, as texts (None: not read)."""
-        return card_texts(self.cards)
+        return [CARD_TEXT[c] if c < UNKNOWN_CARD else None for c in self.cards]
 
     def to_dict(self) -> dict[str, Any]:
         return {

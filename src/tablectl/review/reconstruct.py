@@ -167,7 +167,6 @@ class Reconstructor:
         self.out = Reconstruction()
         self.on_round = on_round if on_round is not None else self.out.rounds.append
         self.pending: list[RoundRecord] = []  # rounds started and not handed on yet
-        self._high = 0  # the highest round number so far
         self.session: Session | None = None
         self.round: RoundRecord | None = None
         self.shoe: ShoeRecord | None = None  # the shoe the table deals from now
@@ -455,8 +454,6 @@ class Reconstructor:
             span[0] = number
         elif number > span[1]:
             span[1] = number
-        if number > self._high:
-            self._high = number
 
     def _round_ended(self, rec: dict[str, Any]) -> None:
         rnd = self.round
@@ -679,7 +676,7 @@ class Reconstructor:
     def _new_session(self, rec: dict[str, Any], opened_by: str) -> Session:
         session = Session(len(self.out.sessions) + 1, rec["seq"], rec.get("ts", ""), opened_by)
         self.out.sessions.append(session)
-        self.out.earlier_high[session.index] = self._high
+        self.out.earlier_high[session.index] = max((hi for _, hi in self.out.number_spans.values()), default=0)
         self.session = session
         self._gno = 0
         return session
@@ -789,7 +786,6 @@ class Reconstructor:
             nums.last = last_no
             nums.distinct = last_no - nums.first + 1 - nums.missing
         out.devices = {str(k): v for k, v in sorted(self._numbers.items(), key=lambda kv: str(kv[0]))}
-        self.round = None
         self._release()
         return out
 
