@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import msgspec
 import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from tablectl.eventlog import verify as verify_module
 from tablectl.review import logread
 from tablectl.review.logread import LogReader
+from tablectl.review.records import decode_block
 
 
 class Reference(LogReader):
@@ -31,8 +33,8 @@ class Reference(LogReader):
     def _parse(data: bytes, count: int | None) -> tuple[list[Any] | None, int]:
         assert count is not None
         try:
-            return orjson.loads(b"[" + data.replace(b"\n", b",") + b"]"), count
-        except orjson.JSONDecodeError:
+            return decode_block(b"[" + data.replace(b"\n", b",") + b"]"), count
+        except msgspec.DecodeError:
             return None, count
 
 
@@ -49,7 +51,7 @@ def _counting_read_blocks(paths: list[Path], sink: Any) -> None:
 
 
 def _record(seq: int) -> bytes:
-    return orjson.dumps({"seq": seq, "event": "marker", "ts": "2026-01-01T00:00:00Z", "table": "T1", "card": "AS", "note": "a, b", "prev": "0" * 8})
+    return orjson.dumps({"seq": seq, "event": "shoe_change", "shoe": 1, "ts": "2026-01-01T00:00:00Z", "table": "T1", "card": "AS", "note": "a, b", "prev": "0" * 8})
 
 
 # A line: a record (its seq in order, or not), or what a damaged log holds instead. No line holds
@@ -75,7 +77,7 @@ def _lines(draw: st.DrawFn) -> list[bytes]:
 
 
 def _read(reader_type: type[LogReader], paths: list[Path]) -> tuple[Any, ...]:
-    fed: list[dict[str, Any]] = []
+    fed: list[Any] = []
     reader = reader_type(paths, fed.extend)
     reader.read()
     located = [reader.locate(seq) for seq in range(-1, 45)]
@@ -108,7 +110,7 @@ def test_a_line_cut_inside_a_string_is_unreadable_even_when_another_line_makes_u
     path = tmp_path / "tablectl-T1-000001.jsonl"
     path.write_bytes(b"".join(x + b"\n" for x in lines))
     fed, unreadable, *_ = _read(LogReader, [path])
-    assert [r["seq"] for r in fed] == [1]
+    assert [r.seq for r in fed] == [1]
     assert [u.line for u in unreadable] == [2, 3, 4]
     with mock.patch.object(verify_module, "_BLOCK", 1):
         assert _read(LogReader, [path])[:2] == (fed, unreadable)
@@ -119,5 +121,5 @@ def test_a_record_whose_seq_is_not_a_number_is_unreadable_wherever_it_stands(tmp
     path = tmp_path / "tablectl-T1-000001.jsonl"
     path.write_bytes(b"".join(x + b"\n" for x in [first, _record(2), later, _record(4)]))
     fed, unreadable, *_ = _read(LogReader, [path])
-    assert [r["seq"] for r in fed] == [2, 4]
+    assert [r.seq for r in fed] == [2, 4]
     assert [u.line for u in unreadable] == [1, 3]

@@ -9,18 +9,19 @@ from typing import Any
 
 from tablectl.review.model import TableSetup
 from tablectl.review.reconstruct import Reconstructor
+from tablectl.review.records import Envelope, from_dict
 
 
 def _setup(kind: str) -> TableSetup:
     return TableSetup("one-for-the-money", kind, kind, 6, 0.9, 7, {}, {}, "test")
 
 
-def _slice(kind: str, resumed: dict[str, Any]) -> list[dict[str, Any]]:
-    return [
-        {"seq": 40, "event": "shoe_resumed", "shoe": 3, "device": kind, **resumed},
-        {"seq": 41, "event": "dealt", "card": "2C", "to": "seat:1", "shoe": 3, "round": 9, "device": kind,
-         "event_no": 77, "penetration": 0.105},
-    ]
+def _slice(kind: str, resumed: dict[str, Any]) -> list[Envelope]:
+    return [from_dict(line) for line in [
+        {"seq": 40, "event": "shoe_resumed", "ts": "t40", "table": "T1", "shoe": 3, "device": kind, **resumed},
+        {"seq": 41, "event": "dealt", "ts": "t41", "table": "T1", "card": "2C", "to": "seat:1", "shoe": 3, "round": 9,
+         "device": kind, "event_no": 77, "penetration": 0.105},
+    ]]
 
 
 def test_a_continuous_shuffler_s_record_counts_the_cards_dealt_before_the_slice_that_went_back() -> None:

@@ -1,16 +1,22 @@
-"""The types of a record's containers (lists of integers, of strings, of cards; counts; wagers)
-are tested with a few C-level passes: the same verdict as the plain definition, for any value."""
+"""The types of a record's fields: a container's (lists of integers, of strings, of cards; counts;
+wagers) is tested with a few C-level passes, with the same verdict as its plain definition; and
+every type's test (the one-line check, ``problem``) and its annotation (the Structs review parses
+the log into) accept the same JSON values."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+import orjson
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablectl.review.records import CARD_LIST, CARD_TEXTS, COUNTS, INT_LIST, STR_LIST, WAGERS
+from tablectl.review import records
+from tablectl.review.records import CARD_LIST, CARD_TEXTS, COUNTS, INT_LIST, STR_LIST, WAGERS, Type
 
-_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False),
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False, allow_infinity=False),
                      st.sampled_from(["QH", "TD", "10S", "ZZ", ""]))
 _VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
                                                          st.dictionaries(st.sampled_from(["1", "2", "tie"]), inner, max_size=3)),
@@ -34,3 +40,22 @@ def test_a_container_s_type_is_judged_as_its_plain_definition_says(x: Any) -> No
 def test_wagers_of_whole_cents_by_seat_and_bet_are_wagers() -> None:
     assert WAGERS.test({"1": {"primary": 500, "tie": 100}, "2": {}})
     assert not WAGERS.test({"1": {"primary": 5.0}}) and not WAGERS.test({"1": [500]}) and not WAGERS.test([])
+
+
+_TYPES = {name: t for name, t in vars(records).items() if isinstance(t, Type)}
+
+
+def _parses(t: Type, x: Any) -> bool:
+    try:
+        msgspec.json.decode(orjson.dumps(x), type=t.annotation)
+    except msgspec.ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", sorted(_TYPES))
+@settings(max_examples=300, deadline=None)
+@given(x=_VALUES)
+def test_a_field_type_s_test_and_its_annotation_accept_the_same_values(name: str, x: Any) -> None:
+    t = _TYPES[name]
+    assert _parses(t, x) == t.test(x)

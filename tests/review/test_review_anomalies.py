@@ -94,7 +94,7 @@ def test_a_round_cut_short_by_a_crash_is_interrupted_and_not_settled(tmp_path: P
     report = review([tmp_path])
     (rnd,) = report.rounds
     assert (rnd.status, rnd.settlement) == ("interrupted", "not_settled")
-    assert rnd.end_seq == report.recon.recoveries[0]["last_seq"] == report.recon.sessions[0].end_seq
+    assert rnd.end_seq == report.recon.recoveries[0].last_seq == report.recon.sessions[0].end_seq
     assert rnd.positions == {"seat:2": ["9S"]}
     assert [a.detail for a in report.anomalies if a.kind == "round_interrupted"] == ["the controller crashed during the round"]
 

@@ -86,11 +86,11 @@ def collect(recon: Reconstruction, rounds: list[Anomaly], *, locate: Locate | No
     for v in recon.violations:
         if v.resolved is not None:
             r = v.resolved
-            how = f"resolved by {r.get('supervisor')} at seq {r.get('seq')}"
-            if r.get("void_round"):
+            how = f"resolved by {r.supervisor} at seq {r.seq}"
+            if r.void_round:
                 how += ", round voided"
-            if r.get("note"):
-                how += f" ({r.get('note')})"
+            if r.note:
+                how += f" ({r.note})"
         else:
             how = "unresolved"
         out.append(Anomaly(VIOLATION, v.seq, v.ts, f"{v.kind}: {v.detail}", rid(v.round_key), v.device, how,
@@ -117,14 +117,14 @@ def collect(recon: Reconstruction, rounds: list[Anomaly], *, locate: Locate | No
         out.append(Anomaly(DEVICE_FAULT, f.seq, f.ts, detail, None, f.device, how, _where(locate, f.seq),
                            f.cleared_seq, f.cleared_ts))
     for r in recon.recoveries:
-        torn = r.get("torn")
-        torn_text = f"; a torn partial line ({torn.get('bytes')} bytes) set aside in {torn.get('moved_to')}" if isinstance(torn, dict) else ""
+        torn = r.torn
+        torn_text = f"; a torn partial line ({torn.get('bytes')} bytes) set aside in {torn.get('moved_to')}" if torn else ""
         detail = (
-            f"the controller stopped without closing the log after seq {r.get('last_seq')} ({r.get('last_event')}); "
-            f"{r.get('unsigned', 0)} line(s) after the last checkpoint were unsigned{torn_text}"
+            f"the controller stopped without closing the log after seq {r.last_seq} ({r.last_event}); "
+            f"{r.unsigned or 0} line(s) after the last checkpoint were unsigned{torn_text}"
         )
-        out.append(Anomaly(UNCLEAN_SHUTDOWN, r["seq"], r.get("ts"), detail, None, None, "recovered at the next start",
-                           _where(locate, r["seq"])))
+        out.append(Anomaly(UNCLEAN_SHUTDOWN, r.seq, r.ts, detail, None, None, "recovered at the next start",
+                           _where(locate, r.seq)))
     for nums in recon.devices.values():
         for a, b in nums.gaps:
             span = f"event {a}" if a == b else f"events {a}..{b} ({b - a + 1})"
@@ -137,14 +137,14 @@ def collect(recon: Reconstruction, rounds: list[Anomaly], *, locate: Locate | No
                                None, nums.device, None, _where(locate, d["seq"])))
     out += rounds
     for alarm in recon.alarms:
-        detail = str(alarm.get("kind"))
-        if alarm.get("penetration") is not None:
-            detail += f" at penetration {alarm['penetration']:.1%}"
-        out.append(Anomaly(ALARM, alarm["seq"], alarm.get("ts"), detail, _round_of(recon, alarm), None, None,
-                           _where(locate, alarm["seq"])))
+        detail = alarm.kind
+        if alarm.penetration is not None:
+            detail += f" at penetration {alarm.penetration:.1%}"
+        out.append(Anomaly(ALARM, alarm.seq, alarm.ts, detail, _round_of(recon, alarm.seq, alarm.round), None, None,
+                           _where(locate, alarm.seq)))
     for e in recon.internal_errors:
-        out.append(Anomaly(INTERNAL_ERROR, e["seq"], e.get("ts"), f"{e.get('error')} (on {e.get('what')})", None, None,
-                           None, _where(locate, e["seq"])))
+        out.append(Anomaly(INTERNAL_ERROR, e.seq, e.ts, f"{e.error} (on {e.what})", None, None,
+                           None, _where(locate, e.seq)))
     for a in rounds:
         if a.where is None:
             a.where = _where(locate, a.seq)
@@ -152,10 +152,9 @@ def collect(recon: Reconstruction, rounds: list[Anomaly], *, locate: Locate | No
     return out
 
 
-def _round_of(recon: Reconstruction, rec: dict[str, object]) -> str | None:
-    number = rec.get("round")
-    seq = rec.get("seq")
-    if not isinstance(number, int) or not isinstance(seq, int):
+def _round_of(recon: Reconstruction, seq: int, number: int | None) -> str | None:
+    """The id of round *number* of the session the line at *seq* belongs to."""
+    if number is None:
         return None
     best = None
     for s in recon.sessions:

@@ -1,4 +1,4 @@
-"""Read a card event log's lines as dicts, fast, a block at a time — for the reconstruction.
+"""Read a card event log's lines as typed records, fast, a block at a time — for the reconstruction.
 
 :class:`LogReader` is a :class:`tablectl.eventlog.verify.LineSink`: ``verify.scan`` hands it every
 block of lines (about 64 KiB) right after verifying it, so the file is read once and each line's
@@ -7,12 +7,14 @@ reads the files without verifying (nor splitting a block into lines, which only 
 needs): the review of a large log does that while a forked worker process verifies the same files
 (``tablectl.review.engine``).
 
-Parsing line by line costs one ``orjson.loads`` call per line; a block is parsed as one JSON array
-(``[line,<newline>line,...]``), which moves that loop into C, and the same text tells how many lines
-the block holds (:func:`~tablectl.eventlog.verify.read_blocks` does not count them). A block that
-does not parse as an array of as many items as it has lines (a line that is not JSON, or fragments
-that happen to join) is parsed again line by line, and unreadable lines are reported, not fatal: a
-log that failed verification can still be read as far as it goes.
+A block is parsed as one JSON array (``[line,<newline>line,...]``) into the records' Structs
+(:func:`tablectl.review.records.decode_block`), which moves the loop over its lines and the check of
+every field's type into C, and the same text tells how many lines the block holds
+(:func:`~tablectl.eventlog.verify.read_blocks` does not count them). A block that does not parse
+so as an array of as many items as it has lines (a line that is not JSON or not a record of its
+kind, a kind the schema does not name, fragments that happen to join) is read again line by line
+(:func:`~tablectl.review.records.read_line`), and unreadable lines are reported, not fatal: a log
+that failed verification can still be read as far as it goes.
 
 :class:`LogReader` also remembers, per file, the first seq and line count, so that a seq can be
 turned back into ``file:line`` for the report without tracking every line's position.
@@ -27,12 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 
 from tablectl.eventlog.verify import read_blocks
-from tablectl.review.records import block_ok, problem
+from tablectl.review.records import Envelope, decode_block, read_line
 
-Records = list[dict[str, Any]]
+Records = list[Envelope]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,36 +84,27 @@ class LogReader:
         span = spans[file_index]
         self.bytes_read += len(data) + 1
         records, count = self._parse(data, count)
-        seqs = _seqs(records) if records is not None and len(records) == count else None
-        if seqs is not None and not block_ok(records, list(map(_EVENT, records))):  # type: ignore[arg-type]
-            seqs = None  # a record not of its kind's types: the slow path says which and why
-        if seqs is not None:
-            first = span.first_seq
-            start = seqs[0] if first is None else first + lineno + 1 - span.first_line  # line lineno + 1's seq
-            if type(start) is not int or seqs != list(range(start, start + count)):
-                # not numbered line by line (only in a damaged log or a slice): a record whose seq
-                # is not a number is unreadable, as the slow path says
-                if all(type(s) is int for s in seqs):
-                    span.regular = False
-                else:
-                    seqs = None
+        seqs = list(map(_SEQ, records)) if records is not None and len(records) == count else None
         if seqs is None:
             records = self._slow(span, data.split(b"\n") if lines is None else lines, lineno)
             if span.regular and span.first_seq is not None and records:
                 start = span.first_seq + lineno + 1 - span.first_line
                 if list(map(_SEQ, records)) != list(range(start, start + count)):
                     span.regular = False
-        elif span.first_seq is None:
-            span.first_seq = seqs[0]
-            span.first_line = lineno + 1
+        else:
+            if span.first_seq is None:
+                span.first_seq, span.first_line = seqs[0], lineno + 1
+            start = span.first_seq + lineno + 1 - span.first_line  # line lineno + 1's seq
+            if seqs != list(range(start, start + count)):  # not numbered line by line: a damaged log or a slice
+                span.regular = False
         if records:
             self.feed(records)
         return count
 
     @staticmethod
-    def _parse(data: bytes, count: int | None) -> tuple[list[Any] | None, int]:
-        """The block's lines parsed as the items of one JSON array (None if that text is not JSON),
-        and the number of lines (*count*, when the caller counted them).
+    def _parse(data: bytes, count: int | None) -> tuple[Records | None, int]:
+        """The block's lines parsed as the records of one JSON array (None if that text is not an
+        array of records), and the number of lines (*count*, when the caller counted them).
 
         A comma goes before every newline (which JSON reads as white space, and refuses inside a
         string). One byte replaced by two makes the text longer by the number of newlines: the
@@ -119,8 +113,8 @@ class LogReader:
         if count is None:
             count = len(items) - len(data) + 1
         try:
-            return orjson.loads(b"".join((b"[", items, b"]"))), count
-        except orjson.JSONDecodeError:
+            return decode_block(b"".join((b"[", items, b"]"))), count
+        except msgspec.DecodeError:
             return None, count
 
     def end_file(self, file_index: int, lines: int, torn: int) -> None:
@@ -137,20 +131,13 @@ class LogReader:
     def _slow(self, span: _FileSpan, parts: list[bytes], lineno: int) -> Records:
         out: Records = []
         for i, line in enumerate(parts, start=lineno + 1):
-            try:
-                record = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                record = None
-            if record is None:
-                why: str | None = f"not JSON: {line[:60].decode('utf-8', 'replace')!r}"
-            else:
-                why = problem(record)
-            if why is not None:
+            record = read_line(line)
+            if isinstance(record, str):
                 span.regular = False
-                self.unreadable.append(Unreadable(span.path, i, why))
+                self.unreadable.append(Unreadable(span.path, i, record))
                 continue
             if span.first_seq is None:
-                span.first_seq = record["seq"]
+                span.first_seq = record.seq
                 span.first_line = i
             out.append(record)
         return out
@@ -173,35 +160,4 @@ class LogReader:
         return span.path, line
 
 
-def orjson_keys(*names: str) -> tuple[str, ...]:
-    """*names* as the very str objects orjson makes the keys of the dicts it parses.
-
-    orjson keeps one str object per key name (a cache of some two thousand names) and gives it to
-    every dict it parses; a dict looks a key up by identity before it compares the text. A field
-    looked up with orjson's own key object skips the comparison, a third of a lookup in a parsed
-    line's dict. Equal strings either way: should orjson make another object for a name (one
-    that shares its place in the cache came in between), the lookup compares the text, as before.
-    """
-    return tuple(orjson.loads(orjson.dumps(dict.fromkeys(names))))
-
-
-_SEQ = operator.itemgetter(*orjson_keys("seq"))
-_EVENT = operator.itemgetter(*orjson_keys("event"))
-
-
-def _seqs(records: list[Any]) -> list[Any] | None:
-    """Every record's ``seq``, if every record is a dict with ``seq`` and a string ``event``; else
-    None (the block is then read line by line, and such a line reported as unreadable).
-
-    Two C-level passes (this runs on every block): only a JSON object can be indexed by ``"seq"``
-    or ``"event"`` (a list, a string or a number raises TypeError, an object without the key
-    KeyError); the set of event names (hashing them now costs nothing: the reconstruction looks
-    each one up by its name next) must hold only strings."""
-    try:
-        events = set(map(_EVENT, records))  # TypeError too for an unhashable event (a list, an object)
-        seqs = list(map(_SEQ, records))
-    except (KeyError, TypeError):
-        return None
-    if not all(type(e) is str for e in events):
-        return None
-    return seqs
+_SEQ = operator.attrgetter("seq")

@@ -168,8 +168,8 @@ class RoundRecord:
     end_ts: str | None = None
     status: str = OPEN
     # the round's lines in order, for the replay (a review without replay keeps none: empty)
-    events: MutableSequence[dict[str, Any]] = field(default_factory=list)
-    voided_by: dict[str, Any] | None = None  # the (first) round_voided line
+    events: MutableSequence[Any] = field(default_factory=list)  # its records (tablectl.review.records)
+    voided_by: Any = None  # the (first) round_voided record
     # filled by the replay (tablectl.review.replay_round)
     positions: dict[str, list[str | None]] = field(default_factory=dict)
     burns: list[str | None] = field(default_factory=list)

@@ -2,9 +2,11 @@
 the raw material of the anomaly list, in log order.
 
 The pass is the hot loop of ``tablectl review`` (a million lines must take well under a second),
-so it does little per line: a dict lookup on the event name, and for a card a few field reads and
-list appends. It lays each round's cards out as the log says they went (by position, burns,
-discards; decisions and corrections), so nothing walks the rounds again for that. The game's
+so it does little per line: a dict lookup on the record's class, and for a card a few attribute
+reads and list appends. The records are ``tablectl.review.records``' Structs, their fields' types
+checked as they were parsed: a handler reads them as they are. It lays each round's cards out as
+the log says they went (by position, burns, discards; decisions and corrections), so nothing walks
+the rounds again for that. The game's
 procedure and the settlement with the rules engine are checked afterwards by
 :mod:`tablectl.review.replay`, on the lines the pass gathered for each round (``events``,
 ``settled``); a review that does not replay keeps no ``events``. Lines no handler needs
@@ -22,7 +24,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablectl.review.logread import orjson_keys
 from tablectl.review.model import (
     CARD_CODES,
     COMPLETE,
@@ -38,6 +39,7 @@ from tablectl.review.model import (
     TableSetup,
     card_code,
 )
+from tablectl.review.records import RECORDS, Envelope
 
 #: lines that record one device event (and carry its ``device`` + ``event_no``); other lines may
 #: name a device event too (``violation``, ``identified``) without being its record.
@@ -46,18 +48,12 @@ DEVICE_RECORDS = frozenset({
     "cut_card", "shoe_empty", "button", "fault", "device_event",
 })
 CARD_LINES = ("dealt", "burned", "drawn")
-# The fields that the handlers of the most frequent lines read, as orjson's own key objects (found
-# without comparing text: see orjson_keys).
-_EVENT, _ROUND, _TO, _PENETRATION, _EVENT_NO, _DEVICE = orjson_keys(
-    "event", "round", "to", "penetration", "event_no", "device")
-#: what every card line carries (as the controller writes it), read in one C-level call
-_CARD_FIELDS = orjson_keys("event_no", "device", "card", "shoe", "round", "to")
-_card_fields = operator.itemgetter(*_CARD_FIELDS)
+#: what every card line carries, read in one C-level call
+_card_fields = operator.attrgetter("event_no", "device", "card", "shoe", "round", "to")
 #: what a round_started line carries: RoundRecord's fields after start_seq and start_ts
-_ROUND_FIELDS = orjson_keys("round", "seats", "wagers", "banker", "banker_stake", "shoe", "dealer", "last_round")
-_round_fields = operator.itemgetter(*_ROUND_FIELDS)
+_round_fields = operator.attrgetter("round", "seats", "wagers", "banker", "banker_stake", "shoe", "dealer", "last_round")
 #: a settled line's row (the fields settlement decides, as the rules engine's rows hold them)
-_settled_row = operator.itemgetter(*orjson_keys(*SETTLED_FIELDS))
+_settled_row = operator.attrgetter(*SETTLED_FIELDS)
 HELD = "held"
 DEVICE_FAULT = "device_fault"
 #: why a round ended with its session: (stopped, crashed)
@@ -91,7 +87,7 @@ class ViolationRecord:
     detail: str
     device: str | None
     event_no: int | None
-    resolved: dict[str, Any] | None = None
+    resolved: Envelope | None = None  # a resolved record
 
 
 @dataclass(slots=True)
@@ -127,9 +123,9 @@ class Reconstruction:
     violations: list[ViolationRecord] = field(default_factory=list)
     holds: list[Hold] = field(default_factory=list)
     faults: list[FaultRecord] = field(default_factory=list)
-    recoveries: list[dict[str, Any]] = field(default_factory=list)
-    alarms: list[dict[str, Any]] = field(default_factory=list)
-    internal_errors: list[dict[str, Any]] = field(default_factory=list)
+    recoveries: list[Any] = field(default_factory=list)  # recovery records
+    alarms: list[Any] = field(default_factory=list)  # alarm records
+    internal_errors: list[Any] = field(default_factory=list)  # internal_error records
     inputs_rejected: int = 0
     csm_events: CsmEvents = field(default_factory=CsmEvents)
     #: per session, the lowest and highest round number it started, and the highest of the
@@ -163,7 +159,7 @@ class Reconstructor:
                  on_round: Callable[[RoundRecord], None] | None = None) -> None:
         self.setup = setup
         # every round's events when they are not kept: appending to it keeps nothing
-        self.unkept: deque[dict[str, Any]] | None = None if keep_events else deque(maxlen=0)
+        self.unkept: deque[Any] | None = None if keep_events else deque(maxlen=0)
         self.out = Reconstruction()
         self.on_round = on_round if on_round is not None else self.out.rounds.append
         self.pending: list[RoundRecord] = []  # rounds started and not handed on yet
@@ -185,9 +181,9 @@ class Reconstructor:
         self._gno: int = 0
         self._base: dict[str, int] = {}  # the first line's event_nos snapshot
         self._numbers: dict[Any, DeviceNumbers] = {}
-        self._batch: list[dict[str, Any]] = []  # the records being fed
-        self._before: dict[str, Any] | None = None  # the record before the batch (the last one fed before)
-        h: dict[str, Callable[[dict[str, Any]], None]] = {
+        self._batch: list[Any] = []  # the records being fed
+        self._before: Any = None  # the record before the batch (the last one fed before)
+        h: dict[str, Callable[[Any], None]] = {
             "dealt": self._card, "burned": self._card, "drawn": self._card,
             "decision": self._decision, "corrected": self._corrected, "traded": self._traded,
             "revealed": self._in_round, "identified": self._identified, "discarded": self._discarded,
@@ -202,23 +198,23 @@ class Reconstructor:
             "table_started": self._table_started, "table_stopped": self._table_stopped,
             "alarm": self._alarm, "internal_error": self._internal_error, "input_rejected": self._input_rejected,
         }
-        self._handlers = h
+        self._handlers = {RECORDS[kind]: handler for kind, handler in h.items()}
 
     # ------------------------------------------------------------------ the loop
 
-    def feed(self, records: list[dict[str, Any]]) -> None:
+    def feed(self, records: list[Envelope]) -> None:
         """Take a batch of records (log order)."""
         if not records:
             return
         if self.out.first_seq is None:
-            self.out.first_seq = records[0]["seq"]
-            self.out.first_ts = records[0].get("ts")
+            self.out.first_seq = records[0].seq
+            self.out.first_ts = records[0].ts
         if self._batch:
             self._before = self._batch[-1]
         self._batch = records
         get = self._handlers.get
         for rec in records:
-            h = get(rec[_EVENT])
+            h = get(rec.__class__)
             if h is not None:
                 h(rec)
 
@@ -237,7 +233,7 @@ class Reconstructor:
                 self.on_round(rnd)
         self.pending = kept
 
-    def _previous(self, rec: dict[str, Any]) -> dict[str, Any] | None:
+    def _previous(self, rec: Any) -> Any:
         """The record before *rec* (of the batch being fed): for the few handlers that close a
         round or a session at the line before (rare: not worth tracking on every line)."""
         batch = self._batch
@@ -246,18 +242,18 @@ class Reconstructor:
                 return batch[i - 1] if i else self._before
         return None
 
-    def _number(self, rec: dict[str, Any]) -> None:
-        n = rec.get(_EVENT_NO)
+    def _number(self, rec: Any) -> None:
+        n = rec.event_no
         if not n:
             return
-        dev = rec.get(_DEVICE)
+        dev = rec.device
         self._gno = n
         self._gdev = dev
         last = self._last.get(dev)
         if last is not None and n == last + 1:
             self._last[dev] = n
         else:
-            self._irregular(dev, n, rec["seq"], last)
+            self._irregular(dev, n, rec.seq, last)
 
     def _irregular(self, dev: Any, n: int, seq: int, last: int | None) -> None:
         nums = self._numbers.get(dev)
@@ -297,25 +293,22 @@ class Reconstructor:
 
     # ------------------------------------------------------------------ cards
 
-    def _card(self, rec: dict[str, Any]) -> None:
+    def _card(self, rec: Any) -> None:
         """A card line (``dealt``, ``burned``, ``drawn``; a quarter of a log's lines: one call, no
         more): device numbers; for a card from the table's card source, its shoe's sequence and
         penetration; for a card of the round being played, the round's lines and layout."""
-        try:
-            n, dev, card, shoe_id, number, to = _card_fields(rec)
-        except KeyError:  # a line that lacks one (only in a damaged log)
-            n, dev, card, shoe_id, number, to = map(rec.get, _CARD_FIELDS)
+        n, dev, card, shoe_id, number, to = _card_fields(rec)
         if self.session is None:
             self._session(rec)
         # the cards of one packet are lines of one device event: the same number, in a row
-        if n and (n != self._gno or dev != self._gdev or "packet" not in rec):
+        if n and (n != self._gno or dev != self._gdev or rec.packet is None):
             self._gno = n
             self._gdev = dev
             last = self._last.get(dev)
             if last is not None and n == last + 1:
                 self._last[dev] = n
             else:
-                self._irregular(dev, n, rec["seq"], last)
+                self._irregular(dev, n, rec.seq, last)
         if dev == self.source:
             code = CARD_CODES.get(card) if card.__class__ is str else None
             if code is None:
@@ -324,20 +317,20 @@ class Reconstructor:
                 csm = self.out.csm_events
                 if card is None:
                     self.misread_at[(dev, n)] = (csm.cards, len(csm))
-                csm.append(CsmEvents.DISPENSE, code, rec["seq"])
+                csm.append(CsmEvents.DISPENSE, code, rec.seq)
             shoe = self.shoe_by_id.get(shoe_id)
             if shoe is not None:
                 cards = shoe.cards  # cards_drawn is their number (set at the end)
                 if card is None and not self.csm:
                     self.misread_at[(dev, n)] = (cards, len(cards))
                 cards.append(code)
-                pen = rec.get(_PENETRATION)
+                pen = rec.penetration
                 if pen is not None and (shoe.max_penetration is None or pen > shoe.max_penetration):
                     shoe.max_penetration = pen
         rnd = self.round
         if rnd is not None and number == rnd.number:
             rnd.events.append(rec)
-            event = rec[_EVENT]
+            event = rec.event
             if event == "dealt":
                 if type(to) is str:
                     rnd.positions.setdefault(to, []).append(card)
@@ -352,85 +345,78 @@ class Reconstructor:
             else:
                 rnd.discards.append(card)
 
-    def _returned(self, rec: dict[str, Any]) -> None:
+    def _returned(self, rec: Any) -> None:
         self._number(rec)
-        if rec.get("device") == self.source and self.csm:
+        if rec.device == self.source and self.csm:
             events = self.out.csm_events
-            card = rec.get("card")
+            card = rec.card
             if card is None:
-                self.misread_at[(rec.get("device"), rec.get("event_no"))] = (events.cards, len(events))
-            events.append(CsmEvents.RETURN, card_code(card), rec["seq"])
+                self.misread_at[(rec.device, rec.event_no)] = (events.cards, len(events))
+            events.append(CsmEvents.RETURN, card_code(card), rec.seq)
 
-    def _identified(self, rec: dict[str, Any]) -> None:
+    def _identified(self, rec: Any) -> None:
         rnd = self.round
-        if rnd is not None and rec.get(_ROUND) == rnd.number:
+        if rnd is not None and rec.round == rnd.number:
             rnd.events.append(rec)
-            to = str(rec.get("to"))  # the misread card in the round's layout gets its name
+            to = rec.to  # the misread card in the round's layout gets its name
             pile = rnd.burns if to == "burn" else rnd.discards if to == "discard" else rnd.positions.get(to)
             if pile is not None and None in pile:
-                pile[pile.index(None)] = rec.get("card")
-        where = self.misread_at.pop((rec.get("device"), rec.get("event_no")), None)
+                pile[pile.index(None)] = rec.card
+        where = self.misread_at.pop((rec.device, rec.event_no), None)
         if where is not None:
             target, index = where
-            target[index] = card_code(rec.get("card"))
+            target[index] = card_code(rec.card)
 
-    def _discarded(self, rec: dict[str, Any]) -> None:
+    def _discarded(self, rec: Any) -> None:
         self._number(rec)
         self._in_round(rec)
 
-    def _in_round(self, rec: dict[str, Any]) -> None:
+    def _in_round(self, rec: Any) -> None:
         rnd = self.round
-        if rnd is not None and rec.get(_ROUND) == rnd.number:
+        if rnd is not None and rec.round == rnd.number:
             rnd.events.append(rec)
 
-    def _decision(self, rec: dict[str, Any]) -> None:
+    def _decision(self, rec: Any) -> None:
         rnd = self.round
-        if rnd is not None and rec.get(_ROUND) == rnd.number:
+        if rnd is not None and rec.round == rnd.number:
             rnd.events.append(rec)
-            rnd.decisions.append({"seat": rec.get("seat"), "decision": rec.get("decision"), "banker": bool(rec.get("banker"))})
+            rnd.decisions.append({"seat": rec.seat, "decision": rec.decision, "banker": bool(rec.banker)})
 
-    def _corrected(self, rec: dict[str, Any]) -> None:
+    def _corrected(self, rec: Any) -> None:
         """An exposed card taken back from a position and burned."""
         rnd = self.round
-        if rnd is not None and rec.get(_ROUND) == rnd.number:
+        if rnd is not None and rec.round == rnd.number:
             rnd.events.append(rec)
-            text, frm = rec.get("card"), str(rec.get("from"))
+            text, frm = rec.card, rec.from_
             _remove_last(rnd.positions.get(frm, []), text)
             rnd.burns.append(text)
-            rnd.corrections.append({"seq": rec["seq"], "card": text, "from": frm, "to": rec.get("to"), "reason": rec.get("reason")})
+            rnd.corrections.append({"seq": rec.seq, "card": text, "from": frm, "to": rec.to, "reason": rec.reason})
 
-    def _traded(self, rec: dict[str, Any]) -> None:
+    def _traded(self, rec: Any) -> None:
         """A card traded away (One for the Money): off the position, onto the discards."""
         rnd = self.round
-        if rnd is not None and rec.get(_ROUND) == rnd.number:
+        if rnd is not None and rec.round == rnd.number:
             rnd.events.append(rec)
-            text, frm = rec.get("card"), str(rec.get("from"))
+            text, frm = rec.card, rec.from_
             _remove_last(rnd.positions.get(frm, []), text)
             rnd.discards.append(text)
 
-    def _settled(self, rec: dict[str, Any]) -> None:
+    def _settled(self, rec: Any) -> None:
         rnd = self.round
-        if rnd is not None and rec.get(_ROUND) == rnd.number:
-            try:
-                rnd.settled.append(_settled_row(rec))
-            except KeyError:  # a line that lacks one (only in a damaged log)
-                rnd.settled.append(tuple(map(rec.get, SETTLED_FIELDS)))
+        if rnd is not None and rec.round == rnd.number:
+            rnd.settled.append(_settled_row(rec))
 
     # ------------------------------------------------------------------ rounds
 
-    def _round_started(self, rec: dict[str, Any]) -> None:
+    def _round_started(self, rec: Any) -> None:
         session = self.session
         if session is None:
             session = self._session(rec)
         if self.round is not None:
             self._close_round(self._previous(rec) or rec, INTERRUPTED, "a new round started before it ended")
-        try:
-            number, seats, wagers, banker, banker_stake, shoe, dealer, last_round = _round_fields(rec)
-        except KeyError:  # a line that lacks one (only in a damaged log)
-            number, seats, wagers, banker, banker_stake, shoe, dealer, last_round = map(rec.get, _ROUND_FIELDS)
+        number, seats, wagers, banker, banker_stake, shoe, dealer, last_round = _round_fields(rec)
         rnd = RoundRecord(  # positionally (a round every 17 lines: keywords cost a third more)
-            session.index, number if isinstance(number, int) else 0, rec["seq"], rec.get("ts", ""),
-            list(seats or ()), wagers, banker, banker_stake, shoe, dealer, bool(last_round),
+            session.index, number, rec.seq, rec.ts, seats, wagers, banker, banker_stake, shoe, dealer, last_round,
         )
         if self.unkept is not None:
             rnd.events = self.unkept
@@ -455,90 +441,88 @@ class Reconstructor:
         elif number > span[1]:
             span[1] = number
 
-    def _round_ended(self, rec: dict[str, Any]) -> None:
+    def _round_ended(self, rec: Any) -> None:
         rnd = self.round
-        if rnd is None or rec.get(_ROUND) != rnd.number:
+        if rnd is None or rec.round != rnd.number:
             return
         rnd.events.append(rec)
-        if rec.get("complete"):  # _close_round(rec, COMPLETE or VOIDED), inline
+        if rec.complete:  # _close_round(rec, COMPLETE or VOIDED), inline
             if rnd.status != VOIDED:
                 rnd.status = COMPLETE
-            rnd.end_seq = rec["seq"]
-            rnd.end_ts = rec.get("ts")
+            rnd.end_seq = rec.seq
+            rnd.end_ts = rec.ts
             self.round = None
 
-    def _round_voided(self, rec: dict[str, Any]) -> None:
+    def _round_voided(self, rec: Any) -> None:
         rnd = self.round
-        if rnd is not None and rec.get(_ROUND) == rnd.number:
+        if rnd is not None and rec.round == rnd.number:
             rnd.events.append(rec)
             rnd.status = VOIDED
             if rnd.voided_by is None:
                 rnd.voided_by = rec
 
-    def _close_round(self, last: dict[str, Any], status: str, why: str | None = None) -> None:
+    def _close_round(self, last: Any, status: str, why: str | None = None) -> None:
         """End the round at line *last* (for an interrupted round: the line before the interruption)."""
         rnd = self.round
         assert rnd is not None
         if status == INTERRUPTED and rnd.status == VOIDED:
             status = VOIDED
         rnd.status = status
-        rnd.end_seq = last["seq"]
-        rnd.end_ts = last.get("ts")
+        rnd.end_seq = last.seq
+        rnd.end_ts = last.ts
         if why:
             rnd.problems.append(why)
         self.round = None
 
     # ------------------------------------------------------------------ shoes
 
-    def _shoe_start(self, rec: dict[str, Any]) -> None:
+    def _shoe_start(self, rec: Any) -> None:
         self._number(rec)
         session = self._session(rec)
-        if self.source is not None and rec.get("device") != self.source:
+        if self.source is not None and rec.device != self.source:
             return
         if self.shoe is not None and self.shoe.end_seq is None:
-            self.shoe.end_seq = rec["seq"]
-            self.shoe.ended_by = "reloaded" if rec["event"] == "shoe_loaded" else "shuffled"
-        decks = rec.get("decks")
-        size = rec.get("cards")
+            self.shoe.end_seq = rec.seq
+            self.shoe.ended_by = "reloaded" if rec.event == "shoe_loaded" else "shuffled"
         shoe = ShoeRecord(
-            shoe=rec.get("shoe"), session=session.index, device=rec.get("device"), kind=session.source_kind,
-            start_seq=rec["seq"], start_ts=rec.get("ts", ""), decks=decks, size=size if isinstance(size, int) else None,
-            deck_ok=rec.get("deck_ok"), cap=session.cap if session.source_kind != "csm" else None,
+            shoe=rec.shoe, session=session.index, device=rec.device, kind=session.source_kind,
+            start_seq=rec.seq, start_ts=rec.ts, decks=rec.decks, size=rec.cards,
+            deck_ok=rec.deck_ok, cap=session.cap if session.source_kind != "csm" else None,
         )
         self._shoe_before = (self.shoe, self.shoe_by_id.get(shoe.shoe))
-        self._shoe_event = (rec.get("device"), rec.get("event_no"))
+        self._shoe_event = (rec.device, rec.event_no)
         self.shoe = shoe
         self.shoe_by_id[shoe.shoe] = shoe
         self.out.shoes.append(shoe)
 
-    def _shoe_resumed(self, rec: dict[str, Any]) -> None:
+    def _shoe_resumed(self, rec: Any) -> None:
         """A restarted controller took over the shoe in play: that shoe's record goes on (its cards,
         penetration, rounds), across the sessions."""
         session = self._session(rec)
-        device = rec.get("device")
+        device = rec.device
         if self.source is not None and device != self.source:
             return
-        shoe_id = rec.get("shoe")
+        shoe_id = rec.shoe
         shoe = next((s for s in reversed(self.out.shoes) if s.shoe == shoe_id and s.device == device and s.end_seq is None), None)
         if shoe is None:  # a slice that starts after the shoe did: what the line says was drawn from it
-            cards = bytearray(map(card_code, rec.get("cards") or ()))  # a continuous shuffler's: only the cards still out
-            drawn, pen = rec.get("drawn"), rec.get("penetration")
+            cards = bytearray(map(card_code, rec.cards))  # a continuous shuffler's: only the cards still out
+            drawn, pen = rec.drawn, rec.penetration
             shoe = ShoeRecord(
-                shoe=shoe_id, session=session.index, device=device, kind=session.source_kind, start_seq=rec["seq"],
-                start_ts=rec.get("ts", ""), decks=session.decks, cap=session.cap, cards=cards,
+                shoe=shoe_id, session=session.index, device=device, kind=session.source_kind, start_seq=rec.seq,
+                start_ts=rec.ts, decks=session.decks, cap=session.cap, cards=cards,
                 unseen=max(0, drawn - len(cards)) if type(drawn) is int else 0,
-                max_penetration=pen if isinstance(pen, (int, float)) else None,
+                max_penetration=pen,
             )
             self.out.shoes.append(shoe)
         shoe.resumed_in.append(session.index)
         self.shoe = shoe
         self.shoe_by_id[shoe_id] = shoe
 
-    def _round_resumed(self, rec: dict[str, Any]) -> None:
+    def _round_resumed(self, rec: Any) -> None:
         """A restarted controller went on with the round its previous session was in: the round the
         interruption closed is open again, and its record goes on (cards, decisions, settlement)."""
         self._session(rec)
-        number = rec.get("round")
+        number = rec.round
         rnd = next((r for r in reversed(self.pending) if r.number == number), None)
         if rnd is None or rnd.status != INTERRUPTED or self.round is not None:
             return  # a slice that starts after the round did, or a line that matches no round
@@ -563,58 +547,58 @@ class Reconstructor:
         if previous is not None and previous.end_seq == shoe.start_seq:
             previous.end_seq, previous.ended_by = None, "log end"
 
-    def _shoe_change(self, rec: dict[str, Any]) -> None:
-        shoe = self.shoe_by_id.get(rec.get("shoe"))
+    def _shoe_change(self, rec: Any) -> None:
+        shoe = self.shoe_by_id.get(rec.shoe)
         if shoe is not None and shoe.end_seq is None:
-            shoe.end_seq = rec["seq"]
+            shoe.end_seq = rec.seq
             shoe.ended_by = "shoe change"
 
-    def _cut_card(self, rec: dict[str, Any]) -> None:
+    def _cut_card(self, rec: Any) -> None:
         self._number(rec)
-        shoe = self.shoe_by_id.get(rec.get("shoe"))
+        shoe = self.shoe_by_id.get(rec.shoe)
         if shoe is not None:
-            shoe.cut_card = rec.get("penetration")
+            shoe.cut_card = rec.penetration
 
-    def _last_round(self, rec: dict[str, Any]) -> None:
-        shoe = self.shoe_by_id.get(rec.get("shoe"))
+    def _last_round(self, rec: Any) -> None:
+        shoe = self.shoe_by_id.get(rec.shoe)
         if shoe is not None and shoe.last_round_at is None:
-            shoe.last_round_at = rec.get("round")
+            shoe.last_round_at = rec.round
 
     _numbered = _number
 
     # ------------------------------------------------------------------ holds, violations, faults
 
-    def _state(self, rec: dict[str, Any]) -> None:
-        to = rec.get(_TO)
+    def _state(self, rec: Any) -> None:
+        to = rec.to
         hold = self.hold
         if hold is not None:
-            frm = rec.get("from")
+            frm = rec.from_
             if frm != HELD and frm != DEVICE_FAULT:
                 return
             if to == HELD or to == DEVICE_FAULT:  # held <-> device fault: one stop, its kind changes
                 hold.kind = to if to == DEVICE_FAULT else hold.kind
                 return
-            hold.end_seq = rec["seq"]
-            hold.end_ts = rec.get("ts")
+            hold.end_seq = rec.seq
+            hold.end_ts = rec.ts
             hold.ended_to = to
             self.hold = None
         elif to == HELD or to == DEVICE_FAULT:
             session = self._session(rec)
             rnd = self.round
-            self.hold = Hold(to, session.index, rec["seq"], rec.get("ts", ""), (rnd.session, rnd.number) if rnd else None)
+            self.hold = Hold(to, session.index, rec.seq, rec.ts, (rnd.session, rnd.number) if rnd else None)
             self.out.holds.append(self.hold)
 
-    def _violation(self, rec: dict[str, Any]) -> None:
+    def _violation(self, rec: Any) -> None:
         session = self._session(rec)
         rnd = self.round
-        number = rec.get("round")
-        key = (session.index, number) if isinstance(number, int) else None
+        number = rec.round
+        key = (session.index, number) if number is not None else None
         if rnd is not None and number == rnd.number:
             rnd.events.append(rec)
-            rnd.violations.append(rec["seq"])
+            rnd.violations.append(rec.seq)
         v = ViolationRecord(
-            rec["seq"], rec.get("ts", ""), session.index, str(rec.get("kind")), key, str(rec.get("detail", "")),
-            rec.get("device"), rec.get("event_no"),
+            rec.seq, rec.ts, session.index, rec.kind, key, rec.detail,
+            rec.device, rec.event_no,
         )
         self.out.violations.append(v)
         self.open_violations[v.seq] = v
@@ -623,45 +607,45 @@ class Reconstructor:
         if self.hold is not None:
             self.hold.violations.append(v.seq)
 
-    def _resolved(self, rec: dict[str, Any]) -> None:
+    def _resolved(self, rec: Any) -> None:
         self._in_round(rec)
         # a resolve closes every open violation; past the controller's cap the line lists only
         # the first ones by seq and counts the rest by kind ("unlisted")
-        closing = list(self.open_violations) if rec.get("unlisted") else rec.get("violations") or ()
+        closing = list(self.open_violations) if rec.unlisted else rec.violations or ()
         for seq in closing:
             v = self.open_violations.pop(seq, None)
             if v is not None:
                 v.resolved = rec
 
-    def _fault(self, rec: dict[str, Any]) -> None:
+    def _fault(self, rec: Any) -> None:
         self._number(rec)
         session = self._session(rec)
-        kind = str(rec.get("fault"))
-        key = (rec.get("device"), kind)
-        if rec.get("cleared"):
+        kind = rec.fault
+        key = (rec.device, kind)
+        if rec.cleared:
             f = self.open_faults.pop(key, None)
             if f is not None:
-                f.cleared_seq = rec["seq"]
-                f.cleared_ts = rec.get("ts")
+                f.cleared_seq = rec.seq
+                f.cleared_ts = rec.ts
             return
-        f = FaultRecord(rec["seq"], rec.get("ts", ""), session.index, rec.get("device"), rec.get("event_no"), kind,
-                        rec.get("detail"))
+        f = FaultRecord(rec.seq, rec.ts, session.index, rec.device, rec.event_no, kind,
+                        rec.detail)
         self.out.faults.append(f)
         self.open_faults[key] = f
 
-    def _alarm(self, rec: dict[str, Any]) -> None:
+    def _alarm(self, rec: Any) -> None:
         self._session(rec)
         self.out.alarms.append(rec)
 
-    def _internal_error(self, rec: dict[str, Any]) -> None:
+    def _internal_error(self, rec: Any) -> None:
         self.out.internal_errors.append(rec)
 
-    def _input_rejected(self, rec: dict[str, Any]) -> None:
+    def _input_rejected(self, rec: Any) -> None:
         self.out.inputs_rejected += 1
 
     # ------------------------------------------------------------------ sessions
 
-    def _session(self, rec: dict[str, Any]) -> Session:
+    def _session(self, rec: Any) -> Session:
         session = self.session
         if session is None:  # a log slice that starts inside a session
             session = self._new_session(rec, "unknown")
@@ -673,15 +657,15 @@ class Reconstructor:
                 self.csm = setup.source_kind == "csm"
         return session
 
-    def _new_session(self, rec: dict[str, Any], opened_by: str) -> Session:
-        session = Session(len(self.out.sessions) + 1, rec["seq"], rec.get("ts", ""), opened_by)
+    def _new_session(self, rec: Any, opened_by: str) -> Session:
+        session = Session(len(self.out.sessions) + 1, rec.seq, rec.ts, opened_by)
         self.out.sessions.append(session)
         self.out.earlier_high[session.index] = max((hi for _, hi in self.out.number_spans.values()), default=0)
         self.session = session
         self._gno = 0
         return session
 
-    def _end_session(self, rec: dict[str, Any], ended_by: str | None) -> None:
+    def _end_session(self, rec: Any, ended_by: str | None) -> None:
         session = self.session
         if session is None:
             return
@@ -693,8 +677,8 @@ class Reconstructor:
             self.hold.ended_to = ended_by or "stop"
             self.hold = None
         if session.end_seq is None:
-            session.end_seq = last["seq"]
-            session.end_ts = last.get("ts")
+            session.end_seq = last.seq
+            session.end_ts = last.ts
         if session.ended_by.startswith("stopped"):
             if ended_by == "crash":
                 session.ended_by += ", then crashed before the log was closed"
@@ -705,51 +689,50 @@ class Reconstructor:
         self.shoe_by_id = {}
         self.open_faults = {}
 
-    def _snapshot(self, rec: dict[str, Any]) -> None:
-        if rec["seq"] == self.out.first_seq:
-            nos = rec.get("event_nos")
-            if isinstance(nos, dict) and not self._last:
-                self._base = {str(k): v for k, v in nos.items() if isinstance(v, int)}
+    def _snapshot(self, rec: Any) -> None:
+        if rec.seq == self.out.first_seq:
+            nos = rec.event_nos
+            if nos is not None and not self._last:
+                self._base = nos
 
-    def _log_opened(self, rec: dict[str, Any]) -> None:
+    def _log_opened(self, rec: Any) -> None:
         self._snapshot(rec)
         self._end_session(rec, "closed")
-        self._new_session(rec, "new" if rec.get("previous") is None else "clean")
+        self._new_session(rec, "new" if rec.previous is None else "clean")
 
-    def _recovery(self, rec: dict[str, Any]) -> None:
+    def _recovery(self, rec: Any) -> None:
         self._snapshot(rec)
         self._end_session(rec, "crash")
         self.out.recoveries.append(rec)
         self._new_session(rec, "recovery")
 
-    def _rotated(self, rec: dict[str, Any]) -> None:
+    def _rotated(self, rec: Any) -> None:
         self._snapshot(rec)
 
-    def _table_started(self, rec: dict[str, Any]) -> None:
+    def _table_started(self, rec: Any) -> None:
         session = self._session(rec)
         if session.game is not None:  # a second start without a log boundary
             self._end_session(rec, "restarted")
             session = self._new_session(rec, "unknown")
-        session.game = rec.get("game")
-        session.decks = rec.get("decks")
-        session.cap = rec.get("cap")
-        session.seats = rec.get("seats")
-        session.source = rec.get("source")
-        session.source_kind = rec.get("source_kind")
-        devices = rec.get("devices")
-        session.devices = dict(devices) if isinstance(devices, dict) else {}
-        rules = {k: rec[k] for k in ("house_rules", "pay_tables") if isinstance(rec.get(k), dict)}
+        session.game = rec.game
+        session.decks = rec.decks
+        session.cap = rec.cap
+        session.seats = rec.seats
+        session.source = rec.source
+        session.source_kind = rec.source_kind
+        session.devices = rec.devices if rec.devices is not None else {}
+        rules = {k: v for k, v in (("house_rules", rec.house_rules), ("pay_tables", rec.pay_tables)) if v is not None}
         session.rules = rules or None
         if self.out.table is None:
-            self.out.table = rec.get("table")
+            self.out.table = rec.table
         self.source = session.source
         self.csm = session.source_kind == "csm"
 
-    def _table_stopped(self, rec: dict[str, Any]) -> None:
+    def _table_stopped(self, rec: Any) -> None:
         session = self._session(rec)
-        session.ended_by = f"stopped: {rec.get('reason')}"
-        session.end_seq = rec["seq"]
-        session.end_ts = rec.get("ts")
+        session.ended_by = f"stopped: {rec.reason}"
+        session.end_seq = rec.seq
+        session.end_ts = rec.ts
 
     # ------------------------------------------------------------------ the end
 
@@ -760,19 +743,19 @@ class Reconstructor:
         last = self._batch[-1] if self._batch else self._before
         out.lines = lines
         if last is not None:
-            out.last_seq = last["seq"]
-            out.last_ts = last.get("ts")
+            out.last_seq = last.seq
+            out.last_ts = last.ts
             if out.table is None:
-                out.table = last.get("table")
+                out.table = last.table
         if self.round is not None and last is not None:
             self.round.status = OPEN if self.round.status != VOIDED else VOIDED
             self.round.problems.append("the log ends during the round")
             self.round = None
         if self.session is not None and last is not None:
             session = self.session
-            if session.end_seq is None or session.end_seq < last["seq"]:
-                session.end_seq = last["seq"]
-                session.end_ts = last.get("ts")
+            if session.end_seq is None or session.end_seq < last.seq:
+                session.end_seq = last.seq
+                session.end_ts = last.ts
             if self.hold is not None:
                 self.hold.ended_to = "log end"
             self.session = None

@@ -4,28 +4,28 @@ One schema per event kind (:data:`SCHEMA`): the fields review, replay, the repor
 read-back at a restart read from it, each with the type the controller writes, and whether every
 line of that kind carries it. A record that does not match is not a record the controller wrote:
 review reports it as an integrity failure at its file and line (``tablectl review`` exit 3) and
-uses nothing of it; the read-back at a restart refuses the log. Fields no one reads, and event
-kinds the schema does not name, are free (the log takes any JSON values); every record has the
-envelope (``seq``, ``event``, ``ts``, ``table``).
+uses nothing of it; the read-back at a restart refuses the log. Fields no one reads are free (the
+log takes any JSON values); every record has the envelope (``seq``, ``event``, ``ts``, ``table``).
 
 Two forms of the same schema:
 
-- :func:`problem` says what is wrong with one record (or None), in one line;
-- :data:`CHECKERS` holds, per event kind, a function ``record -> bool`` compiled from the schema
-  to one expression (no loop over the fields, no message): the fast path, called for every
-  line of a block with C-level ``map`` (``LogReader``), which falls back to :func:`problem`
-  line by line only when a block holds a record that does not match.
+- :func:`problem` says what is wrong with one parsed record (a dict), or None, in one line;
+- :data:`RECORDS` holds, per event kind, a ``msgspec`` Struct made from the schema (the fields
+  as attributes; ``from`` is ``from_``; an absent optional field is None). :func:`decode_block`
+  parses a block of lines into them and checks every field's type in one pass in C, with no
+  dict built: what review reads the log with. A kind the schema does not name is read by
+  :func:`read_line` alone, as an :class:`Other` (its envelope and name).
 """
 
 from __future__ import annotations
 
-import operator
-import re
-from itertools import chain
+import keyword
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from itertools import chain
+from typing import Any, Literal, Optional, Union
 
+import msgspec
 import orjson
 
 from tablectl.cards import DECK_SIZE, text
@@ -33,12 +33,12 @@ from tablectl.cards import DECK_SIZE, text
 
 @dataclass(frozen=True)
 class Type:
-    """A field's type: what it is called in a message, a test, and the same test as an expression
-    over ``x`` for the compiled checkers."""
+    """A field's type: what it is called in a message, a test of a parsed value, and the same
+    type as an annotation for ``msgspec``."""
 
     label: str
     test: Callable[[Any], bool]
-    expr: str
+    annotation: Any
 
 
 def _is_int(x: Any) -> bool:
@@ -86,23 +86,25 @@ def _wagers(x: Any) -> bool:
 CARD_TEXTS = frozenset({text(c) for c in range(DECK_SIZE)} | {"10" + t[1] for t in (text(c) for c in range(DECK_SIZE)) if t[0] == "T"})
 _CARDS_OR_NONE = CARD_TEXTS | {None}
 
-INT = Type("an integer", _is_int, "type(x) is int")
-STR = Type("a string", lambda x: type(x) is str, "type(x) is str")
-BOOL = Type("true or false", lambda x: type(x) is bool, "type(x) is bool")
-NUM = Type("a number", lambda x: type(x) is int or type(x) is float, "(type(x) is float or type(x) is int)")
-OPT_INT = Type("an integer or null", lambda x: x is None or type(x) is int, "(x is None or type(x) is int)")
-OPT_STR = Type("a string or null", lambda x: x is None or type(x) is str, "(x is None or type(x) is str)")
-OPT_NUM = Type("a number or null", lambda x: x is None or type(x) is int or type(x) is float,
-               "(x is None or type(x) is float or type(x) is int)")
+_CARD = Literal[tuple(sorted(CARD_TEXTS))]  # type: ignore[valid-type]
+
+INT = Type("an integer", _is_int, int)
+STR = Type("a string", lambda x: type(x) is str, str)
+BOOL = Type("true or false", lambda x: type(x) is bool, bool)
+NUM = Type("a number", lambda x: type(x) is int or type(x) is float, Union[int, float])
+OPT_INT = Type("an integer or null", lambda x: x is None or type(x) is int, Optional[int])
+OPT_STR = Type("a string or null", lambda x: x is None or type(x) is str, Optional[str])
+OPT_NUM = Type("a number or null", lambda x: x is None or type(x) is int or type(x) is float, Union[int, float, None])
 SHOE = Type("a shoe id (an integer, a string or null)", lambda x: x is None or type(x) is int or type(x) is str,
-            "(type(x) is int or x is None or type(x) is str)")
-CARD = Type("a card (a card text such as QH, or null)", _card_ok, "(x is None or (type(x) is str and x in CARD_TEXTS))")
-INT_LIST = Type("a list of integers", _int_list, "_int_list(x)")
-STR_LIST = Type("a list of strings", _str_list, "_str_list(x)")
-CARD_LIST = Type("a list of cards", _card_list, "_card_list(x)")
-COUNTS = Type("an object of integers", _counts, "_counts(x)")
-OBJECT = Type("an object", lambda x: type(x) is dict, "type(x) is dict")
-WAGERS = Type("wagers by seat ({seat: {bet: cents}}) or null", _wagers, "_wagers(x)")
+            Union[int, str, None])
+CARD = Type("a card (a card text such as QH, or null)", _card_ok, Optional[_CARD])
+INT_LIST = Type("a list of integers", _int_list, list[int])
+STR_LIST = Type("a list of strings", _str_list, list[str])
+CARD_LIST = Type("a list of cards", _card_list, list[Optional[_CARD]])
+COUNTS = Type("an object of integers", _counts, dict[str, int])
+OBJECT = Type("an object", lambda x: type(x) is dict, dict[str, Any])
+OPT_OBJECT = Type("an object or null", lambda x: x is None or type(x) is dict, Optional[dict[str, Any]])
+WAGERS = Type("wagers by seat ({seat: {bet: cents}}) or null", _wagers, Optional[dict[str, dict[str, int]]])
 
 REQUIRED, OPTIONAL = True, False
 Fields = Mapping[str, tuple[Type, bool]]
@@ -144,7 +146,8 @@ SCHEMA: dict[str, Fields] = {
     "violation": {"kind": (STR, REQUIRED), "round": (OPT_INT, REQUIRED), "detail": (STR, REQUIRED),
                   "device": (OPT_STR, OPTIONAL), "event_no": (OPT_INT, OPTIONAL)},
     "resolved": {"supervisor": (STR, REQUIRED), "violations": (INT_LIST, REQUIRED), "kinds": (STR_LIST, OPTIONAL),
-                 "round": (OPT_INT, OPTIONAL), "void_round": (BOOL, OPTIONAL), "note": (OPT_STR, OPTIONAL)},
+                 "round": (OPT_INT, OPTIONAL), "void_round": (BOOL, OPTIONAL), "note": (OPT_STR, OPTIONAL),
+                 "unlisted": (COUNTS, OPTIONAL)},
     "fault": {"fault": (STR, REQUIRED), "cleared": (BOOL, REQUIRED), "detail": (OPT_STR, OPTIONAL), **_DEVICE},
     "shoe_loaded": _SHOE_START,
     "shuffle_done": {**_SHOE_START, "missing": (COUNTS, OPTIONAL), "extra": (COUNTS, OPTIONAL)},
@@ -179,8 +182,7 @@ SCHEMA: dict[str, Fields] = {
     "checkpoint": {**_SNAPSHOT, "reason": (STR, REQUIRED)},
     "recovery": {
         **_SNAPSHOT, "last_seq": (INT, REQUIRED), "last_event": (OPT_STR, OPTIONAL), "unsigned": (INT, OPTIONAL),
-        "last_checkpoint_seq": (INT, OPTIONAL), "torn": (Type("an object or null", lambda x: x is None or type(x) is dict,
-                                                               "(x is None or type(x) is dict)"), OPTIONAL),
+        "last_checkpoint_seq": (INT, OPTIONAL), "torn": (OPT_OBJECT, OPTIONAL),
     },
 }
 
@@ -211,72 +213,77 @@ def problem(record: Any) -> str | None:
     return None
 
 
-_NAMESPACE = {"CARD_TEXTS": CARD_TEXTS, "_int_list": _int_list, "_str_list": _str_list, "_card_list": _card_list,
-              "_counts": _counts, "_wagers": _wagers}
-_ABSENT = object()
+#: kinds the controller writes whose fields no one reads (their envelope is checked)
+ENVELOPE_ONLY = ("input_rejected", "duty_resumed", "shoe_not_resumed", "device_identified")
 
 
-def _compile(fields: Fields) -> Callable[[dict[str, Any]], bool]:
-    """One function testing every field of *fields* in one expression: the required ones taken
-    together with an ``itemgetter`` of orjson's own key objects (a missing one: KeyError), the
-    optional ones with ``get``."""
-    required = [n for n, (_, r) in fields.items() if r]
-    optional = [n for n, (_, r) in fields.items() if not r]
-    keys = list(orjson.loads(orjson.dumps(dict.fromkeys(required + optional))))  # orjson's key objects
-    tests = [re.sub(r"\bx\b", f"v[{i}]", fields[n][0].expr) for i, n in enumerate(required)]
-    tests += [f"((x := get(r, K{i}, ABSENT)) is ABSENT or {fields[n][0].expr})" for i, n in enumerate(optional)]
-    ns = dict(_NAMESPACE, g=_getter(keys[: len(required)]), get=dict.get, ABSENT=_ABSENT)
-    ns.update({f"K{i}": k for i, k in enumerate(keys[len(required) :])})
-    source = (
-        "def check(r):\n"
-        "    try:\n"
-        "        v = g(r)\n"
-        "    except KeyError:\n"
-        "        return False\n"
-        f"    return {' and '.join(tests) or 'True'}\n"
+class Envelope(msgspec.Struct, kw_only=True, gc=False):
+    """What every record carries (its ``event`` is the kind's, a class attribute). Not tracked by
+    the garbage collector: a record holds only values parsed from its line, never itself."""
+
+    seq: int
+    ts: str
+    table: str
+
+
+class Other(Envelope, kw_only=True, gc=False):
+    """A record of a kind the schema does not name (a later controller's): its envelope."""
+
+    event: str
+
+
+def _struct(kind: str, fields: Fields) -> type[Envelope]:
+    required = [(_attr(n), t.annotation) for n, (t, r) in fields.items() if r]
+    optional = [(_attr(n), t.annotation, None) for n, (t, r) in fields.items() if not r]
+    return msgspec.defstruct(  # type: ignore[no-any-return]
+        kind, required + optional, bases=(Envelope,), tag_field="event", tag=kind, kw_only=True, gc=False,
+        rename={_attr(n): n for n in fields if _attr(n) != n} or None, namespace={"event": kind}, module=__name__,
     )
-    exec(source, ns)  # noqa: S102 - code generated from the schema above, nothing from outside
-    return ns["check"]  # type: ignore[no-any-return]
 
 
-def _getter(keys: list[str]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
-    if not keys:
-        return lambda r: ()
-    if len(keys) == 1:  # an itemgetter of one key returns the value, not a 1-tuple
-        one = operator.itemgetter(keys[0])
-        return lambda r: (one(r),)
-    return operator.itemgetter(*keys)
+def _attr(name: str) -> str:
+    return name + "_" if keyword.iskeyword(name) else name
 
 
-#: kinds that review itself does not read (the read-back at a restart does: it uses :func:`problem`)
-NOT_READ_BY_REVIEW = frozenset({"bank", "offer_bank", "dealer_change", "burn_next", "checkpoint"})
+#: event kind -> its Struct: ``RECORDS["dealt"]``'s instances have ``.card``, ``.to``, ``.round``...
+RECORDS: dict[str, type[Envelope]] = {kind: _struct(kind, fields) for kind, fields in SCHEMA.items()}
+RECORDS.update({kind: _struct(kind, {}) for kind in ENVELOPE_ONLY})
+Record = Union[tuple(RECORDS.values())]  # type: ignore[valid-type]
+_BLOCK = msgspec.json.Decoder(list[Record])  # type: ignore[valid-type]
+_LINE = msgspec.json.Decoder(Record)
 
 
-class _Checkers(dict[Any, Callable[[dict[str, Any]], bool]]):
-    """event kind -> compiled check of the fields review reads (not the envelope: see
-    :func:`envelope_ok`); a kind that review does not read gets ``bool`` (true for any record)."""
-
-    def __missing__(self, event: Any) -> Callable[[dict[str, Any]], bool]:
-        return bool
+def decode_block(text: bytes) -> list[Envelope]:
+    """The records of a JSON array of lines (raises ``msgspec.DecodeError`` if any is not JSON,
+    not a record of a kind in :data:`RECORDS`, or has a field of the wrong type)."""
+    return _BLOCK.decode(text)  # type: ignore[no-any-return]
 
 
-#: the compiled check of each kind review reads: ``CHECKERS[event](record)``
-CHECKERS = _Checkers({kind: _compile(fields) for kind, fields in SCHEMA.items() if kind not in NOT_READ_BY_REVIEW})
-_TS, _TABLE = (operator.itemgetter(k) for k in orjson.loads(orjson.dumps(dict.fromkeys(("ts", "table")))))
-
-
-def envelope_ok(records: list[dict[str, Any]]) -> bool:
-    """Every record's ``ts`` and ``table`` are strings (``seq`` and ``event`` the reader checks),
-    in two C-level passes."""
+def read_line(line: bytes) -> Envelope | str:
+    """One line's record, or what makes it not one (in one line)."""
     try:
-        return set(map(type, map(_TS, records))) == {str} and set(map(type, map(_TABLE, records))) == {str}
-    except KeyError:
-        return False
+        return _LINE.decode(line)  # type: ignore[no-any-return]
+    except msgspec.DecodeError as e:
+        error = e
+    try:
+        record = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return f"not JSON: {line[:60].decode('utf-8', 'replace')!r}"
+    why = problem(record)
+    if why is not None:
+        return why
+    event = record["event"]
+    if event in RECORDS:  # what problem() lets through and msgspec does not (an integer past 64 bits)
+        return f"{event}: {error}"
+    return Other(seq=record["seq"], ts=record["ts"], table=record["table"], event=event)
 
 
-def block_ok(records: list[dict[str, Any]], events: list[Any]) -> bool:
-    """Every record of a block (*events*: their ``event``, every one a string) matches its kind."""
-    return envelope_ok(records) and False not in list(map(operator.call, map(CHECKERS.__getitem__, events), records))
+def from_dict(record: dict[str, Any]) -> Envelope:
+    """*record* (a line as a dict) as :func:`read_line` reads it (raises ValueError if it is not one)."""
+    out = read_line(orjson.dumps(record))
+    if isinstance(out, str):
+        raise ValueError(out)
+    return out
 
 
-__all__ = ["CARD_TEXTS", "CHECKERS", "SCHEMA", "block_ok", "problem"]
+__all__ = ["CARD_TEXTS", "RECORDS", "SCHEMA", "Envelope", "Other", "decode_block", "from_dict", "problem", "read_line"]

@@ -159,7 +159,7 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
     try:
         results = settle(hands, rules.settlement).results
     except SettlementError as e:
-        settlement_failed = any(rec["event"] == "violation" and rec.get("kind") == SETTLEMENT_FAILED for rec in rnd.events)
+        settlement_failed = any(rec.event == "violation" and rec.kind == SETTLEMENT_FAILED for rec in rnd.events)
         if settlement_failed and not rnd.settled:
             rnd.settlement = BOTH_FAILED
         else:
@@ -189,8 +189,8 @@ def _wagers(logged: Mapping[str, Any]) -> dict[int, dict[str, int]]:
     return wagers
 
 
-def _walk(cursor: RoundCursor, events: Iterable[Mapping[str, Any]], source: str | None) -> str | None:
-    """Feed a round's log lines, in log order, to its procedure's cursor. Returns the first thing
+def _walk(cursor: RoundCursor, events: Iterable[Any], source: str | None) -> str | None:
+    """Feed a round's records (``tablectl.review.records``), in log order, to its procedure's cursor. Returns the first thing
     the procedure refuses (the line and why), or None when every line follows it.
 
     The cards of consecutive card lines are checked against the current phase's next steps as
@@ -205,18 +205,18 @@ def _walk(cursor: RoundCursor, events: Iterable[Mapping[str, Any]], source: str 
     at = 0  # the step of ``steps`` the next card takes
 
     for rec in events:
-        ev = rec["event"]
+        ev = rec.event
         if ev == "dealt":
-            text = rec.get("card")
+            text = rec.card
             past_burns = True  # burns due now were not dealt: the card takes the step after them
             last_placed = True
             if text is None:
                 misreads.append(True)
         elif ev == "burned":
-            text = rec.get("card")
+            text = rec.card
             past_burns = False
-            last_placed = rec.get("reason") not in _NOT_SCRIPT_BURNS
-            if text is None and (last_placed or rec.get("device") == source):
+            last_placed = rec.reason not in _NOT_SCRIPT_BURNS
+            if text is None and (last_placed or rec.device == source):
                 misreads.append(last_placed)
             if not last_placed:
                 continue
@@ -227,40 +227,40 @@ def _walk(cursor: RoundCursor, events: Iterable[Mapping[str, Any]], source: str 
             steps = None
             if ev == "drawn":
                 last_placed = False
-                if rec.get("card") is None and rec.get("device") == source:
+                if rec.card is None and rec.device == source:
                     misreads.append(False)
             elif ev == "decision":
-                seat, choice = rec.get("seat"), rec.get("decision")
+                seat, choice = rec.seat, rec.decision
                 last_placed = False
                 try:
                     cursor.decide(seat, choice)  # type: ignore[arg-type]
                 except CursorError as e:
-                    return f"seq {rec['seq']}: decision {choice!r} of seat {seat}: {e}"
+                    return f"seq {rec.seq}: decision {choice!r} of seat {seat}: {e}"
             elif ev == "identified":
-                text = rec.get("card")
+                text = rec.card
                 in_script = misreads.pop(0) if misreads else False
                 if in_script and cursor.unidentified:
                     try:
                         cursor.identify(_card(text))  # type: ignore[arg-type]
                     except CursorError as e:
-                        return f"seq {rec['seq']}: identified {text}: {e}"
+                        return f"seq {rec.seq}: identified {text}: {e}"
             elif ev == "corrected":
-                text, frm = rec.get("card"), str(rec.get("from"))
+                text, frm = rec.card, rec.from_
                 try:
                     step, card = cursor.retract()
                 except CursorError as e:
-                    return f"seq {rec['seq']}: exposed card {text}: {e}"
+                    return f"seq {rec.seq}: exposed card {text}: {e}"
                 if step.to != frm or card != _card(text):
-                    return f"seq {rec['seq']}: the exposed card {text} from {frm} is not the last card the procedure placed"
+                    return f"seq {rec.seq}: the exposed card {text} from {frm} is not the last card the procedure placed"
             elif ev == "traded":
-                logged_trades.append((rec.get("seat"), _card(rec.get("card"))))  # type: ignore[arg-type]
+                logged_trades.append((rec.seat, _card(rec.card)))  # type: ignore[arg-type]
             elif ev == "discarded":
                 if cursor.discard:
                     try:
-                        cursor.discarded(int(rec.get("count") or 0))
+                        cursor.discarded(rec.count)
                     except CursorError as e:
-                        return f"seq {rec['seq']}: discard: {e}"
-            elif ev == "violation" and rec.get("kind") == BURN_MISSING and not last_placed:
+                        return f"seq {rec.seq}: discard: {e}"
+            elif ev == "violation" and rec.kind == BURN_MISSING and not last_placed:
                 cursor.skip_burns()
             continue
 
@@ -284,9 +284,9 @@ def _walk(cursor: RoundCursor, events: Iterable[Mapping[str, Any]], source: str 
             try:
                 step = cursor.place(card, past_burns)
             except CursorError as e:
-                return f"seq {rec['seq']}: {ev} {text} to {rec.get('to')}: {e}"
-        if step.to != rec.get("to"):
-            return f"seq {rec['seq']}: {text} was logged to {rec.get('to')}; the procedure puts it to {step.to}"
+                return f"seq {rec.seq}: {ev} {text} to {rec.to}: {e}"
+        if step.to != rec.to:
+            return f"seq {rec.seq}: {text} was logged to {rec.to}; the procedure puts it to {step.to}"
     if run:
         cursor.place_run(run)
 

@@ -103,7 +103,7 @@ def round_anomalies(rnd: RoundRecord) -> list[Anomaly]:
         out.append(Anomaly(ROUND_OPEN, rnd.start_seq, rnd.start_ts, "the log ends during the round", rnd.id))
     elif rnd.status == VOIDED:
         void = rnd.voided_by
-        reason = f": {void.get('reason')}" if void is not None and void.get("reason") else ""
-        at: int = void["seq"] if void is not None else rnd.start_seq
-        out.append(Anomaly(ROUND_VOIDED, at, void.get("ts") if void else rnd.start_ts, f"round voided{reason}", rnd.id))
+        reason = f": {void.reason}" if void is not None and void.reason else ""
+        at: int = void.seq if void is not None else rnd.start_seq
+        out.append(Anomaly(ROUND_VOIDED, at, void.ts if void else rnd.start_ts, f"round voided{reason}", rnd.id))
     return out
