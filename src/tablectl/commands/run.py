@@ -49,6 +49,15 @@ from tablectl.commands.options import Finite
 STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
 
 
+class Terminated(KeyboardInterrupt):
+    """A SIGTERM, raised in the main thread as a Ctrl-C is and stopping the table the same way.
+
+    Its own class, not ``KeyboardInterrupt`` itself: an interpreter that sees a bare
+    ``KeyboardInterrupt`` end code it runs from a string (a dataclass or namedtuple being made, as
+    a module is imported) remembers it, and at exit kills itself with SIGINT whatever exit code
+    the program chose; a subclass is not remembered."""
+
+
 class _Termination:
     """SIGTERM for ``run``: while the table starts it is only remembered (``arm`` acts on it once
     the log is open); after that it raises ``KeyboardInterrupt`` in the main thread, which stops
@@ -62,12 +71,12 @@ class _Termination:
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         self.requested = True
         if self.armed:
-            raise KeyboardInterrupt
+            raise Terminated
 
     def arm(self) -> None:
         self.armed = True
         if self.requested:
-            raise KeyboardInterrupt
+            raise Terminated
 
     def restore(self) -> None:
         signal.signal(signal.SIGTERM, self.previous)
