@@ -27,10 +27,8 @@ import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import msgspec
-import orjson
 
 from tablectl.eventlog.verify import read_blocks
 from tablectl.review.records import Envelope, decode_block, read_line

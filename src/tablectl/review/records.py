@@ -49,8 +49,8 @@ def _card_ok(x: Any) -> bool:
     return x is None or (type(x) is str and x in CARD_TEXTS)
 
 
-# Each test of a container is a few C-level passes (``map``, ``set``), not a loop in Python: a
-# round_started line's wagers and seats are checked on every round.
+# Each test of a container is a few C-level passes (``map``, ``set``), not a loop in Python: the
+# read-back at a restart checks every line of the log with them.
 _INT = frozenset({int})
 _STR = frozenset({str})
 _DICT = frozenset({dict})
