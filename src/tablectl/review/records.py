@@ -214,7 +214,7 @@ def problem(record: Any) -> str | None:
 
 
 #: kinds the controller writes whose fields no one reads (their envelope is checked)
-ENVELOPE_ONLY = ("input_rejected", "duty_resumed", "shoe_not_resumed", "device_identified")
+ENVELOPE_ONLY = ("input_rejected", "duty_resumed", "shoe_not_resumed", "device_identified", "supervisor_refused")
 
 
 class Envelope(msgspec.Struct, kw_only=True, gc=False):
