@@ -60,7 +60,7 @@ class Terminated(KeyboardInterrupt):
 
 class _Termination:
     """SIGTERM for ``run``: while the table starts it is only remembered (``arm`` acts on it once
-    the log is open); after that it raises ``KeyboardInterrupt`` in the main thread, which stops
+    the log is open); after that it raises :class:`Terminated` in the main thread, which stops
     the table cleanly."""
 
     def __init__(self) -> None:
@@ -336,6 +336,6 @@ def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_ou
     if result.autoplay_result is not None:
         click.echo(_report(config, result.autoplay_result, where))
     elif result.reason == SIGNALLED:
-        raise KeyboardInterrupt
+        raise Terminated
     elif result.reason != QUIT:
         click.echo(f"{config.table}: display ended ({result.reason}); log in {where}", err=True)
