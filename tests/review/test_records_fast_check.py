@@ -59,3 +59,10 @@ def _parses(t: Type, x: Any) -> bool:
 def test_a_field_type_s_test_and_its_annotation_accept_the_same_values(name: str, x: Any) -> None:
     t = _TYPES[name]
     assert _parses(t, x) == t.test(x)
+
+
+@pytest.mark.parametrize("digits", [19, 20, 400, 5000])
+def test_an_integer_past_64_bits_makes_a_line_no_record(digits: int) -> None:
+    line = b'{"seq":' + b"9" * digits + b',"event":"shoe_change","ts":"t","table":"T1","shoe":1}'
+    assert isinstance(records.read_line(line), str)
+    assert not isinstance(records.read_line(b'{"seq":' + str((1 << 63) - 1).encode() + line[line.index(b","):]), str)

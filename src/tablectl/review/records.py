@@ -23,7 +23,7 @@ import keyword
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
 import msgspec
 import orjson
@@ -87,24 +87,26 @@ CARD_TEXTS = frozenset({text(c) for c in range(DECK_SIZE)} | {"10" + t[1] for t 
 _CARDS_OR_NONE = CARD_TEXTS | {None}
 
 _CARD = Literal[tuple(sorted(CARD_TEXTS))]  # type: ignore[valid-type]
+#: an integer as the controller writes them (64 bits; a JSON number may have any number of digits)
+_I64 = Annotated[int, msgspec.Meta(ge=-(1 << 63), le=(1 << 63) - 1)]
 
-INT = Type("an integer", _is_int, int)
+INT = Type("an integer", _is_int, _I64)
 STR = Type("a string", lambda x: type(x) is str, str)
 BOOL = Type("true or false", lambda x: type(x) is bool, bool)
-NUM = Type("a number", lambda x: type(x) is int or type(x) is float, Union[int, float])
-OPT_INT = Type("an integer or null", lambda x: x is None or type(x) is int, Optional[int])
+NUM = Type("a number", lambda x: type(x) is int or type(x) is float, Union[_I64, float])
+OPT_INT = Type("an integer or null", lambda x: x is None or type(x) is int, Optional[_I64])
 OPT_STR = Type("a string or null", lambda x: x is None or type(x) is str, Optional[str])
-OPT_NUM = Type("a number or null", lambda x: x is None or type(x) is int or type(x) is float, Union[int, float, None])
+OPT_NUM = Type("a number or null", lambda x: x is None or type(x) is int or type(x) is float, Union[_I64, float, None])
 SHOE = Type("a shoe id (an integer, a string or null)", lambda x: x is None or type(x) is int or type(x) is str,
-            Union[int, str, None])
+            Union[_I64, str, None])
 CARD = Type("a card (a card text such as QH, or null)", _card_ok, Optional[_CARD])
-INT_LIST = Type("a list of integers", _int_list, list[int])
+INT_LIST = Type("a list of integers", _int_list, list[_I64])
 STR_LIST = Type("a list of strings", _str_list, list[str])
 CARD_LIST = Type("a list of cards", _card_list, list[Optional[_CARD]])
-COUNTS = Type("an object of integers", _counts, dict[str, int])
+COUNTS = Type("an object of integers", _counts, dict[str, _I64])
 OBJECT = Type("an object", lambda x: type(x) is dict, dict[str, Any])
 OPT_OBJECT = Type("an object or null", lambda x: x is None or type(x) is dict, Optional[dict[str, Any]])
-WAGERS = Type("wagers by seat ({seat: {bet: cents}}) or null", _wagers, Optional[dict[str, dict[str, int]]])
+WAGERS = Type("wagers by seat ({seat: {bet: cents}}) or null", _wagers, Optional[dict[str, dict[str, _I64]]])
 
 REQUIRED, OPTIONAL = True, False
 Fields = Mapping[str, tuple[Type, bool]]
@@ -221,7 +223,7 @@ class Envelope(msgspec.Struct, kw_only=True, gc=False):
     """What every record carries (its ``event`` is the kind's, a class attribute). Not tracked by
     the garbage collector: a record holds only values parsed from its line, never itself."""
 
-    seq: int
+    seq: _I64
     ts: str
     table: str
 
