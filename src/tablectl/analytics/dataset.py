@@ -1,6 +1,6 @@
-"""Writing the dataset: one Parquet file per dataset, table and day for each export, made under a
-hidden temporary name and renamed into place; the per-table manifest, rewritten the same way, is
-the commit.
+"""Writing the dataset: one Parquet file per dataset, table and day for each export, written a row
+group at a time as the rows are made (:class:`PartWriter`) under a hidden temporary name and
+renamed into place; the per-table manifest, rewritten the same way, is the commit.
 
 Layout (``docs/surveillance.md``)::
 
@@ -140,25 +140,60 @@ def remove_uncommitted(root: Path, table: str, through: int) -> int:
     return removed
 
 
-def write_rows(root: Path, table: str, from_seq: int, to_seq: int, rows: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
-    """Write each dataset's ``rows`` (each with ``table`` and ``date``) as one file per day;
-    rows written per dataset."""
-    written: dict[str, int] = {}
-    for dataset, schema in SCHEMAS.items():
-        by_date: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for row in rows.get(dataset, ()):
-            by_date[row["date"]].append(row)
-        for date, day in sorted(by_date.items()):
-            columns = {name: [r.get(name) for r in day] for name in schema.names}
-            data = pa.Table.from_pydict(columns, schema=schema)
-            target = partition_dir(root, dataset, table, date) / f"part-{from_seq:012d}-{to_seq:012d}.parquet"
+class PartWriter:
+    """The rows of one export of one table, written as they come: per dataset and day, row groups
+    of :attr:`CHUNK` rows into a hidden file, all renamed into place by :meth:`commit` (or removed
+    by :meth:`abort`). Memory holds one chunk per dataset and day, not the export."""
+
+    CHUNK = 16384
+
+    def __init__(self, root: Path, table: str, from_seq: int, to_seq: int) -> None:
+        self.root, self.table, self.name = root, table, f"part-{from_seq:012d}-{to_seq:012d}.parquet"
+        self.written: dict[str, int] = dict.fromkeys(SCHEMAS, 0)  # rows per dataset
+        self._chunks: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+        self._files: dict[tuple[str, str], tuple[pq.ParquetWriter, Path, Path]] = {}
+
+    def add(self, dataset: str, row: dict[str, Any]) -> None:
+        """Write *row* (with ``date``) to *dataset*."""
+        key = (dataset, row["date"])
+        chunk = self._chunks[key]
+        chunk.append(row)
+        if len(chunk) >= self.CHUNK:
+            self._flush(key)
+
+    def _flush(self, key: tuple[str, str]) -> None:
+        rows = self._chunks.pop(key, None)
+        if not rows:
+            return
+        dataset, date = key
+        schema = SCHEMAS[dataset]
+        data = pa.Table.from_pydict({name: [r.get(name) for r in rows] for name in schema.names}, schema=schema)
+        file = self._files.get(key)
+        if file is None:
+            target = partition_dir(self.root, dataset, self.table, date) / self.name
             target.parent.mkdir(parents=True, exist_ok=True)
             tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-            pq.write_table(data, tmp, compression="zstd")
+            file = self._files[key] = (pq.ParquetWriter(tmp, schema, compression="zstd"), tmp, target)
+        file[0].write_table(data)
+        self.written[dataset] += len(rows)
+
+    def commit(self) -> dict[str, int]:
+        """Write what is left, and put every file in place (fsynced); the rows written per dataset."""
+        for key in list(self._chunks):
+            self._flush(key)
+        for writer, tmp, target in self._files.values():
+            writer.close()
             _fsync(tmp)
             os.replace(tmp, target)
-        written[dataset] = sum(len(v) for v in by_date.values())
-    return written
+        self._files = {}
+        return self.written
+
+    def abort(self) -> None:
+        """Remove every file written: nothing of this export stays."""
+        for writer, tmp, _ in self._files.values():
+            writer.close()
+            tmp.unlink(missing_ok=True)
+        self._files, self._chunks = {}, defaultdict(list)
 
 
 def atomic_write(path: Path, data: bytes) -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from tablectl.analytics import dataset as ds
-from tablectl.analytics.rows import extract
+from tablectl.analytics.rows import RoundFacts, extract
 from tablectl.eventlog.errors import LogInputError
 from tablectl.eventlog.keys import public_bytes
 from tablectl.eventlog.verify import iter_located_events, resolve_paths
@@ -72,7 +72,8 @@ def export_table(table: str, files: list[Path], root: Path, keys: Sequence[Ed255
     result = TableExport(table, [str(f) for f in files])
     manifest = ds.Manifest.load(root, table)
     through = manifest.through_seq
-    report = review(files, keys)
+    rounds: list[RoundFacts] = []
+    report = review(files, keys, rounds=lambda r: rounds.append(RoundFacts.of(r)))
     verification = report.verification
     if not verification.ok:
         result.refused = f"integrity failure: {verification.integrity_failures[0]}"
@@ -82,19 +83,27 @@ def export_table(table: str, files: list[Path], root: Path, keys: Sequence[Ed255
         result.refused = (f"integrity failure: {files[-1]}: the log ends at seq {last}, "
                           f"but seq 1-{through} of it were exported before")
         return result
-    rows = extract(table, iter_located_events(files), report, want_prev=[through + 1])
+    result.removed = ds.remove_uncommitted(root, table, through)
+    out = ds.PartWriter(root, table, through + 1, last)
+    try:
+        rows = extract(table, iter_located_events(files), report, rounds, out, through=through, want_prev=[through + 1])
+    except BaseException:
+        out.abort()
+        raise
     head = _digest_of_last_line(files[-1])
     if through:
         seen = head if last == through else rows.prev.get(through + 1)
         if seen != manifest.chain_head:
+            out.abort()
             result.refused = (f"integrity failure: {files[-1]}: the log differs from the one exported through "
                               f"seq {through} (chain head {manifest.chain_head}, now {seen})")
             return result
-    result.removed = ds.remove_uncommitted(root, table, through)
     result.from_seq, result.to_seq = through + 1, last
-    if last > through:
+    if last <= through:
+        out.abort()
+    else:
         ds.save_rules(root, rows.rules)
-        result.rows = ds.write_rows(root, table, through + 1, last, rows.since(through))
+        result.rows = out.commit()
         manifest.exports.append(ds.Export(
             from_seq=through + 1, to_seq=last, chain_head=head, signed_seq=verification.signed_seq,
             key_ids=list(verification.key_ids),

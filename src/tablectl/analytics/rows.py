@@ -29,8 +29,9 @@ from typing import Any
 
 import orjson
 
+from tablectl.analytics.dataset import PartWriter
 from tablectl.review.engine import ReviewReport
-from tablectl.review.model import INTERRUPTED, OPEN
+from tablectl.review.model import INTERRUPTED, OPEN, DeviceNumbers, RoundRecord
 
 CARD_EVENTS = frozenset({"dealt", "burned", "drawn", "returned", "identified"})
 ROUND_ENDS = frozenset({"round_ended", "round_voided"})
@@ -61,25 +62,52 @@ def main_wager(game_wagers: Iterable[str]) -> str:
 
 @dataclass
 class Extract:
-    """Each dataset's rows as ``(anchor seq, row)``; the row has ``table`` and ``date``."""
+    """The rows of an export, as they are made: those anchored past *through* (what earlier
+    exports wrote) go to *out*, each with ``table`` and ``date``."""
 
     table: str
-    rows: dict[str, list[tuple[int, Row]]] = field(default_factory=lambda: defaultdict(list))
+    out: PartWriter
+    through: int = 0
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # rules_id -> {game, decks, rules}
     last_seq: int = 0
     prev: dict[int, str] = field(default_factory=dict)  # seq -> its line's ``prev`` (for the seqs asked)
 
     def add(self, dataset: str, anchor: int, ts: str | None, row: Row) -> None:
-        row["table"] = self.table
-        row["date"] = (ts or "")[:10]
-        self.rows[dataset].append((anchor, row))
-
-    def since(self, through: int) -> dict[str, list[Row]]:
-        """The rows an export that has written everything up to ``through`` adds."""
-        return {name: [row for anchor, row in rows if anchor > through] for name, rows in self.rows.items()}
+        if anchor > self.through:
+            row["table"] = self.table
+            row["date"] = (ts or "")[:10]
+            self.out.add(dataset, row)
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
+class RoundFacts:
+    """What the rounds dataset takes of a round review checked (the export keeps these, not the
+    rounds: a few fields each)."""
+
+    session: int
+    number: int
+    shoe: Any
+    start_seq: int
+    end_seq: int | None
+    start_ts: str
+    end_ts: str | None
+    status: str
+    settlement: str
+    seats: int
+    banker: int | None
+    handle: int
+    net: int
+    violations: int
+    resumed_in: tuple[int, ...]
+
+    @classmethod
+    def of(cls, r: RoundRecord) -> RoundFacts:
+        handle = sum(int(stake or 0) for wagers in (r.wagers or {}).values() for stake in wagers.values())
+        return cls(r.session, r.number, r.shoe, r.start_seq, r.end_seq, r.start_ts, r.end_ts, r.status, r.settlement,
+                   len(r.seats), r.banker, handle, r.net, len(r.violations), tuple(r.resumed_in))
+
+
+@dataclass(slots=True)
 class _Round:
     key: tuple[int, int]
     round_id: str
@@ -97,11 +125,12 @@ class _Round:
 class _Pass:
     """The line-by-line part of the extraction."""
 
-    def __init__(self, out: Extract, want_prev: set[int]) -> None:
+    def __init__(self, out: Extract, want_prev: set[int], numbers: dict[str, DeviceNumbers]) -> None:
         from tablectl.games import GAMES
 
         self.games = GAMES
         self.out = out
+        self.numbers = numbers
         self.want_prev = want_prev
         self.session = 0
         self.game: str | None = None
@@ -141,6 +170,11 @@ class _Pass:
         elif event == "device_identified":
             row = {"seq": seq, "ts": timestamp(rec["ts"]), "device": rec.get("name"), "kind": rec.get("kind"),
                    "model": rec.get("model"), "serial": rec.get("serial"), "firmware": rec.get("firmware")}
+            n = self.numbers.get(str(row["device"]))
+            row["event_no_first"] = n.first if n else None
+            row["event_no_last"] = n.last if n else None
+            row["event_nos_missing"] = n.missing if n else None
+            row["event_nos_duplicated"] = len(n.duplicates) if n else None
             self.identities[str(rec.get("name"))].append((seq, row))
             self.out.add("devices", seq, rec["ts"], row)
         elif event == "dealer_change":
@@ -269,46 +303,45 @@ class _Pass:
 
 
 def extract(table: str, records: Iterable[tuple[Path, int, dict[str, Any]]], report: ReviewReport,
-            want_prev: Iterable[int] = ()) -> Extract:
-    """Every row the verified log in ``records`` (reviewed as ``report``) gives for ``table``;
-    ``want_prev``: seqs whose ``prev`` (the digest of the line before) to keep in ``Extract.prev``."""
-    out = Extract(table)
-    lines = _Pass(out, set(want_prev))
+            rounds: Iterable[RoundFacts], out: PartWriter, *, through: int = 0, want_prev: Iterable[int] = ()) -> Extract:
+    """Write to *out* every row anchored past *through* that the verified log in *records* gives for
+    *table*: its lines, and *report* (its review, which handed each round on as *rounds*).
+    *want_prev*: seqs whose ``prev`` (the digest of the line before) to keep in ``Extract.prev``."""
+    found = Extract(table, out, through)
+    lines = _Pass(found, set(want_prev), report.recon.devices)
     for _, _, rec in records:
         lines.feed(rec)
-    _rounds(out, lines, report)
-    _shoes(out, lines, report)
-    _devices(out, report)
+    _rounds(found, lines, report, rounds)
+    _shoes(found, lines, report)
     for a in report.anomalies:
         if a.seq is not None:  # a finding about the log as a whole has no line to anchor it
-            out.add("anomalies", a.seq, a.ts, {
+            found.add("anomalies", a.seq, a.ts, {
                 "seq": a.seq, "ts": timestamp(a.ts), "kind": a.kind, "round_id": a.round, "device": a.device,
                 "detail": a.detail, "resolution": a.resolution, "location": a.where,
             })
-    return out
+    return found
 
 
-def _rounds(out: Extract, lines: _Pass, report: ReviewReport) -> None:
+def _rounds(out: Extract, lines: _Pass, report: ReviewReport, rounds: Iterable[RoundFacts]) -> None:
     holds: dict[tuple[int, int], int] = defaultdict(int)
     for hold in report.recon.holds:
         if hold.round_key is not None:
             holds[hold.round_key] += 1
     sessions = report.recon.sessions
     next_start = {a.index: b.start_seq for a, b in zip(sessions, sessions[1:], strict=False)}
-    for r in report.recon.rounds:
+    for r in rounds:
         mine = lines.round_by_start.get(r.start_seq)
         anchor = r.end_seq
         if r.status in (INTERRUPTED, OPEN):  # final once a later start did not go on with it
             anchor = next_start.get(max([r.session, *r.resumed_in]))
         if anchor is None or r.end_seq is None or mine is None:  # the log ends in the round: written once it ends
             continue
-        handle = sum(int(stake or 0) for wagers in (r.wagers or {}).values() for stake in wagers.values())
         out.add("rounds", anchor, r.start_ts, {
             "round_id": mine.round_id, "session": r.session, "round": r.number, "game": mine.game,
             "decks": mine.decks, "rules_id": mine.rules_id, "dealer": mine.dealer, "shoe": _text(r.shoe),
             "start_seq": r.start_seq, "end_seq": r.end_seq, "start_ts": timestamp(r.start_ts),
-            "end_ts": timestamp(r.end_ts), "status": r.status, "settlement": r.settlement, "seats": len(r.seats),
-            "banker": r.banker, "handle": handle, "win": -r.net, "violations": len(r.violations),
+            "end_ts": timestamp(r.end_ts), "status": r.status, "settlement": r.settlement, "seats": r.seats,
+            "banker": r.banker, "handle": r.handle, "win": -r.net, "violations": r.violations,
             "holds": holds.get((r.session, r.number), 0), "cards": mine.cards, "penetration": mine.penetration,
         })
 
@@ -340,16 +373,6 @@ def _shoes(out: Extract, lines: _Pass, report: ReviewReport) -> None:
             "quality_verdict": str(q.verdict) if q else None, "quality_samples": q.samples if q else None,
             "quality_through_seq": report.recon.last_seq,
         })
-
-
-def _devices(out: Extract, report: ReviewReport) -> None:
-    numbers = report.recon.devices
-    for _, row in out.rows.get("devices", []):
-        n = numbers.get(str(row["device"]))
-        row["event_no_first"] = n.first if n else None
-        row["event_no_last"] = n.last if n else None
-        row["event_nos_missing"] = n.missing if n else None
-        row["event_nos_duplicated"] = len(n.duplicates) if n else None
 
 
 def _text(value: Any) -> str | None:
