@@ -332,14 +332,7 @@ class Reconstructor:
             rnd.events.append(rec)
             event = rec.event
             if event == "dealt":
-                if type(to) is str:
-                    rnd.positions.setdefault(to, []).append(card)
-                else:  # not text (not as the controller writes it): never found under itself
-                    positions = rnd.positions
-                    pile = positions.get(to)  # type: ignore[arg-type]
-                    if pile is None:
-                        pile = positions[str(to)] = []
-                    pile.append(card)
+                rnd.positions.setdefault(to, []).append(card)
             elif event == "burned":
                 rnd.burns.append(card)
             else:
