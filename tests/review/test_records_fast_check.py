@@ -5,6 +5,7 @@ the log into) accept the same JSON values."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -14,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablectl.review import records
+from tablectl.review.logread import LogReader
 from tablectl.review.records import CARD_LIST, CARD_TEXTS, COUNTS, INT_LIST, STR_LIST, WAGERS, Type
 
 _SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False, allow_infinity=False),
@@ -66,3 +68,15 @@ def test_an_integer_past_64_bits_makes_a_line_no_record(digits: int) -> None:
     line = b'{"seq":' + b"9" * digits + b',"event":"shoe_change","ts":"t","table":"T1","shoe":1}'
     assert isinstance(records.read_line(line), str)
     assert not isinstance(records.read_line(b'{"seq":' + str((1 << 63) - 1).encode() + line[line.index(b","):]), str)
+
+
+@pytest.mark.parametrize("depth", [1000, 100_000])
+def test_a_line_nested_deeper_than_the_parser_goes_is_unreadable_not_a_crash(tmp_path: Path, depth: int) -> None:
+    good = b'{"seq":1,"event":"shoe_change","ts":"t","table":"T1","shoe":1}'
+    deep = b'{"seq":2,"event":"shoe_change","ts":"t","table":"T1","shoe":1,"x":' + b"[" * depth + b"]" * depth + b"}"
+    path = tmp_path / "tablectl-T1-000001.jsonl"
+    path.write_bytes(good + b"\n" + deep + b"\n")
+    fed: list[Any] = []
+    reader = LogReader([path], fed.extend)
+    reader.read()
+    assert [r.seq for r in fed] == [1] and [u.line for u in reader.unreadable] == [2]

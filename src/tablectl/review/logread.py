@@ -112,7 +112,7 @@ class LogReader:
             count = len(items) - len(data) + 1
         try:
             return decode_block(b"".join((b"[", items, b"]"))), count
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             return None, count
 
     def end_file(self, file_index: int, lines: int, torn: int) -> None:

@@ -257,7 +257,8 @@ _LINE = msgspec.json.Decoder(Record)
 
 def decode_block(text: bytes) -> list[Envelope]:
     """The records of a JSON array of lines (raises ``msgspec.DecodeError`` if any is not JSON,
-    not a record of a kind in :data:`RECORDS`, or has a field of the wrong type)."""
+    not a record of a kind in :data:`RECORDS`, or has a field of the wrong type; RecursionError
+    if one is nested deeper than the parser goes)."""
     return _BLOCK.decode(text)  # type: ignore[no-any-return]
 
 
@@ -265,7 +266,7 @@ def read_line(line: bytes) -> Envelope | str:
     """One line's record, or what makes it not one (in one line)."""
     try:
         return _LINE.decode(line)  # type: ignore[no-any-return]
-    except msgspec.DecodeError as e:
+    except (msgspec.DecodeError, RecursionError) as e:  # RecursionError: nested deeper than msgspec goes
         error = e
     try:
         record = orjson.loads(line)
