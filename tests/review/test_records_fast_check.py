@@ -80,3 +80,31 @@ def test_a_line_nested_deeper_than_the_parser_goes_is_unreadable_not_a_crash(tmp
     reader = LogReader([path], fed.extend)
     reader.read()
     assert [r.seq for r in fed] == [1] and [u.line for u in reader.unreadable] == [2]
+
+
+_LINES = [
+    b'{"seq":12,"event":"dealt","ts":"2026-11-02T10:00:00.000000Z","table":"T1","card":"QH","to":"seat:2","shoe":3,'
+    b'"round":4,"device":"shoe","event_no":77,"penetration":0.105,"face":"up","prev":"ab12"}',
+    b'{"seq":13,"event":"round_started","ts":"t","table":"T1","round":5,"seats":[1,2],"wagers":{"1":{"primary":500}},'
+    b'"banker":null,"banker_stake":null,"shoe":3,"dealer":"D-1","last_round":false}',
+]
+_BYTES = st.sampled_from(list(b'{}[]",:0123456789.eE-+\\u ') + [0xFF, 0xC3, 0x80, 0x00])
+_PIECES = st.sampled_from([b"1e999", b"99999999999999999999999", b'"\\ud800"', b'"\xff"', b"NaN", b"[" * 600 + b"]" * 600])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(line=st.sampled_from(_LINES), edits=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 10**6), _BYTES, _PIECES),
+                                                     min_size=1, max_size=4))
+def test_any_damage_to_a_line_reads_as_a_record_or_a_reason(line: bytes, edits: list[tuple[int, int, int, bytes]]) -> None:
+    damaged = bytearray(line)
+    for op, at, byte, piece in edits:
+        at %= len(damaged) + 1
+        if op == 0 and at < len(damaged):
+            damaged[at] = byte
+        elif op == 1:
+            damaged.insert(at, byte)
+        elif op == 2 and at < len(damaged):
+            del damaged[at]
+        else:
+            damaged[at:at] = piece
+    assert isinstance(records.read_line(bytes(damaged)), (records.Envelope, str))

@@ -28,10 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import msgspec
-
 from tablectl.eventlog.verify import read_blocks
-from tablectl.review.records import Envelope, decode_block, read_line
+from tablectl.review.records import NOT_RECORDS, Envelope, decode_block, read_line
 
 Records = list[Envelope]
 
@@ -112,7 +110,7 @@ class LogReader:
             count = len(items) - len(data) + 1
         try:
             return decode_block(b"".join((b"[", items, b"]"))), count
-        except (msgspec.DecodeError, RecursionError):
+        except NOT_RECORDS:
             return None, count
 
     def end_file(self, file_index: int, lines: int, torn: int) -> None:

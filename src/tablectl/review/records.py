@@ -255,10 +255,14 @@ _BLOCK = msgspec.json.Decoder(list[Record])  # type: ignore[valid-type]
 _LINE = msgspec.json.Decoder(Record)
 
 
+#: what :func:`decode_block` raises for a text that is not an array of records: not JSON, not a
+#: record of a kind in :data:`RECORDS`, a field of the wrong type (``msgspec.DecodeError``); a
+#: string that is not UTF-8; an array or object nested deeper than the parser goes
+NOT_RECORDS = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
+
+
 def decode_block(text: bytes) -> list[Envelope]:
-    """The records of a JSON array of lines (raises ``msgspec.DecodeError`` if any is not JSON,
-    not a record of a kind in :data:`RECORDS`, or has a field of the wrong type; RecursionError
-    if one is nested deeper than the parser goes)."""
+    """The records of a JSON array of lines (raises one of :data:`NOT_RECORDS` if it is not one)."""
     return _BLOCK.decode(text)  # type: ignore[no-any-return]
 
 
@@ -266,7 +270,7 @@ def read_line(line: bytes) -> Envelope | str:
     """One line's record, or what makes it not one (in one line)."""
     try:
         return _LINE.decode(line)  # type: ignore[no-any-return]
-    except (msgspec.DecodeError, RecursionError) as e:  # RecursionError: nested deeper than msgspec goes
+    except NOT_RECORDS as e:
         error = e
     try:
         record = orjson.loads(line)
