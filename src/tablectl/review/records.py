@@ -282,7 +282,10 @@ def read_line(line: bytes) -> Envelope | str:
     event = record["event"]
     if event in RECORDS:  # what problem() lets through and msgspec does not (an integer past 64 bits)
         return f"{event}: {error}"
-    return Other(seq=record["seq"], ts=record["ts"], table=record["table"], event=event)
+    try:
+        return msgspec.convert({name: record[name] for name in ENVELOPE}, Other)
+    except msgspec.ValidationError as e:
+        return f"{event}: {e}"
 
 
 def from_dict(record: dict[str, Any]) -> Envelope:
@@ -293,4 +296,5 @@ def from_dict(record: dict[str, Any]) -> Envelope:
     return out
 
 
-__all__ = ["CARD_TEXTS", "RECORDS", "SCHEMA", "Envelope", "Other", "decode_block", "from_dict", "problem", "read_line"]
+__all__ = ["CARD_TEXTS", "NOT_RECORDS", "RECORDS", "SCHEMA", "Envelope", "Other", "decode_block", "from_dict", "problem",
+           "read_line"]
