@@ -113,6 +113,7 @@ def test_exporting_the_same_logs_again_adds_nothing(small_floor: Floor, exported
     done = tablectl("export", *small_floor.logs.values(), "--to", dataset, "--key", small_floor.public_key)
     assert done.code == 0, done.err
     assert done.out.count("nothing new") == len(small_floor.logs)
+    assert "exported through seq -" not in done.out  # the seq it says is the last exported
     assert parquet_files(dataset) == before
 
 

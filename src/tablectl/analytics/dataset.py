@@ -141,17 +141,18 @@ def remove_uncommitted(root: Path, table: str, through: int) -> int:
 
 
 class PartWriter:
-    """The rows of one export of one table, written as they come: per dataset and day, row groups
-    of :attr:`CHUNK` rows into a hidden file, all renamed into place by :meth:`commit` (or removed
-    by :meth:`abort`). Memory holds one chunk per dataset and day, not the export."""
+    """The rows of one export of one table, from line *from_seq* on, written as they come: per
+    dataset and day, row groups of :attr:`CHUNK` rows into a hidden file, all renamed into place
+    by :meth:`commit` once the export knows its last line (or removed by :meth:`abort`). Memory
+    holds one chunk per dataset and day, not the export."""
 
     CHUNK = 16384
 
-    def __init__(self, root: Path, table: str, from_seq: int, to_seq: int) -> None:
-        self.root, self.table, self.name = root, table, f"part-{from_seq:012d}-{to_seq:012d}.parquet"
+    def __init__(self, root: Path, table: str, from_seq: int) -> None:
+        self.root, self.table, self.from_seq = root, table, from_seq
         self.written: dict[str, int] = dict.fromkeys(SCHEMAS, 0)  # rows per dataset
         self._chunks: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-        self._files: dict[tuple[str, str], tuple[pq.ParquetWriter, Path, Path]] = {}
+        self._files: dict[tuple[str, str], tuple[pq.ParquetWriter, Path]] = {}
 
     def add(self, dataset: str, row: dict[str, Any]) -> None:
         """Write *row* (with ``date``) to *dataset*."""
@@ -167,30 +168,30 @@ class PartWriter:
             return
         dataset, date = key
         schema = SCHEMAS[dataset]
-        data = pa.Table.from_pydict({name: [r.get(name) for r in rows] for name in schema.names}, schema=schema)
+        data = pa.Table.from_pylist(rows, schema=schema)  # a key the schema does not name is left out
         file = self._files.get(key)
         if file is None:
-            target = partition_dir(self.root, dataset, self.table, date) / self.name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-            file = self._files[key] = (pq.ParquetWriter(tmp, schema, compression="zstd"), tmp, target)
+            tmp = partition_dir(self.root, dataset, self.table, date) / f".part-{self.from_seq:012d}.{os.getpid()}.tmp"
+            tmp.parent.mkdir(parents=True, exist_ok=True)
+            file = self._files[key] = (pq.ParquetWriter(tmp, schema, compression="zstd"), tmp)
         file[0].write_table(data)
         self.written[dataset] += len(rows)
 
-    def commit(self) -> dict[str, int]:
-        """Write what is left, and put every file in place (fsynced); the rows written per dataset."""
+    def commit(self, to_seq: int) -> dict[str, int]:
+        """Write what is left, and put every file in place (fsynced) as the export of the lines up to
+        *to_seq*; the rows written per dataset."""
         for key in list(self._chunks):
             self._flush(key)
-        for writer, tmp, target in self._files.values():
+        for writer, tmp in self._files.values():
             writer.close()
             _fsync(tmp)
-            os.replace(tmp, target)
+            os.replace(tmp, tmp.with_name(f"part-{self.from_seq:012d}-{to_seq:012d}.parquet"))
         self._files = {}
         return self.written
 
     def abort(self) -> None:
         """Remove every file written: nothing of this export stays."""
-        for writer, tmp, _ in self._files.values():
+        for writer, tmp in self._files.values():
             writer.close()
             tmp.unlink(missing_ok=True)
         self._files, self._chunks = {}, defaultdict(list)

@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import orjson
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from tablectl.analytics import dataset as ds
-from tablectl.analytics.rows import RoundFacts, extract
+from tablectl.analytics.rows import Extractor
 from tablectl.eventlog.errors import LogInputError
 from tablectl.eventlog.keys import public_bytes
-from tablectl.eventlog.verify import iter_located_events, resolve_paths
+from tablectl.eventlog.verify import VerifyReport, resolve_paths
 from tablectl.review.engine import review
 
 LOG_NAME = re.compile(r"^tablectl-(?P<table>[A-Za-z0-9][A-Za-z0-9_.-]*)-\d{6,}\.jsonl$")
@@ -67,54 +68,79 @@ def export_logs(paths: Iterable[Path | str], root: Path, keys: Sequence[Ed25519P
 
 
 def export_table(table: str, files: list[Path], root: Path, keys: Sequence[Ed25519PublicKey]) -> TableExport:
-    """Verify one table's log and add what is new to the dataset."""
+    """Verify one table's log and add what is new to the dataset: the rows are made and written
+    (hidden) as the review reads the log, and put in place only once it has verified."""
     t0 = time.perf_counter()
     result = TableExport(table, [str(f) for f in files])
     manifest = ds.Manifest.load(root, table)
     through = manifest.through_seq
-    rounds: list[RoundFacts] = []
-    report = review(files, keys, rounds=lambda r: rounds.append(RoundFacts.of(r)))
-    verification = report.verification
-    if not verification.ok:
-        result.refused = f"integrity failure: {verification.integrity_failures[0]}"
-        return result
-    last = verification.last_seq or 0
-    if last < through:
-        result.refused = (f"integrity failure: {files[-1]}: the log ends at seq {last}, "
-                          f"but seq 1-{through} of it were exported before")
-        return result
     result.removed = ds.remove_uncommitted(root, table, through)
-    out = ds.PartWriter(root, table, through + 1, last)
+    out = ds.PartWriter(root, table, through + 1)
+    rows = Extractor(table, out, through)
     try:
-        rows = extract(table, iter_located_events(files), report, rounds, out, through=through, want_prev=[through + 1])
+        report = review(files, keys, rounds=rows.round, lines=rows.lines)
+        verification = report.verification
+        last = verification.last_seq or 0
+        result.refused = _refusal(verification, files, through, manifest.chain_head)
+        if result.refused is None:
+            result.from_seq, result.to_seq = through + 1, last
+        if result.refused is not None or last == through:
+            out.abort()
+            result.seconds = time.perf_counter() - t0
+            return result
+        ds.save_rules(root, rows.finish(report).rules)
+        result.rows = out.commit(last)
     except BaseException:
         out.abort()
         raise
     head = _digest_of_last_line(files[-1])
-    if through:
-        seen = head if last == through else rows.prev.get(through + 1)
-        if seen != manifest.chain_head:
-            out.abort()
-            result.refused = (f"integrity failure: {files[-1]}: the log differs from the one exported through "
-                              f"seq {through} (chain head {manifest.chain_head}, now {seen})")
-            return result
-    result.from_seq, result.to_seq = through + 1, last
-    if last <= through:
-        out.abort()
-    else:
-        ds.save_rules(root, rows.rules)
-        result.rows = out.commit()
-        manifest.exports.append(ds.Export(
-            from_seq=through + 1, to_seq=last, chain_head=head, signed_seq=verification.signed_seq,
-            key_ids=list(verification.key_ids),
-            key_fingerprints=sorted(hashlib.sha256(public_bytes(k)).hexdigest() for k in keys),
-            files=[str(f) for f in files], rows=result.rows,
-            exported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-        ))
-        manifest.through_seq, manifest.chain_head = last, head
-        manifest.save(root)
+    manifest.exports.append(ds.Export(
+        from_seq=through + 1, to_seq=last, chain_head=head, signed_seq=verification.signed_seq,
+        key_ids=list(verification.key_ids),
+        key_fingerprints=sorted(hashlib.sha256(public_bytes(k)).hexdigest() for k in keys),
+        files=[str(f) for f in files], rows=result.rows,
+        exported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+    ))
+    manifest.through_seq, manifest.chain_head = last, head
+    manifest.save(root)
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _refusal(verification: VerifyReport, files: list[Path], through: int, chain_head: str | None) -> str | None:
+    """Why the log in *files* cannot be exported after the *through* lines of it exported before,
+    ending at *chain_head* (None: it can)."""
+    if not verification.ok:
+        return f"integrity failure: {verification.integrity_failures[0]}"
+    last = verification.last_seq or 0
+    if last < through:
+        return f"integrity failure: {files[-1]}: the log ends at seq {last}, but seq 1-{through} of it were exported before"
+    if through:
+        seen = _digest_of_last_line(files[-1]) if last == through else _prev_of(files, through + 1)
+        if seen != chain_head:
+            return (f"integrity failure: {files[-1]}: the log differs from the one exported through seq {through} "
+                    f"(chain head {chain_head}, now {seen})")
+    return None
+
+
+def _prev_of(files: list[Path], seq: int) -> str | None:
+    """The ``prev`` of line *seq* (the digest of the line before it), found by its first bytes in
+    4 MiB reads (a line of a verified log starts ``{"seq":N,``; a JSON string holds no newline)."""
+    head = b'\n{"seq":%d,' % seq
+    for path in files:
+        with open(path, "rb") as f:
+            data = b"\n"  # the file's first line follows no newline
+            while chunk := f.read(1 << 22):
+                data += chunk
+                at = data.find(head)
+                if at >= 0:
+                    while (end := data.find(b"\n", at + 1)) < 0 and (more := f.read(1 << 22)):
+                        data += more
+                    line = data[at + 1 :] if end < 0 else data[at + 1 : end]
+                    prev = orjson.loads(line).get("prev")
+                    return prev if isinstance(prev, str) else None
+                data = data[-len(head) :]
+    return None
 
 
 def _digest_of_last_line(path: Path) -> str:

@@ -24,14 +24,13 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import orjson
 
 from tablectl.analytics.dataset import PartWriter
 from tablectl.review.engine import ReviewReport
-from tablectl.review.model import INTERRUPTED, OPEN, DeviceNumbers, RoundRecord
+from tablectl.review.model import INTERRUPTED, OPEN, RoundRecord
 
 CARD_EVENTS = frozenset({"dealt", "burned", "drawn", "returned", "identified"})
 ROUND_ENDS = frozenset({"round_ended", "round_voided"})
@@ -69,8 +68,6 @@ class Extract:
     out: PartWriter
     through: int = 0
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # rules_id -> {game, decks, rules}
-    last_seq: int = 0
-    prev: dict[int, str] = field(default_factory=dict)  # seq -> its line's ``prev`` (for the seqs asked)
 
     def add(self, dataset: str, anchor: int, ts: str | None, row: Row) -> None:
         if anchor > self.through:
@@ -125,13 +122,11 @@ class _Round:
 class _Pass:
     """The line-by-line part of the extraction."""
 
-    def __init__(self, out: Extract, want_prev: set[int], numbers: dict[str, DeviceNumbers]) -> None:
+    def __init__(self, out: Extract) -> None:
         from tablectl.games import GAMES
 
         self.games = GAMES
         self.out = out
-        self.numbers = numbers
-        self.want_prev = want_prev
         self.session = 0
         self.game: str | None = None
         self.decks: int | None = None
@@ -140,13 +135,11 @@ class _Pass:
         self.rounds: dict[tuple[int, int], _Round] = {}
         self.round_by_start: dict[int, _Round] = {}
         self.identities: dict[str, list[tuple[int, Row]]] = defaultdict(list)
+        self.devices: list[tuple[int, str, Row]] = []  # (seq, ts, row): written once the device numbers are known
 
-    def feed(self, rec: dict[str, Any]) -> None:
-        seq = rec["seq"]
-        self.out.last_seq = seq
-        if seq in self.want_prev:
-            self.out.prev[seq] = rec["prev"]
-        event = rec["event"]
+    def feed(self, rec: Any) -> None:
+        seq = rec.seq
+        event = rec.event
         if event in CARD_EVENTS:
             self._card(rec)
         elif event == "settled":
@@ -162,137 +155,132 @@ class _Pass:
         elif event == "round_resumed":
             self._round_resumed(rec)
         elif event == "fault":
-            self.out.add("faults", seq, rec["ts"], {
-                "seq": seq, "ts": timestamp(rec["ts"]), "device": rec.get("device"), "fault": rec.get("fault"),
-                "cleared": bool(rec.get("cleared")), "detail": _text(rec.get("detail")),
-                "event_no": rec.get("event_no"), "round": rec.get("round"),
+            self.out.add("faults", seq, rec.ts, {
+                "seq": seq, "ts": timestamp(rec.ts), "device": rec.device, "fault": rec.fault,
+                "cleared": bool(rec.cleared), "detail": _text(rec.detail),
+                "event_no": rec.event_no, "round": rec.round,
             })
         elif event == "device_identified":
-            row = {"seq": seq, "ts": timestamp(rec["ts"]), "device": rec.get("name"), "kind": rec.get("kind"),
-                   "model": rec.get("model"), "serial": rec.get("serial"), "firmware": rec.get("firmware")}
-            n = self.numbers.get(str(row["device"]))
-            row["event_no_first"] = n.first if n else None
-            row["event_no_last"] = n.last if n else None
-            row["event_nos_missing"] = n.missing if n else None
-            row["event_nos_duplicated"] = len(n.duplicates) if n else None
-            self.identities[str(rec.get("name"))].append((seq, row))
-            self.out.add("devices", seq, rec["ts"], row)
+            row = {"seq": seq, "ts": timestamp(rec.ts), "device": rec.name, "kind": rec.kind,
+                   "model": rec.model, "serial": rec.serial, "firmware": rec.firmware}
+            self.identities[str(rec.name)].append((seq, row))
+            self.devices.append((seq, rec.ts, row))
         elif event == "dealer_change":
-            self.dealer = rec.get("dealer")
+            self.dealer = rec.dealer
         elif event == "duty_resumed":
-            self.dealer = rec.get("dealer", self.dealer)
+            self.dealer = rec.dealer if rec.dealer is not None else self.dealer
         elif event in ("log_opened", "recovery"):
             self.session += 1
             self.dealer = None
         elif event == "table_started":
-            self.game, self.decks = rec.get("game"), rec.get("decks")
+            self.game, self.decks = rec.game, rec.decks
             logged = None
-            if "house_rules" in rec or "pay_tables" in rec:
-                logged = {"house_rules": rec.get("house_rules") or {}, "pay_tables": rec.get("pay_tables") or {}}
+            if rec.house_rules is not None or rec.pay_tables is not None:
+                logged = {"house_rules": rec.house_rules or {}, "pay_tables": rec.pay_tables or {}}
             self.rules_id = rules_id(self.game, logged)
             self.out.rules[self.rules_id] = {"game": self.game, "decks": self.decks, "rules": logged}
 
     # --- rounds ---------------------------------------------------------------------------------
 
-    def _round_started(self, rec: dict[str, Any]) -> None:
-        key = (self.session, int(rec["round"]))
-        dealer = rec.get("dealer") or self.dealer
-        rnd = _Round(key, f"{self.session}.{rec['round']}", dealer, self.game, self.decks, self.rules_id, rec["ts"])
+    def _round_started(self, rec: Any) -> None:
+        key = (self.session, rec.round)
+        dealer = rec.dealer or self.dealer
+        rnd = _Round(key, f"{self.session}.{rec.round}", dealer, self.game, self.decks, self.rules_id, rec.ts)
         game = self.games.get(self.game or "")
         main = main_wager(game.wagers if game else ())
-        for wagers in (rec.get("wagers") or {}).values():
+        for wagers in (rec.wagers or {}).values():
             for bet in wagers:
                 rnd.wagers[bet] = bet
         rnd.wagers.setdefault(main, main)
         self.rounds[key] = rnd
-        self.round_by_start[rec["seq"]] = rnd
+        self.round_by_start[rec.seq] = rnd
 
-    def _round_resumed(self, rec: dict[str, Any]) -> None:
+    def _round_resumed(self, rec: Any) -> None:
         """A restarted controller went on with a round of an earlier session: its lines in this
         session belong to that round (its id, dealer, face-down cards still to reveal)."""
-        number = int(rec["round"])
+        number = rec.round
         for session in range(self.session - 1, 0, -1):
             rnd = self.rounds.get((session, number))
             if rnd is not None:
                 self.rounds[self.session, number] = rnd
                 return
 
-    def _round_of(self, rec: dict[str, Any]) -> _Round | None:
-        number = rec.get("round")
-        return None if number is None else self.rounds.get((self.session, int(number)))
+    def _round_of(self, rec: Any) -> _Round | None:
+        number = getattr(rec, "round", None)  # a returned card's line has none
+        return None if number is None else self.rounds.get((self.session, number))
 
-    def _round_ended(self, rec: dict[str, Any]) -> None:
+    def _round_ended(self, rec: Any) -> None:
         rnd = self._round_of(rec)
         if rnd is None:
             return
         for row, ts in rnd.pending:  # never revealed: the card's value stays in the log
             row["card"], row["hidden"] = None, True
-            self.out.add("cards", rec["seq"], ts, row)
+            self.out.add("cards", rec.seq, ts, row)
         rnd.pending.clear()
 
     # --- cards ----------------------------------------------------------------------------------
 
-    def _card(self, rec: dict[str, Any]) -> None:
-        seq = rec["seq"]
+    def _card(self, rec: Any) -> None:
+        seq = rec.seq
         rnd = self._round_of(rec)
         row = {
-            "seq": seq, "ts": timestamp(rec["ts"]), "event": rec["event"], "session": self.session,
-            "shoe": _text(rec.get("shoe")), "round": rec.get("round"), "card": rec.get("card"),
-            "position": rec.get("to"), "face": rec.get("face"), "hidden": False, "revealed_seq": None,
-            "device": rec.get("device"), "event_no": rec.get("event_no"), "penetration": rec.get("penetration"),
-            "packet": rec.get("packet") if isinstance(rec.get("packet"), int) else None,
+            "seq": seq, "ts": timestamp(rec.ts), "event": rec.event, "session": self.session,
+            "shoe": _text(rec.shoe), "round": getattr(rec, "round", None), "card": rec.card,
+            "position": rec.to, "face": rec.face, "hidden": False, "revealed_seq": None,
+            "device": rec.device, "event_no": rec.event_no, "penetration": getattr(rec, "penetration", None),
+            "packet": getattr(rec, "packet", None),
         }
         if rnd is not None:
             rnd.cards += 1
-            p = rec.get("penetration")
-            if isinstance(p, (int, float)) and (rnd.penetration is None or p > rnd.penetration):
+            p = getattr(rec, "penetration", None)
+            if p is not None and (rnd.penetration is None or p > rnd.penetration):
                 rnd.penetration = float(p)
-        if rec.get("face") != "down":
-            self.out.add("cards", seq, rec["ts"], row)
+        if rec.face != "down":
+            self.out.add("cards", seq, rec.ts, row)
         elif rnd is not None:
-            rnd.pending.append((row, rec["ts"]))
+            rnd.pending.append((row, rec.ts))
         else:  # face down outside a round (a burn at the shuffle): never revealed
             row["card"], row["hidden"] = None, True
-            self.out.add("cards", seq, rec["ts"], row)
+            self.out.add("cards", seq, rec.ts, row)
 
-    def _revealed(self, rec: dict[str, Any]) -> None:
+    def _revealed(self, rec: Any) -> None:
         rnd = self._round_of(rec)
         if rnd is None:
             return
-        shown = list(rec.get("cards") or [])
+        shown = list(rec.cards or [])
         keep = []
         for row, ts in rnd.pending:
-            if row["position"] == rec.get("to") and row["card"] in shown:
+            if row["position"] == rec.to and row["card"] in shown:
                 shown.remove(row["card"])
-                row["revealed_seq"] = rec["seq"]
-                self.out.add("cards", rec["seq"], ts, row)
+                row["revealed_seq"] = rec.seq
+                self.out.add("cards", rec.seq, ts, row)
             else:
                 keep.append((row, ts))
         rnd.pending = keep
 
     # --- money and decisions ----------------------------------------------------------------------
 
-    def _settled(self, rec: dict[str, Any]) -> None:
+    def _settled(self, rec: Any) -> None:
         rnd = self._round_of(rec)
-        bet = rec.get("bet")
+        bet = rec.bet
         wager = rnd.wagers.get(bet) if rnd is not None else bet
         if wager is None and rnd is not None:
             game = self.games.get(rnd.game or "")
             wager = main_wager(game.wagers if game else ())
-        self.out.add("bets", rec["seq"], rnd.ts if rnd else rec["ts"], {
-            "seq": rec["seq"], "ts": timestamp(rec["ts"]), "round_id": rnd.round_id if rnd else None,
-            "round": rec.get("round"), "game": rnd.game if rnd else self.game, "decks": rnd.decks if rnd else self.decks,
+        self.out.add("bets", rec.seq, rnd.ts if rnd else rec.ts, {
+            "seq": rec.seq, "ts": timestamp(rec.ts), "round_id": rnd.round_id if rnd else None,
+            "round": rec.round, "game": rnd.game if rnd else self.game, "decks": rnd.decks if rnd else self.decks,
             "rules_id": rnd.rules_id if rnd else self.rules_id, "dealer": rnd.dealer if rnd else self.dealer,
-            "seat": rec.get("seat"), "bet": bet, "wager": wager, "stake": rec.get("stake"),
-            "outcome": rec.get("outcome"), "pays": _text(rec.get("pays")), "net": rec.get("net"),
+            "seat": rec.seat, "bet": bet, "wager": wager, "stake": rec.stake,
+            "outcome": rec.outcome, "pays": _text(rec.pays), "net": rec.net,
         })
 
-    def _decision(self, rec: dict[str, Any]) -> None:
+    def _decision(self, rec: Any) -> None:
         rnd = self._round_of(rec)
-        self.out.add("decisions", rec["seq"], rnd.ts if rnd else rec["ts"], {
-            "seq": rec["seq"], "ts": timestamp(rec["ts"]), "round_id": rnd.round_id if rnd else None,
-            "round": rec.get("round"), "dealer": rnd.dealer if rnd else self.dealer, "seat": rec.get("seat"),
-            "decision": _text(rec.get("decision")), "banker": bool(rec.get("banker")),
+        self.out.add("decisions", rec.seq, rnd.ts if rnd else rec.ts, {
+            "seq": rec.seq, "ts": timestamp(rec.ts), "round_id": rnd.round_id if rnd else None,
+            "round": rec.round, "dealer": rnd.dealer if rnd else self.dealer, "seat": rec.seat,
+            "decision": _text(rec.decision), "banker": bool(rec.banker),
         })
 
     def identity(self, device: str | None, seq: int) -> Row | None:
@@ -302,24 +290,43 @@ class _Pass:
         return found[i - 1][1] if i else (found[0][1] if found else None)
 
 
-def extract(table: str, records: Iterable[tuple[Path, int, dict[str, Any]]], report: ReviewReport,
-            rounds: Iterable[RoundFacts], out: PartWriter, *, through: int = 0, want_prev: Iterable[int] = ()) -> Extract:
-    """Write to *out* every row anchored past *through* that the verified log in *records* gives for
-    *table*: its lines, and *report* (its review, which handed each round on as *rounds*).
-    *want_prev*: seqs whose ``prev`` (the digest of the line before) to keep in ``Extract.prev``."""
-    found = Extract(table, out, through)
-    lines = _Pass(found, set(want_prev), report.recon.devices)
-    for _, _, rec in records:
-        lines.feed(rec)
-    _rounds(found, lines, report, rounds)
-    _shoes(found, lines, report)
-    for a in report.anomalies:
-        if a.seq is not None:  # a finding about the log as a whole has no line to anchor it
-            found.add("anomalies", a.seq, a.ts, {
-                "seq": a.seq, "ts": timestamp(a.ts), "kind": a.kind, "round_id": a.round, "device": a.device,
-                "detail": a.detail, "resolution": a.resolution, "location": a.where,
-            })
-    return found
+class Extractor:
+    """The rows of one table's log for an export, made as the review reads it: :meth:`lines` takes
+    the log's records (the review's *lines*), :meth:`round` each round the review checked (its
+    *rounds*), and :meth:`finish` the review's report, for what needs the whole log (rounds,
+    shoes, devices, anomalies). Rows anchored past *through* go to *out*."""
+
+    def __init__(self, table: str, out: PartWriter, through: int = 0) -> None:
+        self.rows = Extract(table, out, through)
+        self._pass = _Pass(self.rows)
+        self._rounds: list[RoundFacts] = []
+
+    def lines(self, records: list[Any]) -> None:
+        feed = self._pass.feed
+        for rec in records:
+            feed(rec)
+
+    def round(self, rnd: RoundRecord) -> None:
+        self._rounds.append(RoundFacts.of(rnd))
+
+    def finish(self, report: ReviewReport) -> Extract:
+        numbers = report.recon.devices
+        for seq, ts, row in self._pass.devices:
+            n = numbers.get(str(row["device"]))
+            row["event_no_first"] = n.first if n else None
+            row["event_no_last"] = n.last if n else None
+            row["event_nos_missing"] = n.missing if n else None
+            row["event_nos_duplicated"] = len(n.duplicates) if n else None
+            self.rows.add("devices", seq, ts, row)
+        _rounds(self.rows, self._pass, report, self._rounds)
+        _shoes(self.rows, self._pass, report)
+        for a in report.anomalies:
+            if a.seq is not None:  # a finding about the log as a whole has no line to anchor it
+                self.rows.add("anomalies", a.seq, a.ts, {
+                    "seq": a.seq, "ts": timestamp(a.ts), "kind": a.kind, "round_id": a.round, "device": a.device,
+                    "detail": a.detail, "resolution": a.resolution, "location": a.where,
+                })
+        return self.rows
 
 
 def _rounds(out: Extract, lines: _Pass, report: ReviewReport, rounds: Iterable[RoundFacts]) -> None:

@@ -37,6 +37,7 @@ from tablectl.review.logread import LogReader, Unreadable
 from tablectl.review.model import MATCH, MISMATCH, Anomaly, RoundRecord, Session, TableSetup
 from tablectl.review.quality import QualitySection, analyse
 from tablectl.review.reconstruct import Reconstruction, Reconstructor
+from tablectl.review.records import Envelope
 from tablectl.review.replay import GameRules, game_rules, replay_round
 from tablectl.review.tally import RoundTally
 from tablectl.review.workers import Forked, WorkerFailed, can_fork
@@ -208,6 +209,7 @@ def review(
     replay: bool = True,
     anchors: list[anc.Anchor] | None = None,
     rounds: RoundSink | None = None,
+    lines: Callable[[list[Envelope]], None] | None = None,
     parallel: bool | None = None,
 ) -> ReviewReport:
     """Verify and review the log in *paths* (files in order, or a directory).
@@ -225,6 +227,8 @@ def review(
     *rounds*: takes each round once it is checked, in log order (a JSON writer, a filter); the
     report then keeps none, and its memory stays that of one round however long the log. None:
     the report keeps every round (``ReviewReport.rounds``).
+    *lines*: takes the log's records (``tablectl.review.records``), a block at a time in log order,
+    as they are read (before the review has verified them: its report says whether they were).
     *parallel*: verify in a forked worker process while this one reads and reconstructs (default:
     for logs of :data:`PARALLEL_BYTES` or more, when the machine has more than one core and this
     process no other thread); the report is the same either way.
@@ -238,7 +242,7 @@ def review(
     builder = Reconstructor(setup, keep_events=replay)
     checker = RoundChecker(builder.out, setup, replay, rounds if rounds is not None else builder.out.rounds.append)
     builder.on_round = checker
-    reader = LogReader(files, builder.feed)
+    reader = LogReader(files, builder.feed if lines is None else _both(lines, builder.feed))
     if parallel is None:
         parallel = sum(p.stat().st_size for p in files) >= PARALLEL_BYTES and can_fork()
     else:
@@ -267,6 +271,14 @@ def review(
     timings["total"] = time.perf_counter() - t0
     timings["cpu"] = time.process_time() - cpu0
     return report
+
+
+def _both(first: Callable[[list[Envelope]], None], then: Callable[[list[Envelope]], None]) -> Callable[[list[Envelope]], None]:
+    def feed(records: list[Envelope]) -> None:
+        first(records)
+        then(records)
+
+    return feed
 
 
 def _read_while_verifying(files: list[Path], keys: list[Ed25519PublicKey], partial: bool, reader: LogReader,

@@ -117,6 +117,7 @@ _DEVICE: Fields = {"device": (STR, REQUIRED), "event_no": (INT, REQUIRED)}
 _CARD_LINE: Fields = {
     "card": (CARD, REQUIRED), "to": (STR, REQUIRED), "shoe": (SHOE, REQUIRED), "round": (OPT_INT, REQUIRED),
     **_DEVICE, "penetration": (OPT_NUM, OPTIONAL), "reason": (OPT_STR, OPTIONAL), "packet": (INT, OPTIONAL),
+    "face": (OPT_STR, OPTIONAL),
 }
 _SHOE_START: Fields = {
     "shoe": (SHOE, REQUIRED), "decks": (INT, REQUIRED), "cards": (INT, REQUIRED), "deck_ok": (BOOL, REQUIRED), **_DEVICE,
@@ -126,14 +127,16 @@ _SNAPSHOT: Fields = {"event_nos": (COUNTS, OPTIONAL)}
 #: event kind -> {field: (type, required)}: what is read of each kind (docs/table.md, docs/events.md)
 SCHEMA: dict[str, Fields] = {
     "dealt": _CARD_LINE, "burned": _CARD_LINE, "drawn": _CARD_LINE,
-    "returned": {"card": (CARD, REQUIRED), "shoe": (SHOE, OPTIONAL), **_DEVICE},
-    "identified": {"card": (CARD, REQUIRED), "to": (STR, REQUIRED), "shoe": (SHOE, OPTIONAL), "round": (OPT_INT, REQUIRED), **_DEVICE},
+    "returned": {"card": (CARD, REQUIRED), "shoe": (SHOE, OPTIONAL), **_DEVICE, "to": (OPT_STR, OPTIONAL),
+                 "face": (OPT_STR, OPTIONAL)},
+    "identified": {"card": (CARD, REQUIRED), "to": (STR, REQUIRED), "shoe": (SHOE, OPTIONAL), "round": (OPT_INT, REQUIRED), **_DEVICE,
+                   "face": (OPT_STR, OPTIONAL)},
     "discarded": {"count": (INT, REQUIRED), "shoe": (SHOE, OPTIONAL), "round": (OPT_INT, REQUIRED), **_DEVICE},
     "decision": {"round": (INT, REQUIRED), "seat": (INT, REQUIRED), "decision": (STR, REQUIRED), "banker": (BOOL, OPTIONAL)},
     "corrected": {"round": (INT, REQUIRED), "card": (CARD, REQUIRED), "from": (STR, REQUIRED), "to": (STR, REQUIRED),
                   "reason": (OPT_STR, OPTIONAL)},
     "traded": {"round": (INT, REQUIRED), "seat": (INT, REQUIRED), "card": (CARD, REQUIRED), "from": (STR, REQUIRED)},
-    "revealed": {"round": (OPT_INT, OPTIONAL)},
+    "revealed": {"round": (OPT_INT, OPTIONAL), "to": (OPT_STR, OPTIONAL), "cards": (CARD_LIST, OPTIONAL)},
     "settled": {"round": (INT, REQUIRED), "seat": (INT, REQUIRED), "bet": (STR, REQUIRED), "stake": (INT, REQUIRED),
                 "outcome": (STR, REQUIRED), "pays": (STR, REQUIRED), "net": (INT, REQUIRED)},
     "round_started": {
@@ -150,7 +153,8 @@ SCHEMA: dict[str, Fields] = {
     "resolved": {"supervisor": (STR, REQUIRED), "violations": (INT_LIST, REQUIRED), "kinds": (STR_LIST, OPTIONAL),
                  "round": (OPT_INT, OPTIONAL), "void_round": (BOOL, OPTIONAL), "note": (OPT_STR, OPTIONAL),
                  "unlisted": (COUNTS, OPTIONAL)},
-    "fault": {"fault": (STR, REQUIRED), "cleared": (BOOL, REQUIRED), "detail": (OPT_STR, OPTIONAL), **_DEVICE},
+    "fault": {"fault": (STR, REQUIRED), "cleared": (BOOL, REQUIRED), "detail": (OPT_STR, OPTIONAL), **_DEVICE,
+              "round": (OPT_INT, OPTIONAL)},
     "shoe_loaded": _SHOE_START,
     "shuffle_done": {**_SHOE_START, "missing": (COUNTS, OPTIONAL), "extra": (COUNTS, OPTIONAL)},
     "shoe_change": {"shoe": (SHOE, REQUIRED)},
@@ -166,6 +170,9 @@ SCHEMA: dict[str, Fields] = {
     "button": {"burn_mark": (BOOL, OPTIONAL), **_DEVICE},
     "device_event": _DEVICE,
     "burn_next": {"round": (OPT_INT, OPTIONAL), "marks": (INT, REQUIRED)},
+    "device_identified": {"name": (STR, REQUIRED), "kind": (OPT_STR, OPTIONAL), "model": (OPT_STR, OPTIONAL),
+                          "serial": (OPT_STR, OPTIONAL), "firmware": (OPT_STR, OPTIONAL)},
+    "duty_resumed": {"dealer": (OPT_STR, OPTIONAL)},
     "dealer_change": {"dealer": (STR, REQUIRED), "previous": (OPT_STR, OPTIONAL), "burns_due": (INT, REQUIRED),
                       "shoe": (SHOE, OPTIONAL)},
     "offer_bank": {"seat": (INT, REQUIRED), "wants": (BOOL, REQUIRED)},
@@ -216,7 +223,7 @@ def problem(record: Any) -> str | None:
 
 
 #: kinds the controller writes whose fields no one reads (their envelope is checked)
-ENVELOPE_ONLY = ("input_rejected", "duty_resumed", "shoe_not_resumed", "device_identified", "supervisor_refused")
+ENVELOPE_ONLY = ("input_rejected", "shoe_not_resumed", "supervisor_refused")
 
 
 class Envelope(msgspec.Struct, kw_only=True, gc=False):
