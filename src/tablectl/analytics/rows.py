@@ -1,9 +1,10 @@
 """A verified log -> the rows of the surveillance datasets (``tablectl.analytics.schemas``).
 
-One pass over the log's lines gives the card events, settled bets, decisions, faults and device
-identities; the review (``tablectl.review.engine.review``) gives what needs the whole table's
-history: each round's status and settlement check, violations, holds, anomalies, shoes and the
-shuffle-quality figures.
+The log is read once, by its review (``tablectl.review.engine.review``): the records the review
+reads (its *lines*) give the card events, settled bets, decisions, faults and device identities
+as they come; the rounds it checks and its report give what needs the whole table's history:
+each round's status and settlement check, violations, holds, anomalies, shoes and the
+shuffle-quality figures (:class:`Extractor`).
 
 Every row carries its *anchor*: the ``seq`` from which the log shows everything the row says. An
 export takes the rows whose anchor is past what it exported before, so re-running adds only what
