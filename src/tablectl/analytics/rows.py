@@ -166,10 +166,8 @@ class _Pass:
                    "model": rec.model, "serial": rec.serial, "firmware": rec.firmware}
             self.identities[str(rec.name)].append((seq, row))
             self.devices.append((seq, rec.ts, row))
-        elif event == "dealer_change":
+        elif event in ("dealer_change", "duty_resumed"):
             self.dealer = rec.dealer
-        elif event == "duty_resumed":
-            self.dealer = rec.dealer if rec.dealer is not None else self.dealer
         elif event in ("log_opened", "recovery"):
             self.session += 1
             self.dealer = None
