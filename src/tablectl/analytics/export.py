@@ -1,11 +1,12 @@
 """``export_logs``: verified card logs into the surveillance dataset, adding only what is new.
 
 For each table among the log files: review the whole log (``tablectl.review.engine.review``:
-hash chain, signatures, clean end, then the rounds, anomalies and shuffles); a log that fails
-verification is refused with the file and line of its first failure and nothing of it is written.
-A log that no longer continues the chain its last export recorded (shorter, or different up to
-there) is refused the same way. Otherwise the rows anchored past the manifest's ``through_seq``
-are written and the manifest moves on (``tablectl.analytics.dataset``).
+hash chain, signatures, clean end, then the rounds, anomalies and shuffles), the rows made from
+the records as the review reads them and written to hidden files. A log that fails verification
+is refused with the file and line of its first failure and nothing of it stays (the hidden files
+are removed). A log that no longer continues the chain its last export recorded (shorter, or
+different up to there) is refused the same way. Otherwise the rows anchored past the manifest's
+``through_seq`` are put in place and the manifest moves on (``tablectl.analytics.dataset``).
 """
 
 from __future__ import annotations
