@@ -81,7 +81,10 @@ def test_an_event_number_beyond_the_devices_counter_is_alarmed_and_every_real_ca
         assert line.corrupted == 1
         view = controller.snapshot(10)
         assert view.state == lc.HELD
-        assert [a.kind for a in view.alarms] == ["bad_event"]
+        kinds = [a.kind for a in view.alarms]
+        # the hold comes with the driver's answer to its REQ_IDENTIFY: a card the dealer drew before
+        # it (a slow machine) reaches a held table (wrong_state), and is logged all the same
+        assert kinds[0] == "bad_event" and set(kinds[1:]) <= {"wrong_state"}, kinds
         assert f"shoe: event {BOGUS} beyond the device's own counter" in view.alarms[0].detail
         controller.resolve("supervisor-1", note="line checked").result(10)
         VirtualDealer(controller, shoe, seed=6).play(2)
