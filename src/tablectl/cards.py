@@ -21,9 +21,10 @@ _RANK_OF_TEXT = {r: i for i, r in enumerate(RANKS)} | {"10": 8}
 _TEXT = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE))
 CARD_TEXT = _TEXT
 """Every card's text by card number: ``CARD_TEXT[c] == text(c)`` (for hot loops)."""
-_OF_TEXT = {t: Card(c) for c, t in enumerate(_TEXT)} | {
+CARD_OF_TEXT: dict[str, Card] = {t: Card(c) for c, t in enumerate(_TEXT)} | {
     "10" + SUITS[c & 3]: Card(c) for c in range(DECK_SIZE) if c >> 2 == 8
 }
+"""Every card text as written (``"QH"``, ``"TD"``, ``"10D"``) -> its card (for hot loops)."""
 
 
 class CardError(ValueError):
@@ -33,7 +34,7 @@ class CardError(ValueError):
 def card(text: str) -> Card:
     """Parse ``"QH"``, ``"TD"``, ``"10D"`` (case-insensitive) into a card."""
     try:
-        return _OF_TEXT[text.strip().upper()]
+        return CARD_OF_TEXT[text.strip().upper()]
     except (KeyError, AttributeError):
         raise CardError(f"not a card: {text!r} (expected rank 2-9/T/10/J/Q/K/A then suit S/H/D/C)") from None
 

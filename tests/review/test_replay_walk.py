@@ -207,21 +207,15 @@ def test_a_script_that_fails_on_a_completed_phase_fails_before_its_last_card_is_
     assert walked(_walk, ctx, "three-card-poker", lines) == walked(one_by_one, ctx, "three-card-poker", lines)
 
 
-@pytest.mark.parametrize(
-    "logged",
-    [{}, {"3": {"primary": 100}}, {"1": {"ante": 5}, "12": {}, "03": {"tie": 1}}, {"2": [["ante", 5]]}, {" 4 ": {"x": 1}}],
-)
-def test_the_logged_wagers_are_read_by_seat_number(logged: dict[str, Any]) -> None:
-    assert _wagers(logged) == {int(s): dict(w) for s, w in logged.items()}
+@pytest.mark.parametrize("logged", [{}, {"3": {"primary": 100}}, {"1": {"ante": 5}, "12": {}, "03": {"tie": 1}}, {" 4 ": {"x": 1}}])
+def test_the_logged_wagers_are_read_by_seat_number(logged: dict[str, dict[str, int]]) -> None:
+    assert _wagers(logged) == {int(s): w for s, w in logged.items()}
 
 
-@pytest.mark.parametrize("logged", [{"x": {}}, {"1": 5}, {"1": "ab"}, {"1": [1, 2]}, ["1"], "1"])
-def test_unreadable_wagers_raise_what_reading_them_raises(logged: Any) -> None:
-    with pytest.raises((TypeError, ValueError, AttributeError)) as got:
-        _wagers(logged)
-    with pytest.raises((TypeError, ValueError, AttributeError)) as reading:
-        {int(s): dict(w) for s, w in logged.items()}
-    assert got.type is reading.type
+@pytest.mark.parametrize("seat", ["x", "", "1.5", "seat:1"])
+def test_a_seat_that_is_not_a_number_makes_the_wagers_unreadable(seat: str) -> None:
+    with pytest.raises(ValueError):
+        _wagers({"1": {"ante": 5}, seat: {"ante": 5}})
 
 
 def test_a_recomputed_row_has_a_settled_lines_fields_in_order() -> None:

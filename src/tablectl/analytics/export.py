@@ -89,7 +89,8 @@ def export_table(table: str, files: list[Path], root: Path, keys: Sequence[Ed255
             out.abort()
             result.seconds = time.perf_counter() - t0
             return result
-        ds.save_rules(root, rows.finish(report).rules)
+        rows.finish(report)
+        ds.save_rules(root, rows.rules)
         result.rows = out.commit(last)
     except BaseException:
         out.abort()

@@ -61,7 +61,7 @@ def main_wager(game_wagers: Iterable[str]) -> str:
 
 
 @dataclass
-class Extract:
+class _Rows:
     """The rows of an export, as they are made: those anchored past *through* (what earlier
     exports wrote) go to *out*, each with ``table`` and ``date``."""
 
@@ -123,7 +123,7 @@ class _Round:
 class _Pass:
     """The line-by-line part of the extraction."""
 
-    def __init__(self, out: Extract) -> None:
+    def __init__(self, out: _Rows) -> None:
         from tablectl.games import GAMES
 
         self.games = GAMES
@@ -296,8 +296,8 @@ class Extractor:
     shoes, devices, anomalies). Rows anchored past *through* go to *out*."""
 
     def __init__(self, table: str, out: PartWriter, through: int = 0) -> None:
-        self.rows = Extract(table, out, through)
-        self._pass = _Pass(self.rows)
+        self._rows = _Rows(table, out, through)
+        self._pass = _Pass(self._rows)
         self._rounds: list[RoundFacts] = []
 
     def lines(self, records: list[Any]) -> None:
@@ -308,7 +308,12 @@ class Extractor:
     def round(self, rnd: RoundRecord) -> None:
         self._rounds.append(RoundFacts.of(rnd))
 
-    def finish(self, report: ReviewReport) -> Extract:
+    @property
+    def rules(self) -> dict[str, dict[str, Any]]:
+        """The house rules and pay tables the rows name (rules id -> game, decks, rules)."""
+        return self._rows.rules
+
+    def finish(self, report: ReviewReport) -> None:
         numbers = report.recon.devices
         for seq, ts, row in self._pass.devices:
             n = numbers.get(str(row["device"]))
@@ -316,19 +321,18 @@ class Extractor:
             row["event_no_last"] = n.last if n else None
             row["event_nos_missing"] = n.missing if n else None
             row["event_nos_duplicated"] = len(n.duplicates) if n else None
-            self.rows.add("devices", seq, ts, row)
-        _rounds(self.rows, self._pass, report, self._rounds)
-        _shoes(self.rows, self._pass, report)
+            self._rows.add("devices", seq, ts, row)
+        _rounds(self._rows, self._pass, report, self._rounds)
+        _shoes(self._rows, self._pass, report)
         for a in report.anomalies:
             if a.seq is not None:  # a finding about the log as a whole has no line to anchor it
-                self.rows.add("anomalies", a.seq, a.ts, {
+                self._rows.add("anomalies", a.seq, a.ts, {
                     "seq": a.seq, "ts": timestamp(a.ts), "kind": a.kind, "round_id": a.round, "device": a.device,
                     "detail": a.detail, "resolution": a.resolution, "location": a.where,
                 })
-        return self.rows
 
 
-def _rounds(out: Extract, lines: _Pass, report: ReviewReport, rounds: Iterable[RoundFacts]) -> None:
+def _rounds(out: _Rows, lines: _Pass, report: ReviewReport, rounds: Iterable[RoundFacts]) -> None:
     holds: dict[tuple[int, int], int] = defaultdict(int)
     for hold in report.recon.holds:
         if hold.round_key is not None:
@@ -352,7 +356,7 @@ def _rounds(out: Extract, lines: _Pass, report: ReviewReport, rounds: Iterable[R
         })
 
 
-def _shoes(out: Extract, lines: _Pass, report: ReviewReport) -> None:
+def _shoes(out: _Rows, lines: _Pass, report: ReviewReport) -> None:
     results: dict[str, Any] = {}
     for section in report.quality:
         for result in section.results:

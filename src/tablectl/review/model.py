@@ -16,8 +16,7 @@ from collections.abc import Iterator, MutableSequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablectl.cards import CARD_TEXT, CardError
-from tablectl.cards import card as parse_card
+from tablectl.cards import CARD_OF_TEXT, CARD_TEXT
 
 # --- round status ---------------------------------------------------------------------------------
 COMPLETE = "complete"  # the procedure completed and the dealer ended the round
@@ -32,20 +31,11 @@ SETTLED_FIELDS = ("seat", "bet", "stake", "outcome", "pays", "net")
 #: a shoe's or a continuous shuffler's cards are kept one byte each (the card's number, or this for
 #: a card not read or not a card): a long log's hundreds of thousands of cards in a few hundred KB
 UNKNOWN_CARD = 255
-#: the byte of each card text the controller writes ("QH", "TD")
-CARD_CODES = {t: c for c, t in enumerate(CARD_TEXT)}
 
 
-def card_code(text: Any) -> int:
-    """The byte that stands for the card *text* (:data:`UNKNOWN_CARD` for None or not a card)."""
-    try:
-        return CARD_CODES[text]
-    except (KeyError, TypeError):
-        pass
-    try:
-        return int(parse_card(text))
-    except (CardError, TypeError):
-        return UNKNOWN_CARD
+def card_code(text: str | None) -> int:
+    """The byte that stands for the card *text* (:data:`UNKNOWN_CARD` for None: a card not read)."""
+    return CARD_OF_TEXT.get(text, UNKNOWN_CARD)  # type: ignore[arg-type]
 
 
 class CsmEvents:

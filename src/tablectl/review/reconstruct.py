@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tablectl.review.model import (
-    CARD_CODES,
     COMPLETE,
     INTERRUPTED,
     OPEN,
@@ -310,9 +309,7 @@ class Reconstructor:
             else:
                 self._irregular(dev, n, rec.seq, last)
         if dev == self.source:
-            code = CARD_CODES.get(card) if card.__class__ is str else None
-            if code is None:
-                code = card_code(card)
+            code = card_code(card)
             if self.csm:
                 csm = self.out.csm_events
                 if card is None:

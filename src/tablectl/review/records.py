@@ -28,7 +28,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 import msgspec
 import orjson
 
-from tablectl.cards import DECK_SIZE, text
+from tablectl.cards import CARD_OF_TEXT
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def _wagers(x: Any) -> bool:
 
 
 #: every card text the controller writes (``QH``, ``TD``; ``10D`` as the cards module reads it)
-CARD_TEXTS = frozenset({text(c) for c in range(DECK_SIZE)} | {"10" + t[1] for t in (text(c) for c in range(DECK_SIZE)) if t[0] == "T"})
+CARD_TEXTS = frozenset(CARD_OF_TEXT)
 _CARDS_OR_NONE = CARD_TEXTS | {None}
 
 _CARD = Literal[tuple(sorted(CARD_TEXTS))]  # type: ignore[valid-type]

@@ -25,8 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tablectl.cards import RANKS, SUITS, CardError
-from tablectl.cards import card as parse_card
+from tablectl.cards import CARD_OF_TEXT
 from tablectl.cards import text as card_text
 from tablectl.games import GAMES, GameDef
 from tablectl.games.procedure import (
@@ -56,7 +55,6 @@ from tablectl.table.cursor import CursorError, RoundCursor
 
 #: burns that are not the procedure's own steps: due after a shuffle / dealer change, or extra
 _NOT_SCRIPT_BURNS = frozenset({BURN_SHUFFLE, BURN_DEALER_CHANGE, "extra"})
-_CARDS = {r + s: int(parse_card(r + s)) for r in RANKS for s in SUITS}
 _SEAT_NUMBERS = {str(n): n for n in range(1, 100)}  # "3" -> 3 without parsing (``int`` reads the others)
 BURN_MISSING = "burn_missing"
 SETTLEMENT_FAILED = "settlement_failed"
@@ -91,16 +89,8 @@ def game_rules(game_id: str, data: Mapping[str, Any] | None, source: str) -> Gam
         raise ValueError(f"house rules: {e}") from None
 
 
-def _card(text: Any) -> int | None:
-    if text is None:
-        return None
-    c = _CARDS.get(text)
-    if c is not None:
-        return c
-    try:
-        return int(parse_card(text))
-    except (CardError, AttributeError):
-        return None
+def _card(text: str | None) -> int | None:
+    return CARD_OF_TEXT.get(text)  # type: ignore[arg-type]  # None: a card not read
 
 
 def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, source: str | None) -> None:
@@ -117,7 +107,7 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
     if rnd.wagers is not None:
         try:
             wagers = _wagers(rnd.wagers)
-        except (TypeError, ValueError, AttributeError):
+        except ValueError:
             problems.append("the round's wagers are not readable")
     if rules is None:
         rnd.settlement = NOT_RECOMPUTED
@@ -177,15 +167,14 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
 
 
 def _wagers(logged: Mapping[str, Any]) -> dict[int, dict[str, int]]:
-    """The round's logged wagers by seat number (raises what ``int`` / ``dict`` raise when they are
-    not readable). Settlement only reads them: a seat's wagers logged as a mapping are used as
-    they are, not copied."""
+    """The round's logged wagers by seat number (raises ValueError for a seat that is not a number).
+    Settlement only reads them: a seat's wagers are used as they were parsed, not copied."""
     wagers: dict[int, dict[str, int]] = {}
     for seat, bets in logged.items():
         number = _SEAT_NUMBERS.get(seat)
         if number is None:
             number = int(seat)
-        wagers[number] = bets if type(bets) is dict else dict(bets)
+        wagers[number] = bets
     return wagers
 
 
