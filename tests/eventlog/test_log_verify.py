@@ -54,7 +54,7 @@ def test_a_log_signed_by_two_keys_in_turn_verifies_with_both(tmp_path, key, cloc
     new_key = generate_key()
     with EventLog(tmp_path, "T1", signing_key=key, clock=clock) as log:
         deal(log, 1, 5, 1)
-    with EventLog(tmp_path, "T1", signing_key=new_key, clock=clock) as log:
+    with EventLog(tmp_path, "T1", signing_key=new_key, previous_key=key, clock=clock) as log:
         deal(log, 2, 5, 6)
     assert verify([tmp_path], [key.public_key(), new_key.public_key()]).clean
     only_new = verify([tmp_path], new_key.public_key())

@@ -34,7 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from . import logformat as fmt
 from .errors import LogCorruptError, LogInputError
-from .keys import key_id
+from .trust import KEY_ROTATION, RETIRED_KEY, UNANNOUNCED_KEY, WRONG_KEY, KeySchedule, Refusal, Trust
 
 # Integrity findings: the log cannot be trusted as it stands.
 MALFORMED = "malformed"  # a line without the log layout (or not JSON where it must be)
@@ -42,7 +42,9 @@ ALTERED = "altered"  # a line's hash does not match the next line's prev
 SEQUENCE = "sequence"  # seq not contiguous: lines missing, duplicated or reordered
 BAD_START = "bad_start"  # the log does not begin at seq 1 with the genesis prev
 BAD_SIGNATURE = "bad_signature"
-WRONG_KEY = "wrong_key"  # checkpoint names a key other than the one(s) given
+# WRONG_KEY, RETIRED_KEY, UNANNOUNCED_KEY (tablectl.eventlog.trust): a checkpoint signed by a key
+# not trusted, outside its span or retired, or that took over without an introduction
+TABLE_MISMATCH = "table_mismatch"  # a file named for another table, or lines of another table
 UNSIGNED_CHECKPOINT = "unsigned_checkpoint"
 BAD_RECOVERY = "bad_recovery"  # a recovery line that does not describe the line before it
 BAD_OPEN = "bad_open"  # log_opened (a clean resume) not preceded by a shutdown checkpoint
@@ -184,25 +186,21 @@ def resolve_paths(paths: Iterable[Path | str]) -> list[Path]:
     return out
 
 
-def _as_keys(public_key: Ed25519PublicKey | Iterable[Ed25519PublicKey] | None) -> dict[str, Ed25519PublicKey]:
-    if public_key is None:
-        return {}
-    if isinstance(public_key, Ed25519PublicKey):
-        return {key_id(public_key): public_key}
-    return {key_id(k): k for k in public_key}
-
-
 def verify(
     paths: Iterable[Path | str],
-    public_key: Ed25519PublicKey | Iterable[Ed25519PublicKey] | None,
+    public_key: Trust | Ed25519PublicKey | Iterable[Ed25519PublicKey] | None,
     *,
     allow_partial: bool = False,
 ) -> VerifyReport:
     """Verify the log in *paths* (files in order, or directories) against *public_key*.
 
-    *public_key* may be several keys (a table whose key was replaced); a checkpoint must verify
-    under the key its ``key`` id names. None checks the chain only: ``signatures_checked`` is
-    False and nothing is proven about who wrote the lines. *allow_partial* accepts a slice of a
+    *public_key*: the keys to trust (``tablectl.eventlog.trust``): a :class:`Trust` (the keyring's
+    keys of the table, with their spans), or keys named by hand (the first checkpoint may be
+    signed by any of them, later ones only by the key in force until the log rotates it). A
+    checkpoint must verify under the key its ``key`` id names, and that key must be valid at its
+    seq. None checks the chain only: ``signatures_checked`` is False and nothing is proven about
+    who wrote the lines. Every file named for a table must hold that table's log, and so must a
+    :class:`Trust` bound to a table. *allow_partial* accepts a slice of a
     log that does not start at seq 1 (reported as a ``partial`` warning instead of ``bad_start``).
 
     Raises :class:`LogInputError` for bad input (see :func:`resolve_paths`) or an empty log.
@@ -227,7 +225,7 @@ class LineSink(Protocol):
 
 def scan(
     paths: Iterable[Path | str],
-    public_key: Ed25519PublicKey | Iterable[Ed25519PublicKey] | None,
+    public_key: Trust | Ed25519PublicKey | Iterable[Ed25519PublicKey] | None,
     sink: LineSink | None,
     *,
     allow_partial: bool = False,
@@ -239,7 +237,7 @@ def scan(
     line whatever verification finds (a damaged log is still read as far as it goes).
     """
     files = resolve_paths(paths)
-    verifier = _Verifier(files, _as_keys(public_key), allow_partial, sink)
+    verifier = _Verifier(files, Trust.of(public_key), allow_partial, sink)
     return verifier.run()
 
 
@@ -292,14 +290,15 @@ def _blocks(f: BinaryIO, tail: list[bytes]) -> Iterator[bytes]:
 class _Verifier:
     """One verification run: the chain state carried from line to line and file to file."""
 
-    def __init__(self, files: list[Path], keys: dict[str, Ed25519PublicKey], allow_partial: bool,
+    def __init__(self, files: list[Path], trust: Trust | None, allow_partial: bool,
                  sink: LineSink | None = None) -> None:
         self.files = files
         self.sink = sink
-        self.keys = keys
+        self.trust = trust
+        self.schedule = KeySchedule(trust) if trust is not None else None
         self.allow_partial = allow_partial
-        self.report = VerifyReport(files=[str(p) for p in files], signatures_checked=bool(keys),
-                                   key_ids=sorted(keys))
+        self.report = VerifyReport(files=[str(p) for p in files], signatures_checked=trust is not None,
+                                   key_ids=trust.key_ids if trust is not None else [])
         self.counts: dict[str, int] = {}
         self.file_lines: list[int] = []
         self.lines_before = 0  # lines in files already read
@@ -310,7 +309,7 @@ class _Verifier:
         self.covered_reason: str | None = None
         self.shutdown_seq = -1
         self.pending_unclean: tuple[int, int, int, str] | None = None  # awaiting a signature
-        self.wrong_keys: set[str] = set()
+        self.wrong_keys: set[tuple[str, str]] = set()  # (key id, finding kind) already reported
         self.torn: tuple[int, int, int] | None = None  # (file index, line, bytes)
 
     # -------------------------------------------------------------- findings
@@ -498,8 +497,12 @@ class _Verifier:
         except orjson.JSONDecodeError:
             self.add(MALFORMED, index, lineno, seq, f"{event} line is not valid JSON")
             return
+        table = record.get("table")
         if self.report.table is None:
-            self.report.table = record.get("table")
+            self.report.table = table
+        elif table != self.report.table:
+            self.add(TABLE_MISMATCH, index, lineno, seq,
+                     f"{event} of table {table!r} in the log of table {self.report.table!r}: another table's lines spliced in")
         if event == fmt.CHECKPOINT:
             self.checkpoint(index, lineno, line, seq, record)
         elif event == fmt.RECOVERY:
@@ -512,7 +515,7 @@ class _Verifier:
         reason = record.get("reason")
         if reason == fmt.SHUTDOWN:  # layout fact for the log_opened check; trust comes below
             self.shutdown_seq = seq
-        if self.keys:
+        if self.schedule is not None:
             kid = record.get("key")
             kid = kid if isinstance(kid, str) else repr(kid)
             split = fmt.split_signature(line)
@@ -520,14 +523,13 @@ class _Verifier:
                 self.add(UNSIGNED_CHECKPOINT, index, lineno, seq,
                          "checkpoint carries no signature (written without a signing key, or stripped)")
                 return
-            key = self.keys.get(kid)
-            if key is None:
-                if kid in self.wrong_keys:
+            key = self.schedule.key_for(kid, seq)
+            if isinstance(key, Refusal):
+                if (kid, key.kind) in self.wrong_keys:
                     self.report.suppressed += 1
                 else:
-                    self.wrong_keys.add(kid)
-                    self.add(WRONG_KEY, index, lineno, seq,
-                             f"checkpoint signed by key {kid}, not by the key given ({', '.join(sorted(self.keys))})")
+                    self.wrong_keys.add((kid, key.kind))
+                    self.add(key.kind, index, lineno, seq, key.message)
                 return
             signed, sig = split
             try:
@@ -537,6 +539,12 @@ class _Verifier:
                          "checkpoint signature does not verify: lines up to here were changed and re-hashed, "
                          "or the checkpoint was forged")
                 return
+            successor = None
+            if reason == KEY_ROTATION:
+                successor = _successor(record.get("next_key"))
+                if successor is None:
+                    self.add(MALFORMED, index, lineno, seq, "key_rotation checkpoint without a next_key (64 hex)")
+            self.schedule.accept(kid, seq, successor)
         self.report.checkpoints += 1
         head = fmt.digest(line)
         self.report.heads[seq] = head
@@ -574,7 +582,8 @@ class _Verifier:
         report.last_seq = last_seq
         if report.first_seq is None:  # the first line passed the hot loop: seq 1
             report.first_seq = 1
-        report.signed_seq = self.covered_seq if self.keys else 0
+        report.signed_seq = self.covered_seq if self.schedule is not None else 0
+        self.check_tables()
         if self.lines_before == 0:  # bytes, but not one whole line: cut in its first line, or not \n-terminated
             assert self.torn is not None
             ti, tl, nbytes = self.torn
@@ -600,7 +609,7 @@ class _Verifier:
                 fi, fl = (ci, cl + 1) if cl < self.file_lines[ci] else (ci + 1, 1)
                 while fi < last_index and self.file_lines[fi] == 0:
                     fi += 1
-            what = "signed checkpoint" if self.keys else "checkpoint"
+            what = "signed checkpoint" if self.schedule is not None else "checkpoint"
             self.add(UNSIGNED_TAIL, fi, fl, self.covered_seq + 1,
                      f"seq {self.covered_seq + 1}..{last_seq} (to {self.where(last_index, last_line)}) are not covered "
                      f"by a {what}: the log was cut short, the writer is still running or crashed, "
@@ -609,6 +618,31 @@ class _Verifier:
             self.add(NOT_CLOSED, last_index, last_line, last_seq,
                      f"the log ends at a '{self.covered_reason}' checkpoint, not a clean shutdown: later lines were "
                      "removed, or the writer is still running or crashed")
+
+
+    def check_tables(self) -> None:
+        """Every file named for the table whose lines it holds, and a keyring's keys that table's:
+        a name is anyone's to change, the lines are signed."""
+        table = self.report.table
+        if table is None:
+            return
+        for index, path in enumerate(self.files):
+            parsed = fmt.parse_file_name(path.name)
+            if parsed is not None and parsed[0] != table:
+                self.add(TABLE_MISMATCH, index, 1, None,
+                         f"file named for table {parsed[0]!r} holds the log of table {table!r}: renamed")
+        if self.trust is not None and self.trust.table is not None and self.trust.table != table:
+            self.add(TABLE_MISMATCH, 0, 1, None,
+                     f"the log is table {table!r}'s; {self.trust.source} holds table {self.trust.table!r}'s keys")
+
+
+def _successor(text: object) -> Ed25519PublicKey | None:
+    """The key a ``key_rotation`` checkpoint's ``next_key`` (64 hex) names, or None."""
+    try:
+        raw = bytes.fromhex(text) if isinstance(text, str) else b""
+        return Ed25519PublicKey.from_public_bytes(raw) if len(raw) == 32 else None
+    except ValueError:
+        return None
 
 
 @lru_cache(maxsize=256)

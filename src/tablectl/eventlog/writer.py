@@ -38,6 +38,8 @@ from tablectl import __version__
 from . import logformat as fmt
 from .errors import LogClosedError, LogCorruptError, LogFailedError, LogLockedError
 from .keys import key_id as _key_id
+from .keys import public_bytes
+from .trust import KEY_ROTATION
 
 RotatePolicy = Literal["shoe", "day", "never"]
 Listener = Callable[[dict[str, Any]], None]
@@ -64,6 +66,7 @@ class _Tail:
     last_reason: str | None = None
     last_file: Path | None = None
     checkpoint_seq: int = 0
+    checkpoint_key: str | None = None  # the key id of the last checkpoint
     event_nos: dict[str, int] = field(default_factory=dict)
 
 
@@ -110,6 +113,7 @@ class EventLog:
         table: str,
         *,
         signing_key: Ed25519PrivateKey | None,
+        previous_key: Ed25519PrivateKey | None = None,
         checkpoint_every: int = 1000,
         rotate: RotatePolicy = "shoe",
         fsync: bool = True,
@@ -118,7 +122,10 @@ class EventLog:
         """Open (create or resume) the log of *table* in *directory*.
 
         ``signing_key`` None writes unsigned checkpoints (development only: such a log never
-        verifies as signed). ``checkpoint_every`` N writes a signed checkpoint after every N lines
+        verifies as signed). ``previous_key``: the key this one replaces; if the log's last
+        checkpoint was signed by it, the first thing written is a ``key_rotation`` checkpoint
+        signed by it that names ``signing_key`` as its successor (``tablectl.eventlog.trust``);
+        ignored once the log is signed by ``signing_key``. ``checkpoint_every`` N writes a signed checkpoint after every N lines
         (0: only at shoe ends, rotations and shutdown). ``rotate``: "shoe" starts a new file at
         every :meth:`end_shoe`, "day" at the first line of each UTC day, "never" only at each
         start. ``fsync`` False skips ``os.fsync`` (benchmarks, throwaway logs). ``clock`` returns
@@ -134,6 +141,7 @@ class EventLog:
         self._table = table
         self._key = signing_key
         self._key_id = _key_id(signing_key) if signing_key is not None else None
+        self._previous_key = previous_key
         self._checkpoint_every = checkpoint_every or math.inf
         self._rotate = rotate
         self._fsync = fsync
@@ -512,8 +520,33 @@ class EventLog:
                 f", torn line of {torn['bytes']} bytes moved to {torn['moved_to']}" if torn else "",
             )
             self._write_log_event(fmt.RECOVERY, **self._recovery)
+            self._hand_over_key(tail)
             self.checkpoint(fmt.RECOVERY)
+        if self._recovery is None:
+            self._hand_over_key(tail)
         self.commit()
+
+    def _hand_over_key(self, tail: _Tail) -> None:
+        """Introduce the signing key in a log last signed by another: a ``key_rotation`` checkpoint
+        signed by the previous key naming this one, or, without it, a warning (the log then
+        verifies only where surveillance enrolled this key from the seq it took over at)."""
+        old = tail.checkpoint_key
+        if self._key is None or old is None or old == self._key_id:
+            return
+        previous = self._previous_key
+        if previous is not None and _key_id(previous) == old:
+            new, new_id = self._key, self._key_id
+            self._key, self._key_id = previous, old
+            try:
+                self.checkpoint(KEY_ROTATION, next_key=public_bytes(new).hex())
+            finally:
+                self._key, self._key_id = new, new_id
+            return
+        _log.warning(
+            "%s: table %s's log was last signed by key %s; key %s was not introduced by it (give the previous key "
+            "to sign the hand-over): its checkpoints verify only where the keyring enrols it from seq %d",
+            self._dir, self._table, old, self._key_id, tail.last_seq + 1,
+        )
 
     def _set_aside_torn_tail(self, path: Path) -> dict[str, Any] | None:
         """Move a partial last line (no newline: the write was cut) to ``<file>.torn[.N]``."""
@@ -592,6 +625,7 @@ class EventLog:
                     tail.event_nos[device] = number
             if event == fmt.CHECKPOINT:
                 tail.checkpoint_seq = seq
+                tail.checkpoint_key = record.get("key")
                 tail.last_reason = record.get("reason")
             else:
                 tail.last_reason = None

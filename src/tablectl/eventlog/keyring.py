@@ -1,0 +1,261 @@
+"""The keyring: surveillance's record of which public keys may sign which table's log, kept apart
+from the logs (``tablectl keyring``; review, anchor and export read it by default).
+
+A folder (``$TABLECTL_KEYRING``, else ``$XDG_CONFIG_HOME/tablectl/keyring``, else
+``~/.config/tablectl/keyring``; ``--keyring DIR`` on every command that reads it) with one TOML file
+per table, named for the table and naming it inside, so a renamed file is refused::
+
+    # tablectl keyring: the keys that may sign table ocp-1's log
+    table = "ocp-1"
+
+    [[keys]]
+    id = "0bb0f64bbb96471e"
+    public = "<64 hex: the raw Ed25519 public key>"
+    from_seq = 1
+    # until_seq = 120000
+    added = "2026-11-25T20:45:47Z"
+    note = "first key"
+
+A key is trusted from ``from_seq`` until the seq before the next key's ``from_seq`` (or its own
+``until_seq``): see ``tablectl.eventlog.trust``. Files are written whole (a temporary file renamed
+over the old one, fsynced) under a lock, mode 0644 in a 0755 folder whatever the umask.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import fcntl
+import os
+import stat
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from . import logformat as fmt
+from .keys import key_id, public_bytes
+from .trust import KeySpan, Trust, effective_spans
+
+ENV = "TABLECTL_KEYRING"
+SUFFIX = ".toml"
+MAX_BYTES = 1 << 20
+FILE_MODE = 0o644
+DIR_MODE = 0o755
+
+
+class KeyringError(ValueError):
+    """A keyring that cannot be read or written, or an enrolment it refuses (one line)."""
+
+
+@dataclass(frozen=True)
+class Enrolment:
+    """One key enrolled for a table."""
+
+    table: str
+    key: Ed25519PublicKey
+    from_seq: int = 1
+    until_seq: int | None = None
+    added: str = ""
+    note: str = ""
+
+    @property
+    def key_id(self) -> str:
+        return key_id(self.key)
+
+
+def default_dir() -> Path:
+    """Where the keyring is when no ``--keyring`` is given."""
+    if os.environ.get(ENV):
+        return Path(os.environ[ENV])
+    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(config) / "tablectl" / "keyring"
+
+
+def table_file(directory: Path, table: str) -> Path:
+    if not fmt.TABLE_NAME_RE.fullmatch(table):
+        raise KeyringError(f"table id {table!r}: use letters, digits, '.', '_', '-' (max 64)")
+    return Path(directory) / f"{table}{SUFFIX}"
+
+
+def load(directory: Path, table: str) -> list[Enrolment]:
+    """The keys enrolled for *table* (none if the keyring has no file for it)."""
+    path = table_file(directory, table)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return []
+    except OSError as e:
+        raise KeyringError(f"{path}: cannot read the keyring: {e.strerror or e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise KeyringError(f"{path}: not a regular file")
+    if st.st_size > MAX_BYTES:
+        raise KeyringError(f"{path}: {st.st_size} bytes; a keyring file is at most {MAX_BYTES}")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as e:
+        raise KeyringError(f"{path}: not a keyring file: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+    if data.get("table") != table:
+        raise KeyringError(f"{path}: table = {data.get('table')!r}, but the file is named for table {table!r}")
+    out = []
+    entries = data.get("keys", [])
+    if not isinstance(entries, list):
+        raise KeyringError(f"{path}: keys: not a list of [[keys]] tables")
+    for n, entry in enumerate(entries, start=1):
+        out.append(_entry(path, n, table, entry))
+    return out
+
+
+def _entry(path: Path, n: int, table: str, entry: object) -> Enrolment:
+    where = f"{path}: keys[{n}]"
+    if not isinstance(entry, dict):
+        raise KeyringError(f"{where}: not a table")
+    public = entry.get("public")
+    try:
+        raw = bytes.fromhex(public) if isinstance(public, str) else b""
+        if len(raw) != 32:
+            raise ValueError
+        key = Ed25519PublicKey.from_public_bytes(raw)
+    except ValueError:
+        raise KeyringError(f"{where}.public: not 64 hex characters of an Ed25519 public key") from None
+    if entry.get("id") is not None and entry.get("id") != key_id(key):
+        raise KeyringError(f"{where}.id: {entry.get('id')!r} is not the id of its public key ({key_id(key)})")
+    from_seq, until_seq = entry.get("from_seq", 1), entry.get("until_seq")
+    if type(from_seq) is not int or from_seq < 1:
+        raise KeyringError(f"{where}.from_seq: a seq, 1 or more")
+    if until_seq is not None and (type(until_seq) is not int or until_seq < from_seq):
+        raise KeyringError(f"{where}.until_seq: a seq, from_seq or more")
+    return Enrolment(table, key, from_seq, until_seq, str(entry.get("added", "")), str(entry.get("note", "")))
+
+
+def trust(directory: Path, table: str) -> Trust | None:
+    """The keyring's trust for *table*, or None if it holds no key of the table."""
+    enrolled = load(directory, table)
+    if not enrolled:
+        return None
+    spans = effective_spans([KeySpan(e.key, e.from_seq, e.until_seq) for e in enrolled])
+    return Trust(spans=spans, table=table, source=f"the keyring {directory}")
+
+
+def tables(directory: Path) -> dict[str, list[Enrolment]]:
+    """Every table the keyring holds, with its keys."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        return {}
+    out = {}
+    for path in sorted(directory.glob(f"*{SUFFIX}")):
+        out[path.name[: -len(SUFFIX)]] = load(directory, path.name[: -len(SUFFIX)])
+    return out
+
+
+def enrol(directory: Path, table: str, key: Ed25519PublicKey, *, from_seq: int = 1, until_seq: int | None = None,
+          note: str = "") -> tuple[Enrolment, bool]:
+    """Enrol *key* for *table* from *from_seq*; ``(enrolment, added)``: ``added`` False when the key
+    is already enrolled from that seq (nothing written). Refuses a second key from the same seq."""
+    if from_seq < 1 or (until_seq is not None and until_seq < from_seq):
+        raise KeyringError(f"key {key_id(key)}: from seq {from_seq} to {until_seq} is not a span of seqs")
+    with _locked(directory):
+        enrolled = load(directory, table)
+        for e in enrolled:
+            if e.key_id == key_id(key) and e.from_seq == from_seq:
+                return e, False
+            if e.from_seq == from_seq:
+                raise KeyringError(f"{table_file(directory, table)}: key {e.key_id} is already enrolled from seq "
+                                   f"{from_seq}; enrol the new key from the seq it takes over at")
+        new = Enrolment(table, key, from_seq, until_seq, _now(), note)
+        _write(directory, table, [*enrolled, new])
+        return new, True
+
+
+def retire(directory: Path, table: str, kid: str, until_seq: int) -> Enrolment:
+    """End the span of key *kid* of *table* at *until_seq*."""
+    with _locked(directory):
+        enrolled = load(directory, table)
+        hit = [e for e in enrolled if e.key_id == kid]
+        if not hit:
+            raise KeyringError(f"{table_file(directory, table)}: no key {kid} enrolled for table {table}")
+        last = max(hit, key=lambda e: e.from_seq)
+        if until_seq < last.from_seq:
+            raise KeyringError(f"key {kid}: enrolled from seq {last.from_seq}; it cannot end at seq {until_seq}")
+        done = Enrolment(table, last.key, last.from_seq, until_seq, last.added, last.note)
+        _write(directory, table, [done if e is last else e for e in enrolled])
+        return done
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _quote(text: str) -> str:
+    """A TOML basic string (JSON's escapes are TOML's)."""
+    import json
+
+    return json.dumps(text)
+
+
+def _render(table: str, enrolled: list[Enrolment]) -> bytes:
+    lines = [f"# tablectl keyring: the keys that may sign table {table}'s log", f"table = {_quote(table)}"]
+    for e in enrolled:
+        lines += ["", "[[keys]]", f"id = {_quote(e.key_id)}", f"public = {_quote(public_bytes(e.key).hex())}",
+                  f"from_seq = {e.from_seq}"]
+        if e.until_seq is not None:
+            lines.append(f"until_seq = {e.until_seq}")
+        lines += [f"added = {_quote(e.added)}", f"note = {_quote(e.note)}"]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _make_dir(directory: Path) -> None:
+    missing = []
+    d = Path(directory)
+    while not d.exists():
+        missing.append(d)
+        d = d.parent
+    for d in reversed(missing):
+        try:
+            d.mkdir(mode=DIR_MODE)
+        except FileExistsError:
+            pass
+        os.chmod(d, DIR_MODE)  # the umask must not widen (or narrow) it
+
+
+def _write(directory: Path, table: str, enrolled: list[Enrolment]) -> None:
+    path = table_file(directory, table)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, FILE_MODE)
+        try:
+            os.fchmod(fd, FILE_MODE)
+            view = memoryview(_render(table, enrolled))
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        dfd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise KeyringError(f"{path}: cannot write the keyring: {e.strerror or e}") from None
+
+
+class _locked:
+    """The keyring's lock (``.lock`` in its folder), held while a table's file is rewritten."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self.fd = -1
+
+    def __enter__(self) -> None:
+        try:
+            _make_dir(self.directory)
+            self.fd = os.open(self.directory / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except OSError as e:
+            raise KeyringError(f"{self.directory}: cannot use the keyring: {e.strerror or e}") from None
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.fd)

@@ -1,0 +1,166 @@
+"""Which keys may sign a table's log, and over which lines: the trust a verifier starts from.
+
+A public key lying beside the log it vouches for proves nothing: whoever can rewrite the log can
+re-sign it with a key of their own and put that key in its place. So the verifier starts from
+keys kept apart from the logs, bound to table ids (the keyring, ``tablectl.eventlog.keyring``),
+or from keys a reviewer names by hand, and the log itself can only hand trust on:
+
+- A key is valid for a span of seqs. In the keyring each key is enrolled from a seq (1 for a
+  table's first key) until the seq before the next key enrolled for the table, or until the
+  ``until_seq`` a person set.
+- A key is replaced in the log by a checkpoint signed with the key it replaces that names its
+  successor (``"next_key": "<64 hex raw public key>"``, reason ``key_rotation``). From the next
+  line on only the successor may sign; the replaced key is retired for good.
+- Keys named by hand (``--key``) carry no span: the first checkpoint may be signed by any of them,
+  and after that only by the key in force, until the log rotates it.
+
+:class:`KeySchedule` applies these rules checkpoint by checkpoint (pure logic, no I/O): a checkpoint
+signed by a retired key, by a key before or after its span, or by a key that took over without
+being introduced is an integrity failure, whatever keys were passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from .keys import key_id
+
+#: checkpoint reason of a key rotation; its ``next_key`` names the successor
+KEY_ROTATION = "key_rotation"
+#: finding kinds (integrity failures)
+WRONG_KEY = "wrong_key"  # a key neither trusted nor introduced
+RETIRED_KEY = "retired_key"  # a trusted key outside its span, or after it was rotated out
+UNANNOUNCED_KEY = "unannounced_key"  # a trusted key that took over without an introduction
+
+
+@dataclass(frozen=True)
+class KeySpan:
+    """A key trusted to sign the lines ``from_seq`` .. ``until_seq`` (None: no end) of a table's log."""
+
+    key: Ed25519PublicKey
+    from_seq: int = 1
+    until_seq: int | None = None
+
+    @property
+    def key_id(self) -> str:
+        return key_id(self.key)
+
+    def covers(self, seq: int) -> bool:
+        return self.from_seq <= seq and (self.until_seq is None or seq <= self.until_seq)
+
+    def describe(self) -> str:
+        return f"seq {self.from_seq} on" if self.until_seq is None else f"seq {self.from_seq}..{self.until_seq}"
+
+
+@dataclass(frozen=True)
+class Trust:
+    """The keys a verification starts from.
+
+    ``spans`` (from the keyring) bind keys to seq spans of one table's log (``table``);
+    ``given`` are keys named by hand, valid as the log's first key or as introduced by it;
+    ``beside`` names key files that lie in a folder being verified (never trusted: see the module
+    docstring); ``source`` says where the keys came from, for messages."""
+
+    given: tuple[Ed25519PublicKey, ...] = ()
+    spans: tuple[KeySpan, ...] = ()
+    table: str | None = None
+    source: str = "--key"
+    beside: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def of(cls, keys: Ed25519PublicKey | Iterable[Ed25519PublicKey] | Trust | None) -> Trust | None:
+        """*keys* as a :class:`Trust`: keys given by hand, or None for none."""
+        if keys is None or isinstance(keys, Trust):
+            return keys
+        if isinstance(keys, Ed25519PublicKey):
+            keys = (keys,)
+        keys = tuple(keys)
+        return cls(given=keys) if keys else None
+
+    @property
+    def key_ids(self) -> list[str]:
+        return sorted({key_id(k) for k in self.given} | {s.key_id for s in self.spans})
+
+    def keys(self) -> dict[str, Ed25519PublicKey]:
+        """Every trusted key by id."""
+        out = {key_id(k): k for k in self.given}
+        out.update((s.key_id, s.key) for s in self.spans)
+        return out
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a checkpoint's key may not sign it: a finding kind and its message."""
+
+    kind: str
+    message: str
+
+
+class KeySchedule:
+    """The key in force line by line: trust from a :class:`Trust`, handed on by the log's own
+    rotations. :meth:`key_for` says whether a key may sign a checkpoint; :meth:`accept` records a
+    checkpoint whose signature verified."""
+
+    def __init__(self, trust: Trust) -> None:
+        self.trust = trust
+        self._given = {key_id(k): k for k in trust.given}
+        self._spans: dict[str, list[KeySpan]] = {}
+        for span in trust.spans:
+            self._spans.setdefault(span.key_id, []).append(span)
+        self.current: str | None = None  # the key of the last accepted checkpoint
+        self._introduced: dict[str, tuple[Ed25519PublicKey, int, str]] = {}  # id -> (key, from seq, by)
+        self._retired: dict[str, tuple[int, str]] = {}  # id -> (last seq it signed, successor)
+
+    def key_for(self, kid: str, seq: int) -> Ed25519PublicKey | Refusal:
+        """The key to check a checkpoint at *seq* signed by key *kid* with, or why it may not sign."""
+        retired = self._retired.get(kid)
+        if retired is not None and seq > retired[0]:
+            return Refusal(RETIRED_KEY, f"checkpoint signed by key {kid}, retired at seq {retired[0]} when it "
+                                        f"introduced key {retired[1]}: a retired key signs nothing after its successor")
+        introduced = self._introduced.get(kid)
+        if introduced is not None and seq >= introduced[1]:
+            return introduced[0]
+        spans = self._spans.get(kid)
+        if spans is not None:
+            for span in spans:
+                if span.covers(seq):
+                    return span.key
+            where = ", ".join(s.describe() for s in spans)
+            table = f"table {self.trust.table}" if self.trust.table else "the table"
+            return Refusal(RETIRED_KEY, f"checkpoint at seq {seq} signed by key {kid}, which {self.trust.source} "
+                                        f"trusts for {table} only at {where}")
+        key = self._given.get(kid)
+        if key is not None:
+            if self.current is None or self.current == kid:
+                return key
+            return Refusal(UNANNOUNCED_KEY, f"checkpoint signed by key {kid}, which takes over from key {self.current} "
+                                            f"without a key_rotation checkpoint signed by {self.current}")
+        known = ", ".join(self.trust.key_ids) or "none"
+        table = f" for table {self.trust.table}" if self.trust.table else ""
+        return Refusal(WRONG_KEY, f"checkpoint signed by key {kid}, not a key {self.trust.source} trusts{table} "
+                                  f"({known}) nor one the log introduced")
+
+    def accept(self, kid: str, seq: int, next_key: Ed25519PublicKey | None) -> None:
+        """A checkpoint at *seq* signed by *kid* verified; *next_key*: the successor it introduces."""
+        self.current = kid
+        if next_key is not None:
+            nid = key_id(next_key)
+            if nid != kid:
+                self._introduced[nid] = (next_key, seq + 1, kid)
+                self._retired[kid] = (seq, nid)
+
+
+def effective_spans(enrolled: Sequence[KeySpan]) -> tuple[KeySpan, ...]:
+    """Spans as enrolled, each open-ended one ended by the next key enrolled after it."""
+    ordered = sorted(enrolled, key=lambda s: s.from_seq)
+    out = []
+    for i, span in enumerate(ordered):
+        until = span.until_seq
+        later = [s.from_seq for s in ordered[i + 1 :] if s.from_seq > span.from_seq and s.key_id != span.key_id]
+        if until is None and later:
+            until = later[0] - 1
+        out.append(KeySpan(span.key, span.from_seq, until))
+    return tuple(out)
