@@ -74,9 +74,8 @@ def main() -> int:
     print(f"RSS after warm-up (10% of the run): {start_kib / 1024:.1f} MiB; at the end: {end_kib / 1024:.1f} MiB; "
           f"peak: {peak_kib / 1024:.1f} MiB")
     print(f"RSS growth per 100,000 cards after warm-up: {growth_per_100k:+.2f} MiB (target: under 1 MB)")
-    keys = sorted(log_dir.glob("session.pub"))
     review = subprocess.run(
-        [sys.executable, "-m", "tablectl", "review", str(log_dir), *[a for k in keys for a in ("--key", str(k))]],
+        [sys.executable, "-m", "tablectl", "review", str(log_dir)],
         capture_output=True, text=True,
     )
     lines = [ln for ln in review.stdout.splitlines() if "exactly once" in ln or ln.startswith(("result", "anomalies"))]

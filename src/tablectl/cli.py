@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "review": ("review", "Verify, replay and analyse card logs."),
     "anchor": ("anchor", "Record a log's last signed checkpoint head in an anchor file."),
     "keygen": ("keygen", "Write an Ed25519 signing key pair for a table."),
+    "keyring": ("keyring", "Add, retire and list the tables' trusted public keys."),
     "config": ("config", "Check a table configuration."),
     "supervisor": ("supervisor", "Add, remove and list a table's supervisors."),
     "diagram": ("diagram", "Print the table state machine as a mermaid diagram."),

@@ -48,7 +48,7 @@ def deal_a_shift(table: str, tmp_path: Path, rows: int, cols: int, seen: list[Sc
     terminal, done = run_shift(argv, shift, rows=rows, cols=cols, seed=11, on_screen=seen.append if seen is not None else None)
     events = list(iter_events(sorted(log_dir.glob("*.jsonl"))))
     review = subprocess.run(
-        [tablectl(), "review", str(log_dir), "--key", str(log_dir / "session.pub"), "--json"],
+        [tablectl(), "review", str(log_dir), "--json"],
         capture_output=True, text=True, timeout=120,
     )
     report = json.loads(review.stdout) if review.stdout.strip() else {}

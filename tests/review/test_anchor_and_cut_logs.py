@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+
+from tablectl.eventlog.keys import load_private_key
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / "config" / "tables" / "one-card-poker.toml"
@@ -20,19 +23,23 @@ def tablectl(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
 
 @pytest.fixture
 def two_sessions(tmp_path: Path) -> tuple[Path, Path, Path, Path]:
-    """(log dir, public key, anchor file, a copy of the log after its first session)."""
+    """(log dir, the table's public key kept apart from it, anchor file, a copy of the log after
+    its first session). The simulated table enrols its key in a keyring of this test."""
     import os
 
-    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TABLECTL_KEYRING": str(tmp_path / "keyring")}
     logs, anchor = tmp_path / "logs", tmp_path / "anchors.jsonl"
     run = ("run", str(CONFIG), "--simulate", "--headless", "--autoplay", "3", "--pace", "0", "--log-dir", str(logs))
     assert tablectl(*run, env=env).returncode == 0
-    assert tablectl("anchor", str(logs), "--key", str(logs / "session.pub"), "--anchor", str(anchor)).returncode == 0
+    assert tablectl("anchor", str(logs), "--anchor", str(anchor), env=env).returncode == 0
     older = tmp_path / "older"
     shutil.copytree(logs, older)
     assert tablectl(*run, env=env).returncode == 0
-    assert tablectl("anchor", str(logs), "--key", str(logs / "session.pub"), "--anchor", str(anchor)).returncode == 0
-    return logs, logs / "session.pub", anchor, older
+    assert tablectl("anchor", str(logs), "--anchor", str(anchor), env=env).returncode == 0
+    key = tmp_path / "ocp-1.pub"
+    private = load_private_key(tmp_path / "state" / "tablectl" / "session-keys" / "ocp-1.key")
+    key.write_bytes(private.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    return logs, key, anchor, older
 
 
 def test_an_anchored_log_reviews_clean_and_says_it_was_checked(two_sessions: tuple[Path, Path, Path, Path]) -> None:
@@ -67,9 +74,9 @@ def test_without_an_anchor_review_says_what_it_cannot_detect(two_sessions: tuple
     assert "anchor: none given" in done.stdout and "cannot be detected" in done.stdout
 
 
-def test_a_review_without_a_key_is_never_clean(two_sessions: tuple[Path, Path, Path, Path]) -> None:
+def test_a_review_without_a_key_is_never_clean(two_sessions: tuple[Path, Path, Path, Path], tmp_path: Path) -> None:
     logs, _, _, _ = two_sessions
-    done = tablectl("review", str(logs))
+    done = tablectl("review", str(logs), "--keyring", str(tmp_path / "empty-keyring"))
     assert done.returncode == 1 and "not_authenticated" in done.stdout
 
 

@@ -171,7 +171,7 @@ def test_log_files_and_directory_are_private_to_the_group_whatever_the_umask(tmp
         [sys.executable, "-m", "tablectl", "run", str(REPO / "config" / "tables" / "one-card-poker.toml"),
          "--simulate", "--headless", "--autoplay", "1", "--pace", "0", "--log-dir", str(log_dir)],
         capture_output=True, text=True, timeout=120, preexec_fn=lambda: os.umask(0),
-        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TABLECTL_KEYRING": str(tmp_path / "keyring")},
     )
     assert done.returncode == 0, done.stderr
     assert log_dir.stat().st_mode & 0o777 == 0o750
@@ -179,20 +179,18 @@ def test_log_files_and_directory_are_private_to_the_group_whatever_the_umask(tmp
     assert logs and all(p.stat().st_mode & 0o777 == 0o640 for p in logs)
 
 
-def test_a_simulated_table_keeps_its_private_key_out_of_the_log_directory(tmp_path: Path) -> None:
+def test_a_simulated_table_keeps_its_keys_out_of_the_log_directory_and_enrols_its_public_key(tmp_path: Path) -> None:
     log_dir, state = tmp_path / "logs", tmp_path / "state"
-    env = {**os.environ, "XDG_STATE_HOME": str(state)}
+    env = {**os.environ, "XDG_STATE_HOME": str(state), "TABLECTL_KEYRING": str(tmp_path / "keyring")}
     args = [sys.executable, "-m", "tablectl", "run", str(REPO / "config" / "tables" / "one-card-poker.toml"),
             "--simulate", "--headless", "--autoplay", "1", "--pace", "0", "--log-dir", str(log_dir)]
     for _ in range(2):  # the second run signs with the same key
         assert subprocess.run(args, capture_output=True, text=True, timeout=120, env=env).returncode == 0
-    assert sorted(p.name for p in log_dir.iterdir() if not p.name.endswith(".jsonl") and not p.name.startswith(".")) == ["session.pub"]
-    for p in log_dir.iterdir():
-        if p.is_file():
-            assert b"PRIVATE KEY" not in p.read_bytes()
+    assert [p.name for p in log_dir.iterdir() if not p.name.endswith(".jsonl") and not p.name.startswith(".")] == []
     keys = state / "tablectl" / "session-keys"
-    assert keys.stat().st_mode & 0o777 == 0o700 and len(list(keys.glob("*.key"))) == 1
-    review = tablectl("review", str(log_dir), "--key", str(log_dir / "session.pub"))
+    assert keys.stat().st_mode & 0o777 == 0o700 and [p.name for p in keys.glob("*.key")] == ["ocp-1.key"]
+    assert [p.name for p in (tmp_path / "keyring").glob("*.toml")] == ["ocp-1.toml"]
+    review = tablectl("review", str(log_dir), env=env)
     assert review.returncode == 0, review.stdout
 
 
@@ -319,13 +317,13 @@ def test_a_session_key_left_in_a_log_directory_is_moved_out_and_still_signs(tmp_
     from tablectl.eventlog import save_keypair
 
     log_dir, state = tmp_path / "logs", tmp_path / "state"
-    save_keypair(log_dir, name="session")  # as a simulated table kept it before
-    pub = (log_dir / "session.pub").read_bytes()
+    written = save_keypair(log_dir, name="session")  # as a simulated table kept it before
+    env = {**os.environ, "XDG_STATE_HOME": str(state), "TABLECTL_KEYRING": str(tmp_path / "keyring")}
     done = subprocess.run(
         [sys.executable, "-m", "tablectl", "run", str(REPO / "config" / "tables" / "one-card-poker.toml"),
          "--simulate", "--headless", "--autoplay", "1", "--pace", "0", "--log-dir", str(log_dir)],
-        capture_output=True, text=True, timeout=120, env={**os.environ, "XDG_STATE_HOME": str(state)},
+        capture_output=True, text=True, timeout=120, env=env,
     )
     assert done.returncode == 0, done.stderr
-    assert not (log_dir / "session.key").exists() and (log_dir / "session.pub").read_bytes() == pub
-    assert tablectl("review", str(log_dir), "--key", str(log_dir / "session.pub")).returncode == 0
+    assert not (log_dir / "session.key").exists() and written.key_id in done.stderr
+    assert tablectl("review", str(log_dir), env=env).returncode == 0

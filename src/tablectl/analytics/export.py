@@ -12,10 +12,9 @@ different up to there) is refused the same way. Otherwise the rows anchored past
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,12 +24,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from tablectl.analytics import dataset as ds
 from tablectl.analytics.rows import Extractor
+from tablectl.eventlog import logformat as fmt
 from tablectl.eventlog.errors import LogInputError
 from tablectl.eventlog.keys import public_bytes
-from tablectl.eventlog.verify import VerifyReport, resolve_paths
+from tablectl.eventlog.trust import Trust
+from tablectl.eventlog.verify import VerifyReport, log_table, resolve_paths
 from tablectl.review.engine import review
-
-LOG_NAME = re.compile(r"^tablectl-(?P<table>[A-Za-z0-9][A-Za-z0-9_.-]*)-\d{6,}\.jsonl$")
 
 
 @dataclass
@@ -52,26 +51,49 @@ def logs_by_table(paths: Iterable[Path | str]) -> dict[str, list[Path]]:
     ``LogInputError`` for a path that does not exist or holds no logs."""
     groups: dict[str, list[Path]] = defaultdict(list)
     for path in resolve_paths(paths):
-        m = LOG_NAME.match(path.name)
-        if m is None:
+        parsed = fmt.parse_file_name(path.name)
+        if parsed is None:
             raise LogInputError(f"{path}: not a tablectl log file name (tablectl-<table>-NNNNNN.jsonl)")
-        groups[m.group("table")].append(path)
+        groups[parsed[0]].append(path)
     return {table: sorted(set(files)) for table, files in groups.items()}
 
 
-def export_logs(paths: Iterable[Path | str], root: Path, keys: Sequence[Ed25519PublicKey]) -> list[TableExport]:
+def export_logs(paths: Iterable[Path | str], root: Path,
+                keys: Sequence[Ed25519PublicKey] | Callable[[list[Path]], Trust | None]) -> list[TableExport]:
     """Export the logs in ``paths`` (files or directories, any number of tables) into the dataset
-    at ``root``, checking signatures with ``keys`` (at least one)."""
-    if not keys:
-        raise ValueError("export needs the tables' public key(s): only signed, verified logs are exported")
+    at ``root``. ``keys``: what to trust for each table's log (files -> :class:`Trust`: the
+    keyring's keys of the table the lines name, or keys given by hand), or the keys to trust for
+    every table. Raises :class:`UntrustedLogError`, before anything is exported, for a log with
+    no trusted key or only a key lying beside it."""
+    trust_of = keys if callable(keys) else (lambda files: Trust.of(keys))
+    groups = sorted(logs_by_table(paths).items())
+    trusts = {table: _trusted(files, trust_of(files)) for table, files in groups}
     root.mkdir(parents=True, exist_ok=True)
-    return [export_table(table, files, root, keys) for table, files in sorted(logs_by_table(paths).items())]
+    return [export_table(table, files, root, trusts[table]) for table, files in groups]
 
 
-def export_table(table: str, files: list[Path], root: Path, keys: Sequence[Ed25519PublicKey]) -> TableExport:
+class UntrustedLogError(LogInputError):
+    """A log export will not take: no trusted key for its table, or only a key beside it."""
+
+
+def _trusted(files: list[Path], trust: Trust | None) -> Trust:
+    if trust is None:
+        raise UntrustedLogError(f"{files[0]}: no trusted key of table {log_table(files)} (none in the keyring, no "
+                                "--key): only signed, verified logs are exported")
+    if trust.beside:
+        raise UntrustedLogError(f"{trust.beside[0]}: the key lies in the folder of the log it would vouch for "
+                                "(enrol the table's key in the keyring: tablectl keyring add): nothing exported")
+    return trust
+
+
+def export_table(table: str, files: list[Path], root: Path, keys: Trust | Sequence[Ed25519PublicKey]) -> TableExport:
     """Verify one table's log and add what is new to the dataset: the rows are made and written
-    (hidden) as the review reads the log, and put in place only once it has verified."""
+    (hidden) as the review reads the log, and put in place only once it has verified. The log's
+    lines name its table: files named for *table* that hold another table's log are refused."""
     t0 = time.perf_counter()
+    trust = Trust.of(keys)
+    if trust is None:
+        raise ValueError("export needs the tables' public key(s): only signed, verified logs are exported")
     result = TableExport(table, [str(f) for f in files])
     manifest = ds.Manifest.load(root, table)
     through = manifest.through_seq
@@ -79,10 +101,10 @@ def export_table(table: str, files: list[Path], root: Path, keys: Sequence[Ed255
     out = ds.PartWriter(root, table, through + 1)
     rows = Extractor(table, out, through)
     try:
-        report = review(files, keys, rounds=rows.round, lines=rows.lines)
+        report = review(files, trust, rounds=rows.round, lines=rows.lines)
         verification = report.verification
         last = verification.last_seq or 0
-        result.refused = _refusal(verification, files, through, manifest.chain_head)
+        result.refused = _refusal(verification, files, through, manifest.chain_head, table)
         if result.refused is None:
             result.from_seq, result.to_seq = through + 1, last
         if result.refused is not None or last == through:
@@ -95,11 +117,11 @@ def export_table(table: str, files: list[Path], root: Path, keys: Sequence[Ed255
     except BaseException:
         out.abort()
         raise
-    head = _digest_of_last_line(files[-1])
+    head = verification.last_digest
     manifest.exports.append(ds.Export(
         from_seq=through + 1, to_seq=last, chain_head=head, signed_seq=verification.signed_seq,
         key_ids=list(verification.key_ids),
-        key_fingerprints=sorted(hashlib.sha256(public_bytes(k)).hexdigest() for k in keys),
+        key_fingerprints=sorted(hashlib.sha256(public_bytes(k)).hexdigest() for k in trust.keys().values()),
         files=[str(f) for f in files], rows=result.rows,
         exported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
     ))
@@ -109,16 +131,19 @@ def export_table(table: str, files: list[Path], root: Path, keys: Sequence[Ed255
     return result
 
 
-def _refusal(verification: VerifyReport, files: list[Path], through: int, chain_head: str | None) -> str | None:
-    """Why the log in *files* cannot be exported after the *through* lines of it exported before,
-    ending at *chain_head* (None: it can)."""
+def _refusal(verification: VerifyReport, files: list[Path], through: int, chain_head: str | None,
+             table: str) -> str | None:
+    """Why the log in *files*, named for *table*, cannot be exported after the *through* lines of
+    it exported before, ending at *chain_head* (None: it can)."""
     if not verification.ok:
         return f"integrity failure: {verification.integrity_failures[0]}"
+    if verification.table != table:
+        return f"integrity failure: {files[0]}: named for table {table}, holds the log of table {verification.table}"
     last = verification.last_seq or 0
     if last < through:
         return f"integrity failure: {files[-1]}: the log ends at seq {last}, but seq 1-{through} of it were exported before"
     if through:
-        seen = _digest_of_last_line(files[-1]) if last == through else _prev_of(files, through + 1)
+        seen = verification.last_digest if last == through else _prev_of(files, through + 1)
         if seen != chain_head:
             return (f"integrity failure: {files[-1]}: the log differs from the one exported through seq {through} "
                     f"(chain head {chain_head}, now {seen})")
@@ -143,18 +168,3 @@ def _prev_of(files: list[Path], seq: int) -> str | None:
                     return prev if isinstance(prev, str) else None
                 data = data[-len(head) :]
     return None
-
-
-def _digest_of_last_line(path: Path) -> str:
-    """BLAKE2b-256 of the last line of ``path`` (without its newline): the chain's head."""
-    with open(path, "rb") as f:
-        f.seek(0, 2)
-        size = f.tell()
-        back = min(size, 1 << 16)
-        while True:
-            f.seek(size - back)
-            tail = f.read(back).rstrip(b"\n")
-            cut = tail.rfind(b"\n")
-            if cut >= 0 or back == size:
-                return hashlib.blake2b(tail[cut + 1:], digest_size=32).hexdigest()
-            back = min(size, back * 2)

@@ -1,8 +1,9 @@
-"""``tablectl anchor PATH... --key PUB --anchor FILE``: record the log's last signed checkpoint head
+"""``tablectl anchor PATH... --anchor FILE``: record the log's last signed checkpoint head
 in an append-only anchor file kept away from the log, so that a later review (``tablectl review
 --anchor FILE``) catches a log cut short or replaced by an older one (``tablectl.eventlog.anchor``).
 
-The log is verified first (with the key): only a head that verifies is anchored, and a log that no
+The log is verified first, with the table's keys from the keyring (or ``--key``, never a key in the
+log's own folder): only a head that verifies is anchored, and a log that no
 longer holds the head the file already knows is refused. Exit codes: 0 anchored (or already
 anchored); 3 integrity failure (the log does not verify, has no signed checkpoint, or lost the
 anchored head); 2 bad input (paths, keys, an unreadable anchor file) or an anchor file that cannot
@@ -16,26 +17,35 @@ from pathlib import Path
 import click
 
 from tablectl.cli import EXIT_INTEGRITY, EXIT_USAGE, CommandError
+from tablectl.commands.options import keyring_option, trust_for
 
 
 @click.command("anchor")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--key", "keys", multiple=True, required=True, type=click.Path(path_type=Path), metavar="PUB",
-              help="The table's Ed25519 public key (PEM); repeat for a table whose key was replaced.")
+@click.option("--key", "keys", multiple=True, type=click.Path(path_type=Path), metavar="PUB",
+              help="Trust this Ed25519 public key (PEM) instead of the keyring; repeat for a table whose key was replaced.")
+@keyring_option
 @click.option("--anchor", "anchor_path", required=True, type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
               help="The anchor file (JSON lines, appended to; created if missing).")
-def command(paths: tuple[Path, ...], keys: tuple[Path, ...], anchor_path: Path) -> None:
-    """Verify the log in PATH... and append its last signed checkpoint head to the anchor FILE."""
+def command(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path | None, anchor_path: Path) -> None:
+    """Verify the log in PATH... with the table's keys from the keyring and append its last signed
+    checkpoint head to the anchor FILE."""
     from tablectl.eventlog import anchor as anc
     from tablectl.eventlog.errors import LogInputError
-    from tablectl.eventlog.keys import KeyFileError, load_public_key
-    from tablectl.eventlog.verify import verify
+    from tablectl.eventlog.verify import log_table, resolve_paths, verify
 
     try:
-        public_keys = [load_public_key(k) for k in keys]
+        files = resolve_paths(paths)
+        trust = trust_for(files, keys, keyring_dir)
+        if trust is None:
+            raise CommandError(f"{files[0]}: no trusted key of table {log_table(files)} (none in the keyring, no --key): "
+                               "nothing anchored", EXIT_USAGE)
+        if trust.beside:
+            raise CommandError(f"{trust.beside[0]}: the key lies in the folder of the log it would vouch for; enrol the "
+                               "table's key in the keyring (tablectl keyring add): nothing anchored", EXIT_USAGE)
         known = anc.read_anchors(anchor_path) if anchor_path.exists() else []
-        report = verify(paths, public_keys)
-    except (KeyFileError, LogInputError) as e:
+        report = verify(files, trust)
+    except LogInputError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
     if not report.ok:
         raise CommandError(f"integrity failure: {report.integrity_failures[0]}; nothing anchored", EXIT_INTEGRITY)

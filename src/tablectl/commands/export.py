@@ -1,10 +1,11 @@
-"""``tablectl export LOG... --to DATASET --key PUB``: verified card logs into the surveillance
+"""``tablectl export LOG... --to DATASET``: verified card logs into the surveillance
 dataset (Hive-partitioned Parquet; ``docs/surveillance.md``). The work is in
 ``tablectl.analytics.export``.
 
 Exit codes: 0 exported (or nothing new); 3 a log failed verification (or no longer continues what
 was exported): refused with its file and line, nothing of it exported (the other tables are);
-2 bad input (a path that does not exist, no logs, a missing key, a dataset that cannot be used).
+2 bad input (a path that does not exist, no logs, no trusted key for a table — none in the keyring,
+no ``--key`` — or a key lying in the log's folder, a dataset that cannot be used).
 """
 
 from __future__ import annotations
@@ -14,27 +15,28 @@ from pathlib import Path
 import click
 
 from tablectl.cli import EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError
+from tablectl.commands.options import keyring_option, trust_for
 
 
 @click.command("export")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--to", "dataset", required=True, type=click.Path(path_type=Path, file_okay=False), metavar="DATASET",
               help="The dataset directory (made if missing).")
-@click.option("--key", "keys", multiple=True, required=True, type=click.Path(path_type=Path), metavar="PUB",
-              help="A table's Ed25519 public key (PEM). Repeat for several tables or a replaced key.")
-def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...]) -> None:
+@click.option("--key", "keys", multiple=True, type=click.Path(path_type=Path), metavar="PUB",
+              help="Trust this Ed25519 public key (PEM) instead of the keyring, for every table. Repeat for a replaced key.")
+@keyring_option
+def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], keyring_dir: Path | None) -> None:
     """Verify the card logs in PATH... (log files or directories, any number of tables) and add
     what is new in them to DATASET: rounds, cards, bets, decisions, anomalies, shoes, devices and
-    faults as Parquet, partitioned by table and day."""
+    faults as Parquet, partitioned by table and day. Each log is verified with its table's keys
+    from the keyring (or --key)."""
     from tablectl.analytics.dataset import DatasetError
     from tablectl.analytics.export import export_logs
     from tablectl.eventlog.errors import LogInputError
-    from tablectl.eventlog.keys import KeyFileError, load_public_key
 
     try:
-        public_keys = [load_public_key(k) for k in keys]
-        results = export_logs(paths, dataset, public_keys)
-    except (KeyFileError, LogInputError, DatasetError) as e:
+        results = export_logs(paths, dataset, lambda files: trust_for(files, keys, keyring_dir))
+    except (LogInputError, DatasetError) as e:
         raise CommandError(str(e), EXIT_USAGE) from None
     except OSError as e:
         raise CommandError(f"{e.filename or dataset}: cannot write the dataset: {e.strerror or e}", EXIT_STORAGE) from None

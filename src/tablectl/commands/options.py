@@ -1,4 +1,5 @@
-"""Bounded number types for command-line options: what a table can mean, never nan or infinity.
+"""Options shared by commands: bounded number types (what a table can mean, never nan or
+infinity) and the keyring every command that verifies a log reads.
 
 ``click.FloatRange`` lets ``nan`` through (every comparison with it is false) and, without an
 upper bound, ``inf``; ``Finite`` refuses both, so an option's value is always a real number in its
@@ -8,9 +9,14 @@ range. Usage error (exit 2) with click's one-line message otherwise.
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from tablectl.eventlog.trust import Trust
 
 
 class Finite(click.FloatRange):
@@ -23,3 +29,27 @@ class Finite(click.FloatRange):
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number.", param, ctx)
         return super().convert(number, param, ctx)
+
+
+def keyring_option(command: Any) -> Any:
+    """``--keyring DIR``: where the tables' trusted public keys are (``tablectl.eventlog.keyring``)."""
+    return click.option(
+        "--keyring", "keyring_dir", type=click.Path(path_type=Path, file_okay=False), default=None, metavar="DIR",
+        help="The keyring of the tables' public keys (default: $TABLECTL_KEYRING, else "
+             "$XDG_CONFIG_HOME/tablectl/keyring). Used unless --key is given.",
+    )(command)
+
+
+def trust_for(files: Sequence[Path], keys: Sequence[Path], keyring_dir: Path | None) -> Trust | None:
+    """What to trust for the log in *files*: the keys given (``--key``), else the keyring's keys of
+    the table the log's lines name. One-line usage error (exit 2) for a key or keyring that
+    cannot be read."""
+    from tablectl.cli import EXIT_USAGE, CommandError
+    from tablectl.eventlog import keyring
+    from tablectl.eventlog.keys import KeyFileError
+    from tablectl.eventlog.verify import log_table
+
+    try:
+        return keyring.trust_for(log_table(files), keys, files, keyring_dir or keyring.default_dir())
+    except (KeyFileError, keyring.KeyringError) as e:
+        raise CommandError(str(e), EXIT_USAGE) from None

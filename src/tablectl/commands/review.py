@@ -4,9 +4,11 @@ log, rebuild every round, list the anomalies and judge the shuffles.
 The work is in ``tablectl.review.engine`` (verification in ``tablectl.eventlog.verify``); this
 module parses options, prints and picks the exit code. See ``docs/review.md``.
 
-Exit codes: 0 verified and clean (which needs ``--key`` and ``--anchor``); 1 verified, with
+The keys come from the keyring (``tablectl keyring``; ``--keyring DIR``), bound to the table the
+log's lines name, or from ``--key``; a key that lies in the folder under review vouches for nothing
+(a ``key_beside_log`` anomaly). Exit codes: 0 verified and clean; 1 verified, with
 anomalies to review (violations, holds, device faults, unclean shutdowns, event-number gaps,
-settlement or procedure mismatches, no key or no anchor given, ...); 3 integrity failure (the first one, with file and line, on stderr); 2 bad input (a path that does not exist, a
+settlement or procedure mismatches, no trusted key, a key beside the log, ...); 3 integrity failure (the first one, with file and line, on stderr); 2 bad input (a path that does not exist, a
 directory without logs, a file that is not a log, a missing or unreadable key or config, an
 unknown round, an HTML file that cannot be written) as a one-line error; 5 the temporary directory
 cannot hold the rounds of ``--json`` (a full disk), as a one-line error.
@@ -28,6 +30,7 @@ import click
 import orjson
 
 from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError
+from tablectl.commands.options import keyring_option, trust_for
 
 if TYPE_CHECKING:
     from tablectl.review.model import RoundRecord
@@ -36,7 +39,9 @@ if TYPE_CHECKING:
 @click.command("review")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--key", "keys", multiple=True, type=click.Path(path_type=Path), metavar="PUB",
-              help="The table's Ed25519 public key (PEM). Repeat for a table whose key was replaced.")
+              help="Trust this Ed25519 public key (PEM) instead of the keyring; repeat for a table whose key was "
+                   "replaced. A key in the folder under review vouches for nothing.")
+@keyring_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (every round in full).")
 @click.option("--round", "round_id", metavar="ID", default=None,
               help="Show this round in full: N, or S.N (session S) when round numbers repeat.")
@@ -48,19 +53,21 @@ if TYPE_CHECKING:
 @click.option("--anchor", "anchor_path", type=click.Path(path_type=Path), metavar="FILE|DATASET", default=None,
               help="An anchor file (tablectl anchor), or a dataset (tablectl export): the log must still hold the last "
                    "checkpoint head it knows.")
-def command(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, round_id: str | None,
-            html_path: Path | None, config_path: Path | None, partial: bool, anchor_path: Path | None) -> None:
-    """Verify the log in PATH... (log files, or a directory of them), rebuild every round and
-    settle it again with the rules engine, list the anomalies and judge the shuffles.
-    Without --key only the chain is checked."""
-    _review(paths, keys, as_json, round_id, html_path, config_path, partial, anchor_path)
+def command(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path | None, as_json: bool,
+            round_id: str | None, html_path: Path | None, config_path: Path | None, partial: bool,
+            anchor_path: Path | None) -> None:
+    """Verify the log in PATH... (log files, or a directory of them) with the table's keys from the
+    keyring, rebuild every round and settle it again with the rules engine, list the anomalies
+    and judge the shuffles. With no trusted key only the chain is checked."""
+    _review(paths, keys, keyring_dir, as_json, round_id, html_path, config_path, partial, anchor_path)
 
 
-def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, round_id: str | None,
-            html_path: Path | None, config_path: Path | None, partial: bool, anchor_path: Path | None) -> None:
+def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path | None, as_json: bool,
+            round_id: str | None, html_path: Path | None, config_path: Path | None, partial: bool,
+            anchor_path: Path | None) -> None:
     from tablectl.eventlog.anchor import read_anchors
     from tablectl.eventlog.errors import LogInputError
-    from tablectl.eventlog.keys import KeyFileError, load_public_key
+    from tablectl.eventlog.verify import resolve_paths
     from tablectl.review.engine import review, round_matcher
     from tablectl.review.model import RoundRecord, TableSetup
 
@@ -73,7 +80,8 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
         except ConfigError as e:
             raise CommandError(str(e), EXIT_USAGE) from None
     try:
-        public_keys = [load_public_key(k) for k in keys]
+        files = resolve_paths(paths)
+        trust = trust_for(files, keys, keyring_dir)
         anchors = None
         if anchor_path is not None and anchor_path.is_dir():
             from tablectl.analytics.dataset import DatasetError
@@ -92,8 +100,8 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
             sink = (lambda rnd: chosen.append(rnd) if wanted(rnd) else None)
         else:
             sink = spool if spool is not None else (lambda rnd: None)
-        report = review(paths, public_keys, partial=partial, setup=setup, anchors=anchors, rounds=sink)
-    except (KeyFileError, LogInputError) as exc:
+        report = review(files, trust or (), partial=partial, setup=setup, anchors=anchors, rounds=sink)
+    except LogInputError as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
     games = {s.game for s in report.recon.sessions if s.game}
     if setup is not None and games and setup.game not in games:

@@ -7,9 +7,9 @@ the virtual dealer play that many rounds with random legal decisions, then exits
 ``--mistakes RATE --mistakes-log FILE`` makes it commit procedure errors at that rate per round
 and write each one to FILE as a JSON line ``{"round": R, "kind": K}``.
 
-With ``--simulate`` and no signing key configured, the log is signed with a session key kept
-per log directory in a private directory (``$XDG_STATE_HOME/tablectl/session-keys``, mode 0700),
-never in the log directory, which holds only ``session.pub`` for review.
+With ``--simulate`` and no signing key configured, the log is signed with the table's session key,
+kept in a private directory (``$XDG_STATE_HOME/tablectl/session-keys``, mode 0700), never in the
+log directory, and enrolled in the keyring for review (``tablectl.table.session_key``).
 
 SIGTERM stops the table cleanly at any moment: while the table is starting it is remembered and
 acted on once the log is open (a log is never left half-opened and unsigned); after that the
@@ -24,9 +24,6 @@ devices still hold their events; restart once space is back); 130 stopped by SIG
 from __future__ import annotations
 
 import errno
-import hashlib
-import os
-import shutil
 import signal
 from pathlib import Path
 from types import FrameType
@@ -139,7 +136,7 @@ def _command(
     where = log_dir or config.log.dir
     key = signing_key or config.log.signing_key
     if key is None and simulate:
-        key = _session_key(where)
+        key = _session_key(config.table, where)
     if not simulate:
         from tablectl.config import production_risks
 
@@ -168,43 +165,21 @@ def _check_fault(spec: str) -> None:
         raise CommandError(f"--fault {spec}: {e}", EXIT_USAGE) from None
 
 
-def session_keys_dir() -> Path:
-    """Where simulated tables keep their session signing keys: private to this user (0700)."""
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "tablectl" / "session-keys"
+def _session_key(table: str, log_dir: Path) -> Path:
+    """The simulated table's signing key (``tablectl.table.session_key``), enrolled in the keyring."""
+    from tablectl.eventlog.keyring import KeyringError
+    from tablectl.table.session_key import session_key
 
-
-def _session_key(log_dir: Path) -> Path:
-    """The simulated table's signing key: made on the first simulated run into ``log_dir`` and
-    reused after that. The private key stays out of the log directory (whoever copies the logs
-    must not get it); its public half is written there as ``session.pub`` for review."""
-    from tablectl.eventlog import save_keypair
-
-    keys = session_keys_dir()
-    name = hashlib.sha256(str(Path(log_dir).resolve()).encode()).hexdigest()[:24]
-    private, public = keys / f"{name}.key", Path(log_dir) / "session.pub"
     try:
-        keys.mkdir(parents=True, exist_ok=True, mode=0o700)
-        os.chmod(keys, 0o700)
-        legacy = Path(log_dir) / "session.key"  # where a simulated table used to keep it
-        if legacy.exists() and not private.exists():
-            shutil.copyfile(Path(log_dir) / "session.pub", keys / f"{name}.pub")
-            shutil.copyfile(legacy, private)
-            os.chmod(private, 0o600)
-            legacy.unlink()
-        if not private.exists():
-            save_keypair(keys, name=name)
-            new = True
-        else:
-            new = False
-        Path(log_dir).mkdir(parents=True, exist_ok=True, mode=0o750)
-        pub = (keys / f"{name}.pub").read_bytes()
-        if not public.exists() or public.read_bytes() != pub:
-            public.write_bytes(pub)
+        got = session_key(table, log_dir)
+    except KeyringError as e:
+        raise CommandError(f"{table}: cannot enrol the simulated table's key: {e}", EXIT_USAGE) from None
     except OSError as e:
-        raise CommandError(f"{e.filename or keys}: cannot keep a session signing key: {e.strerror or e}", EXIT_USAGE) from None
-    click.echo(f"tablectl: signing with {'a new' if new else 'the'} session key ({private}); public key: {public}", err=True)
-    return private
+        raise CommandError(f"{e.filename or log_dir}: cannot keep a session signing key: {e.strerror or e}", EXIT_USAGE) from None
+    enrolled = "" if got.enrolled_from is None else f", enrolled from seq {got.enrolled_from} in {got.keyring}"
+    click.echo(f"tablectl: signing with {'a new' if got.new else 'the'} session key {got.key_id} ({got.private}){enrolled}",
+               err=True)
+    return got.private
 
 
 def _failure_code(error: BaseException) -> int:

@@ -28,13 +28,14 @@ import fcntl
 import os
 import stat
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from . import logformat as fmt
-from .keys import key_id, public_bytes
+from .keys import key_id, load_public_key, public_bytes
 from .trust import KeySpan, Trust, effective_spans
 
 ENV = "TABLECTL_KEYRING"
@@ -137,6 +138,30 @@ def trust(directory: Path, table: str) -> Trust | None:
     return Trust(spans=spans, table=table, source=f"the keyring {directory}")
 
 
+def trust_for(table: str | None, key_paths: Sequence[Path], log_paths: Sequence[Path], directory: Path) -> Trust | None:
+    """What a review, anchor or export of *table*'s log trusts: the keys named by hand (each
+    marked when it lies in a folder being read: ``Trust.beside``), else the keyring's keys of the
+    table; None when there are neither. Raises :class:`KeyringError` or ``KeyFileError``."""
+    if key_paths:
+        given = tuple(load_public_key(p) for p in key_paths)
+        beside = tuple(str(p) for p in key_paths if _beside(Path(p), log_paths))
+        return Trust(given=given, source="--key", beside=beside)
+    if table is None:
+        return None
+    return trust(directory, table)
+
+
+def _beside(key_path: Path, log_paths: Sequence[Path]) -> bool:
+    """Whether *key_path* lies in a folder that holds the log (or under one given)."""
+    key_dir = key_path.resolve().parent
+    for item in log_paths:
+        item = Path(item).resolve()
+        folder = item if item.is_dir() else item.parent
+        if key_dir == folder or folder in key_dir.parents:
+            return True
+    return False
+
+
 def tables(directory: Path) -> dict[str, list[Enrolment]]:
     """Every table the keyring holds, with its keys."""
     directory = Path(directory)
@@ -152,6 +177,8 @@ def enrol(directory: Path, table: str, key: Ed25519PublicKey, *, from_seq: int =
           note: str = "") -> tuple[Enrolment, bool]:
     """Enrol *key* for *table* from *from_seq*; ``(enrolment, added)``: ``added`` False when the key
     is already enrolled from that seq (nothing written). Refuses a second key from the same seq."""
+    if not note.isprintable():
+        raise KeyringError(f"note {note!r}: control characters are not allowed")
     if from_seq < 1 or (until_seq is not None and until_seq < from_seq):
         raise KeyringError(f"key {key_id(key)}: from seq {from_seq} to {until_seq} is not a span of seqs")
     with _locked(directory):
@@ -165,6 +192,13 @@ def enrol(directory: Path, table: str, key: Ed25519PublicKey, *, from_seq: int =
         new = Enrolment(table, key, from_seq, until_seq, _now(), note)
         _write(directory, table, [*enrolled, new])
         return new, True
+
+
+def remove(directory: Path, table: str, kid: str, from_seq: int) -> None:
+    """Take key *kid*'s enrolment from *from_seq* out of *table*'s keys."""
+    with _locked(directory):
+        enrolled = load(directory, table)
+        _write(directory, table, [e for e in enrolled if (e.key_id, e.from_seq) != (kid, from_seq)])
 
 
 def retire(directory: Path, table: str, kid: str, until_seq: int) -> Enrolment:

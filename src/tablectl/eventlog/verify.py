@@ -21,7 +21,7 @@ import hashlib
 import operator
 import struct
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
@@ -107,6 +107,7 @@ class VerifyReport:
     lines: int = 0
     first_seq: int | None = None
     last_seq: int | None = None
+    last_digest: str = fmt.GENESIS  # digest of the last complete line: the head of the chain as read
     signed_seq: int = 0  # every line up to here is covered by a verified signature
     checkpoints: int = 0  # checkpoints whose signature verified (or were accepted unchecked)
     signatures_checked: bool = True
@@ -184,6 +185,25 @@ def resolve_paths(paths: Iterable[Path | str]) -> list[Path]:
     if not out:
         raise LogInputError("no log files given")
     return out
+
+
+def log_table(files: Sequence[Path]) -> str | None:
+    """The table the log's first line names (its lines are signed; its file names are not), or
+    None if the first file's first line is not a log line."""
+    for path in files:
+        try:
+            with open(path, "rb") as f:
+                line = f.readline(1 << 16)
+        except OSError as exc:
+            raise LogInputError(f"{path}: {exc.strerror}") from None
+        if not line:
+            continue
+        try:
+            table = orjson.loads(line).get("table")
+        except (orjson.JSONDecodeError, AttributeError):
+            return None
+        return table if isinstance(table, str) else None
+    return None
 
 
 def verify(
@@ -580,6 +600,7 @@ class _Verifier:
         report.lines = self.lines_before
         last_seq = self.exp - 1
         report.last_seq = last_seq
+        report.last_digest = self.prev.decode("ascii")
         if report.first_seq is None:  # the first line passed the hot loop: seq 1
             report.first_seq = 1
         report.signed_seq = self.covered_seq if self.schedule is not None else 0

@@ -17,6 +17,8 @@ Kinds (``Anomaly.kind``):
 | ``internal_error`` | ``internal_error`` | the controller caught a bug of its own |
 | ``unreadable_line`` | the file | a complete line that is not JSON (only in a log that fails verification) |
 | ``partial_log`` | verification | the log given does not start at its first line |
+| ``not_authenticated`` | verification | no trusted key (none in the keyring, no ``--key``), or no signed checkpoint |
+| ``key_beside_log`` | ``--key`` | the key given lies in the folder under review, so it vouches for nothing |
 
 Integrity findings (tampering, missing or unsigned lines) are not anomalies: they are the
 verification's, and make review exit 3.
@@ -47,6 +49,7 @@ NO_DEALER = "no_dealer"
 ALARM = "alarm"
 INTERNAL_ERROR = "internal_error"
 NOT_AUTHENTICATED = "not_authenticated"  # reviewed without a key, or no signed checkpoint
+KEY_BESIDE_LOG = "key_beside_log"  # the only key given lies in the folder it vouches for
 PARTIAL_LOG = "partial_log"
 
 

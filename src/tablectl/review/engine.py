@@ -31,6 +31,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from tablectl.eventlog import anchor as anc
+from tablectl.eventlog.trust import Trust
 from tablectl.eventlog.verify import MALFORMED, Finding, VerifyReport, resolve_paths, scan, verify
 from tablectl.review import anomalies as an
 from tablectl.review.logread import LogReader, Unreadable
@@ -202,7 +203,7 @@ class RoundChecker:
 
 def review(
     paths: Iterable[Path | str],
-    keys: Sequence[Ed25519PublicKey] = (),
+    keys: Trust | Sequence[Ed25519PublicKey] = (),
     *,
     partial: bool = False,
     setup: TableSetup | None = None,
@@ -214,7 +215,8 @@ def review(
 ) -> ReviewReport:
     """Verify and review the log in *paths* (files in order, or a directory).
 
-    *keys*: the table's public key(s); none checks the chain only. *partial*: a slice of a log.
+    *keys*: what to trust (``tablectl.eventlog.trust``): the keyring's keys of the table, or keys
+    named by hand; none checks the chain only. *partial*: a slice of a log.
     *setup*: what the table's config says (``TableSetup.from_config``): the house rules and pay
     tables for a log that does not record them, and the game and card device of a slice that does
     not start with ``table_started``.
@@ -237,6 +239,7 @@ def review(
     """
     t0 = time.perf_counter()
     cpu0 = time.process_time()
+    trust = Trust.of(keys)
     files = resolve_paths(paths)
     timings: dict[str, float] = {}
     builder = Reconstructor(setup, keep_events=replay)
@@ -248,9 +251,9 @@ def review(
     else:
         parallel = parallel and "fork" in multiprocessing.get_all_start_methods()
     if parallel:
-        verification = _read_while_verifying(files, list(keys), partial, reader, timings)
+        verification = _read_while_verifying(files, trust, partial, reader, timings)
     else:
-        verification = scan(files, list(keys) or None, reader, allow_partial=partial)
+        verification = scan(files, trust, reader, allow_partial=partial)
     recon = builder.finish(reader.lines)
     checker.tally.finish()
     timings["reconstructed"] = time.perf_counter() - t0
@@ -267,7 +270,7 @@ def review(
             found.insert(0, Anomaly(an.PARTIAL_LOG, w.seq, None, w.message, where=f"{w.file}:{w.line}"))
     report = ReviewReport([str(p) for p in files], verification, recon, checker.tally, found, quality,
                           checker.rules_in_force(), reader.unreadable, timings)
-    _trust(report, bool(keys), anchors)
+    _trust(report, trust, anchors)
     timings["total"] = time.perf_counter() - t0
     timings["cpu"] = time.process_time() - cpu0
     return report
@@ -281,11 +284,11 @@ def _both(first: Callable[[list[Envelope]], None], then: Callable[[list[Envelope
     return feed
 
 
-def _read_while_verifying(files: list[Path], keys: list[Ed25519PublicKey], partial: bool, reader: LogReader,
+def _read_while_verifying(files: list[Path], trust: Trust | None, partial: bool, reader: LogReader,
                           timings: dict[str, float]) -> VerifyReport:
     """Verify the log in a forked worker while *reader* reads it here; the worker's report (or,
     if it died, this process's own verification)."""
-    worker = Forked(lambda: verify(files, keys or None, allow_partial=partial))
+    worker = Forked(lambda: verify(files, trust, allow_partial=partial))
     try:
         reader.read()
     except BaseException:
@@ -294,23 +297,30 @@ def _read_while_verifying(files: list[Path], keys: list[Ed25519PublicKey], parti
     try:
         return worker.result()
     except WorkerFailed:
-        return verify(files, keys or None, allow_partial=partial)
+        return verify(files, trust, allow_partial=partial)
     finally:
         timings["cpu_verify_worker"] = worker.cpu
 
 
-def _trust(report: ReviewReport, keyed: bool, anchors: list[anc.Anchor] | None) -> None:
+def _trust(report: ReviewReport, trust: Trust | None, anchors: list[anc.Anchor] | None) -> None:
     """What the verification cannot vouch for, said plainly: a log reviewed without a key, with
-    checkpoints not signed (anomalies: never "clean"); and, with an anchor,
+    a key that lies beside it, with checkpoints not signed (anomalies: never "clean"); and, with an anchor,
     whether the log still holds its head (an integrity failure if not). Without an anchor the
     report says so (``anchored`` False; the text report's ``anchor:`` line), not as an anomaly:
     a table without an anchor service is not a finding about its log."""
     verification = report.verification
     first = f"{verification.files[0]}:1" if verification.files else None
     notes = []
-    if not keyed:
+    if trust is None:
+        table = f" of table {verification.table}" if verification.table else ""
         notes.append(Anomaly(an.NOT_AUTHENTICATED, None, None,
-                             "no --key: signatures not checked; anyone could have written or re-linked these lines", where=first))
+                             f"no trusted key{table} (none in the keyring, no --key): signatures not checked; anyone "
+                             "could have written or re-linked these lines", where=first))
+    elif trust.beside:
+        notes.append(Anomaly(an.KEY_BESIDE_LOG, None, None,
+                             f"the key {', '.join(trust.beside)} lies in the folder under review: whoever can rewrite "
+                             "the log can re-sign it and replace that key, so it vouches for nothing (enrol the "
+                             "table's key in the keyring: tablectl keyring add)", where=first))
     elif verification.ok and verification.checkpoints == 0:
         notes.append(Anomaly(an.NOT_AUTHENTICATED, None, None, "no signed checkpoint in the log", where=first))
     if anchors is not None:
