@@ -199,13 +199,15 @@ class LogConfig(_Strict):
 
     dir: Path
     signing_key: Path | None = None
+    #: the key signing_key replaces: it signs the hand-over (a key_rotation checkpoint) once
+    previous_signing_key: Path | None = None
     rotate: Literal["shoe", "day", "never"] = "shoe"
     checkpoint_every: int = Field(1000, ge=0, le=MAX_CHECKPOINT_EVERY)
     fsync: bool = True
     allow_unsigned: bool = False  # a production table may run without a signing key
     allow_no_fsync: bool = False  # a production table may run with fsync = false
 
-    @field_validator("dir", "signing_key")
+    @field_validator("dir", "signing_key", "previous_signing_key")
     @classmethod
     def _path(cls, value: Path | None) -> Path | None:
         return None if value is None else _plain_path(value)

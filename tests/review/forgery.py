@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from tablectl.eventlog.keys import key_id
 from tablectl.eventlog.logformat import GENESIS, SIG_HEX_LEN, SIG_MEMBER, digest, insert_signature, log_files
 
 
@@ -76,6 +77,15 @@ class LogCopy:
                 body = insert_signature(body, sig)
             self.files[fi][li] = body
             prev = digest(body)
+
+    def rekey(self, key: Ed25519PrivateKey) -> None:
+        """Name *key* wherever the log names its signing key, re-link, and sign every checkpoint
+        with it: the log as if the table had always used *key*."""
+        kid = key_id(key)
+        for fi, li in self.where():
+            if orjson.loads(self.files[fi][li]).get("key") is not None:
+                self.edit(fi, li, lambda record: record.__setitem__("key", kid))
+        self.relink(key)
 
     def renumber(self) -> None:
         """``seq`` 1, 2, 3, ... over the lines as they stand (after deleting or inserting)."""

@@ -57,10 +57,12 @@ class TableRuntime:
         cfg = self.config
         key_path = self.signing_key or cfg.log.signing_key
         key = load_private_key(key_path) if key_path is not None else None
+        previous = cfg.log.previous_signing_key
         self.log = EventLog(
             self.log_dir or cfg.log.dir,
             cfg.table,
             signing_key=key,
+            previous_key=load_private_key(previous) if previous is not None and key is not None else None,
             checkpoint_every=cfg.log.checkpoint_every,
             rotate=cfg.log.rotate,
             fsync=cfg.log.fsync if self.fsync is None else self.fsync,
