@@ -145,3 +145,13 @@ def test_a_session_signed_by_a_retired_key_fails_whatever_keys_are_given(tmp_pat
     for args in ((), ("--key", old.public, "--key", new.public)):
         done = tablectl("review", logs, *args, env=env)
         assert done.returncode == 3 and "retired_key" in done.stdout, done.stdout
+
+
+def test_a_moved_log_folder_keeps_its_key_and_still_reviews_clean(floor: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    root, env = floor
+    moved = tmp_path / "moved"
+    shutil.copytree(root / "logs", tmp_path / "a")
+    (tmp_path / "a").rename(moved)
+    done = tablectl("run", CONFIG, "--simulate", "--headless", "--autoplay", "2", "--log-dir", moved, env=env)
+    assert done.returncode == 0 and "new session key" not in done.stderr, done.stderr
+    assert tablectl("review", moved, env=env).returncode == 0
