@@ -1,8 +1,8 @@
 """``tablectl keygen DIR``: write a table's Ed25519 signing key pair (``table.key``, ``table.pub``).
 
 The private key (mode 0600) stays on the table controller; the table config names it, and
-``tablectl run --signing-key PATH`` overrides that. The public key is all a reviewer needs:
-``tablectl review LOGDIR --key DIR/table.pub``. Never overwrites an existing key (exit 2).
+``tablectl run --signing-key PATH`` overrides that. The public key is all a reviewer needs, enrolled
+in surveillance's keyring: ``tablectl keyring add TABLE table.pub``. Never overwrites an existing key (exit 2).
 """
 
 from __future__ import annotations
@@ -28,5 +28,5 @@ def command(directory: Path) -> None:
     except OSError as exc:
         raise CommandError(f"{exc.filename or directory}: {exc.strerror}", EXIT_USAGE) from None
     click.echo(f"private key: {written.private} (mode 0600; keep it on the table controller)")
-    click.echo(f"public key:  {written.public} (give this to reviewers)")
+    click.echo(f"public key:  {written.public} (surveillance enrols it: tablectl keyring add TABLE {written.public.name})")
     click.echo(f"key id:      {written.key_id}")
