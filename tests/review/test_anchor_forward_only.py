@@ -148,6 +148,7 @@ def test_a_torn_last_anchor_line_is_set_aside_and_the_next_anchor_appends_a_veri
     assert done.returncode == 0, done.stderr
     lines = anchor.read_bytes().split(b"\n")
     assert len(lines) == 4 and lines[1] == sessions.lines[1][:50] and lines[3] == b""
+    assert orjson.loads(lines[2])["set_aside"] == [len(sessions.lines[0]) + 1]
     done = review(logs, sessions, anchor)
     assert done.returncode == 0 and done.stderr == "", done.stdout + done.stderr
     shutil.rmtree(logs)

@@ -18,8 +18,9 @@ line inserted, moved or appended again breaks the chain::
 
 Format 1 lines (``"anchor":1``, no ``prev``) are read where a file starts with them; the first
 format 2 line links to the last of them. A line that is not whole (a write cut short by a full
-disk) is set aside: at the end of the file with a warning, before a line whose ``prev`` skips it
-(the next ``tablectl anchor`` starts its line on a new line and links to the last whole line).
+disk) is set aside: at the end of the file with a warning; before it, where the next line names
+its byte offset in ``set_aside`` (the next ``tablectl anchor`` starts its line on a new line, names
+the torn lines and links to the last whole line). Any other line that is not an anchor is an error.
 """
 
 from __future__ import annotations
@@ -57,16 +58,20 @@ class Anchor:
     ts: str | None
     anchored_at: str
 
-    def to_dict(self, prev: str) -> dict[str, Any]:
-        """The anchor's line (format 2), linked to the line before it by *prev*."""
-        return {"anchor": ANCHOR_FORMAT, "table": self.table, "seq": self.seq, "head": self.head, "key": self.key,
+    def to_dict(self, prev: str, set_aside: list[int] | None = None) -> dict[str, Any]:
+        """The anchor's line (format 2), linked to the last whole line before it by *prev*, naming
+        the byte offsets of the torn lines between the two (*set_aside*), if any."""
+        line = {"anchor": ANCHOR_FORMAT, "table": self.table, "seq": self.seq, "head": self.head, "key": self.key,
                 "reason": self.reason, "ts": self.ts, "anchored_at": self.anchored_at, "prev": prev}
+        if set_aside:
+            line["set_aside"] = set_aside
+        return line
 
 
 class AnchorFile(list[Anchor]):
     """The anchors of one file, in file order, and what reading it found: the first break in the
     chain of its lines (an integrity finding), the byte offsets of torn lines at its end (set
-    aside), and what the next line must link to."""
+    aside; the next line names them), and what the next line must link to."""
 
     def __init__(self, path: Path) -> None:
         super().__init__()
@@ -93,8 +98,10 @@ def _parse(line: bytes) -> dict[str, Any] | None:
     if type(head) is not str or len(head) != 64:
         return None
     if rec.get("anchor") == ANCHOR_FORMAT:
-        prev = rec.get("prev")
-        return rec if type(prev) is str and len(prev) == 64 else None
+        prev, set_aside = rec.get("prev"), rec.setdefault("set_aside", [])
+        if type(prev) is not str or len(prev) != 64:
+            return None
+        return rec if type(set_aside) is list and all(type(o) is int for o in set_aside) else None
     return rec if rec.get("anchor") == ANCHOR_FORMAT_UNCHAINED else None
 
 
@@ -120,7 +127,10 @@ def read_anchors(path: Path) -> AnchorFile:
             pending.append((n, start))
             continue
         if rec["anchor"] == ANCHOR_FORMAT:
-            if rec["prev"] != out.tail and out.broken is None:
+            skipped = [at for _, at in pending]
+            if pending and skipped != rec["set_aside"]:
+                raise LogInputError(f"{path}:{pending[0][0]}: not an anchor line")
+            if (rec["prev"] != out.tail or rec["set_aside"] != skipped) and out.broken is None:
                 out.broken = Finding(ANCHOR_CHAIN, str(path), n, rec["seq"],
                                      "the anchor line does not link to the line before it (prev): a line of the "
                                      "anchor file was inserted, moved, removed or appended again")
@@ -135,7 +145,7 @@ def read_anchors(path: Path) -> AnchorFile:
         out.tail = digest(line)
         out.append(Anchor(rec["table"], rec["seq"], rec["head"], rec.get("key"), rec.get("reason"), rec.get("ts"),
                           str(rec.get("anchored_at"))))
-    out.torn = [start for _, start in pending]
+    out.torn = [at for _, at in pending]
     return out
 
 
@@ -181,7 +191,8 @@ def append_anchor(path: Path, anchor: Anchor, after: AnchorFile | None) -> None:
     new = not path.exists()
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o640)
     try:
-        data = orjson.dumps(anchor.to_dict(after.tail if after is not None else GENESIS)) + b"\n"
+        line = anchor.to_dict(after.tail, after.torn) if after is not None else anchor.to_dict(GENESIS)
+        data = orjson.dumps(line) + b"\n"
         if after is not None and not after.ends_whole:
             data = b"\n" + data
         view = memoryview(data)
