@@ -18,9 +18,10 @@ line inserted, moved or appended again breaks the chain::
 
 Format 1 lines (``"anchor":1``, no ``prev``) are read where a file starts with them; the first
 format 2 line links to the last of them. A line that is not whole (a write cut short by a full
-disk) is set aside: at the end of the file with a warning; before it, where the next line names
-its byte offset in ``set_aside`` (the next ``tablectl anchor`` starts its line on a new line, names
-the torn lines and links to the last whole line). Any other line that is not an anchor is an error.
+disk) is set aside: at the end of the file, with a warning; anywhere else, only where the next
+line names its byte offset in ``set_aside`` (the next ``tablectl anchor`` starts its line on a new
+line, names the torn lines and links to the last whole line). Any other line that is not an
+anchor is an error.
 """
 
 from __future__ import annotations
