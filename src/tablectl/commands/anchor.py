@@ -3,21 +3,27 @@ in an append-only anchor file kept away from the log, so that a later review (``
 --anchor FILE``) catches a log cut short or replaced by an older one (``tablectl.eventlog.anchor``).
 
 The log is verified first, with the table's keys from the keyring (or ``--key``, never a key in the
-log's own folder): only a head that verifies is anchored, and a log that no
-longer holds the head the file already knows is refused. Exit codes: 0 anchored (or already
-anchored); 3 integrity failure (the log does not verify, has no signed checkpoint, or lost the
-anchored head); 2 bad input (paths, keys, an unreadable anchor file) or an anchor file that cannot
-be written.
+log's own folder): only a head that verifies is anchored, and a log that no longer holds every head
+the file already knows is refused, as is an anchor file whose lines do not link. A torn last line (a
+write cut short by a full disk) is set aside with a warning, and the new line goes on a line of its
+own after it. Exit codes: 0 anchored (or already anchored); 3 integrity failure (the log does not
+verify, has no signed checkpoint, or lost an anchored head; the anchor file's chain is broken); 2
+bad input (paths, keys, no trusted key, an unreadable anchor file, one that cannot be opened for
+writing); 5 the anchor file cannot be written (a full disk, an I/O error).
 """
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 import click
 
-from tablectl.cli import EXIT_INTEGRITY, EXIT_USAGE, CommandError
+from tablectl.cli import EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError
 from tablectl.commands.options import keyring_option, trust_for
+
+#: write errors of the storage (exit 5: retry once space is back), not of the path given (exit 2)
+_STORAGE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG})
 
 
 @click.command("anchor")
@@ -43,7 +49,7 @@ def command(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
         if trust.beside:
             raise CommandError(f"{trust.beside[0]}: the key lies in the folder of the log it would vouch for; enrol the "
                                "table's key in the keyring (tablectl keyring add): nothing anchored", EXIT_USAGE)
-        known = anc.read_anchors(anchor_path) if anchor_path.exists() else []
+        known = anc.read_anchors(anchor_path) if anchor_path.exists() else None
         report = verify(files, trust)
     except LogInputError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
@@ -51,17 +57,22 @@ def command(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
         raise CommandError(f"integrity failure: {report.integrity_failures[0]}; nothing anchored", EXIT_INTEGRITY)
     if report.last_head is None or report.table is None:
         raise CommandError(f"{report.files[-1]}: no signed checkpoint to anchor", EXIT_INTEGRITY)
-    if anc.last_anchor(known, report.table) is not None:
-        lost = anc.check(report, known)
+    if known is not None:
+        for offset in known.torn:
+            click.echo(f"tablectl: warning: {anchor_path}: byte {offset}: a torn anchor line (a write cut short); "
+                       "set aside", err=True)
+        lost = anc.check(report, known) if known.broken or anc.newest_anchor(known, report.table) else None
         if lost is not None:
-            raise CommandError(f"integrity failure: {lost.message}; nothing anchored", EXIT_INTEGRITY)
+            where = lost if lost.kind == anc.ANCHOR_CHAIN else lost.message
+            raise CommandError(f"integrity failure: {where}; nothing anchored", EXIT_INTEGRITY)
     seq, head, kid, reason, ts = report.last_head
-    last = anc.last_anchor(known, report.table)
-    if last is not None and last.seq == seq and last.head == head:
+    newest = anc.newest_anchor(known or [], report.table)
+    if newest is not None and newest.seq == seq and newest.head == head:
         click.echo(f"table {report.table}: seq {seq} already anchored in {anchor_path}")
         return
     try:
-        anc.append_anchor(anchor_path, anc.Anchor(report.table, seq, head, kid, reason, ts, anc.now()))
+        anc.append_anchor(anchor_path, anc.Anchor(report.table, seq, head, kid, reason, ts, anc.now()), known)
     except OSError as e:
-        raise CommandError(f"{anchor_path}: cannot write the anchor file: {e.strerror or e}", EXIT_USAGE) from None
+        code = EXIT_STORAGE if e.errno in _STORAGE_ERRORS else EXIT_USAGE
+        raise CommandError(f"{anchor_path}: cannot write the anchor file: {e.strerror or e}", code) from None
     click.echo(f"table {report.table}: anchored seq {seq} ({reason}, head {head[:16]}...) in {anchor_path}")

@@ -10,8 +10,9 @@ log's lines name, or from ``--key``; a key that lies in the folder under review 
 anomalies to review (violations, holds, device faults, unclean shutdowns, event-number gaps,
 settlement or procedure mismatches, no trusted key, a key beside the log, ...); 3 integrity failure (the first one, with file and line, on stderr); 2 bad input (a path that does not exist, a
 directory without logs, a file that is not a log, a missing or unreadable key or config, an
-unknown round, an HTML file that cannot be written) as a one-line error; 5 the temporary directory
-cannot hold the rounds of ``--json`` (a full disk), as a one-line error.
+unknown round, an HTML file that cannot be written) as a one-line error; 5 ``--json`` on a full
+disk: the temporary directory (``$TMPDIR``, else ``/tmp``) cannot hold its rounds, or stdout cannot
+take the report, as a one-line error.
 
 The review keeps one round at a time (``tablectl.review.engine``): with ``--json`` each round's
 JSON is spooled to a temporary file as it is checked and copied out after the report's head, so
@@ -20,10 +21,12 @@ that neither the rounds nor their JSON are ever in memory together.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
+from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 import click
@@ -93,6 +96,9 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
                 raise CommandError(str(e), EXIT_USAGE) from None
         elif anchor_path is not None:
             anchors = read_anchors(anchor_path)
+            for offset in anchors.torn:
+                click.echo(f"tablectl: warning: {anchor_path}: byte {offset}: a torn anchor line (a write cut short); "
+                           "set aside", err=True)
         chosen: list[RoundRecord] = []
         spool = _JsonRounds() if as_json and round_id is None else None
         if round_id is not None:
@@ -116,10 +122,9 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
         except OSError as e:
             raise CommandError(f"{html_path}: cannot write the HTML report: {e.strerror or e}", EXIT_USAGE) from None
     if spool is not None:
-        sys.stdout.flush()
-        spool.write_report(report.head(), report.timings, sys.stdout.buffer)
+        spool.write_report(report.head(), report.timings)
     elif as_json:
-        click.echo(orjson.dumps(report.to_dict(rounds=chosen), option=orjson.OPT_INDENT_2))  # UTF-8 bytes, as they are
+        _write_stdout(lambda out: out.write(orjson.dumps(report.to_dict(rounds=chosen), option=orjson.OPT_INDENT_2) + b"\n"))
     else:
         from tablectl.review import report_text
 
@@ -131,33 +136,72 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
         click.get_current_context().exit(EXIT_FINDINGS)
 
 
+def _spool_dir() -> str:
+    """Where ``--json`` spools the rounds: ``$TMPDIR``, else ``/tmp`` — never another directory
+    in its place (``tempfile`` would silently take the next one that has room)."""
+    return os.environ.get("TMPDIR") or "/tmp"
+
+
+def _write_stdout(write: Callable[[IO[bytes]], object]) -> None:
+    """Run *write* on stdout's bytes and flush them; stdout failing (a full disk, a closed pipe) is
+    a one-line error, exit 5, and what stdout still buffers is dropped so that nothing else is
+    tried (nor reported) at exit."""
+    out = sys.stdout.buffer
+    try:
+        sys.stdout.flush()
+        write(out)
+        out.flush()
+    except OSError as e:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):  # a stdout that is no file (under a test runner): nothing to drop
+            pass
+        raise CommandError(f"stdout: cannot write the JSON report, which is incomplete: {e.strerror or e}",
+                           EXIT_STORAGE) from None
+
+
 class _JsonRounds:
-    """Each round's JSON, as ``to_dict`` indents it in the report, spooled to a temporary file as
-    the review checks the round; :meth:`write_report` puts it after the report's head."""
+    """Each round's JSON, as ``to_dict`` indents it in the report, spooled to a temporary file in
+    :func:`_spool_dir` as the review checks the round; :meth:`write_report` puts it after the
+    report's head. The spool failing is a one-line error, exit 5, before anything is on stdout."""
 
     def __init__(self) -> None:
-        self.file = tempfile.TemporaryFile()
+        self.dir = _spool_dir()
+        try:
+            self.file = tempfile.TemporaryFile(dir=self.dir)
+        except OSError as e:
+            raise self._failed(e) from None
         self.count = 0
+
+    def _failed(self, e: OSError) -> CommandError:
+        return CommandError(f"{self.dir}: cannot hold the rounds of the JSON report: {e.strerror or e}", EXIT_STORAGE)
 
     def __call__(self, rnd: RoundRecord) -> None:
         text = orjson.dumps(rnd.to_dict(), option=orjson.OPT_INDENT_2)
         try:
             self.file.write((b",\n    " if self.count else b"    ") + text.replace(b"\n", b"\n    "))
         except OSError as e:  # a full disk under the temporary directory: the review stops here
-            raise CommandError(f"{tempfile.gettempdir()}: cannot hold the rounds of the JSON report: {e.strerror or e}",
-                               EXIT_STORAGE) from None
+            raise self._failed(e) from None
         self.count += 1
 
-    def write_report(self, head: dict[str, Any], timings: dict[str, float], out: IO[bytes]) -> None:
-        """The report as ``orjson.dumps(report.to_dict(), option=OPT_INDENT_2)`` writes it."""
+    def write_report(self, head: dict[str, Any], timings: dict[str, float]) -> None:
+        """The report on stdout, as ``orjson.dumps(report.to_dict(), option=OPT_INDENT_2)`` writes it."""
+        try:
+            self.file.flush()
+            self.file.seek(0)
+        except OSError as e:
+            raise self._failed(e) from None
+        _write_stdout(lambda out: self._copy(head, timings, out))
+        self.file.close()
+
+    def _copy(self, head: dict[str, Any], timings: dict[str, float], out: IO[bytes]) -> None:
         out.write(orjson.dumps(head, option=orjson.OPT_INDENT_2)[:-2])
         if self.count:
             out.write(b',\n  "rounds": [\n')
-            self.file.seek(0)
             shutil.copyfileobj(self.file, out, 1 << 20)
             out.write(b"\n  ],\n")
         else:
             out.write(b',\n  "rounds": [],\n')
         out.write(b'  "timings": ' + orjson.dumps(timings, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ") + b"\n}\n")
-        out.flush()
-        self.file.close()

@@ -40,7 +40,7 @@ def verification_lines(report: ReviewReport) -> list[str]:
     else:
         out.append("signatures: NOT CHECKED (no --key): only the chain's consistency was verified")
     if report.anchored:
-        out.append("anchor: checked against the last checkpoint head the anchor file knows for this table")
+        out.append("anchor: checked against every checkpoint head the anchor file knows for this table")
     else:
         out.append("anchor: none given (--anchor FILE): a log cut short or replaced whole by an older log of the same "
                    "table and key cannot be detected")
