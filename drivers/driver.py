@@ -18,7 +18,10 @@ answer the thread fills in). docs/protocol.md, "Session", is the normative flow;
 3. ``persisted(n)`` -> PERSISTED(n) (only ever up to what was delivered), coalesced: sent once
    ``PERSIST_EVERY`` events are waiting to be confirmed or ``persist_after`` seconds after the
    first of them was, whichever comes first (the device keeps them in NV memory until then);
-4. the peer starts a new session (it restarted) -> HELLO + REPLAY_FROM again; the transport drops
+4. an IDENTIFY in the middle of a session (asked or not) naming another device (kind, serial
+   number, model) is refused as a device swapped in on a reconnect is: link down, reported
+   ``detail="refused: <reason>"``; the same identity again is harmless;
+5. the peer starts a new session (it restarted) -> HELLO + REPLAY_FROM again; the transport drops
    -> ``Fault(0, DISCONNECTED)`` to the sink, reconnect with exponential backoff forever, then
    HELLO + REPLAY_FROM and ``Fault(0, DISCONNECTED, cleared=True)``. A device refused on a
    reconnect is reported again, ``detail="refused: <reason>"``, whenever the reason is new.
@@ -561,6 +564,11 @@ class DeviceDriver:
             self._device_last = max(self._device_last, ident.last_event_no)
             self._become_ready(now)
         else:
+            problem = self._check_identity(ident)
+            if problem is not None:  # another device mid-session: refused as a swap on a reconnect is
+                log.error("%s: %s", self.label, problem.reason)
+                self._refuse(problem)
+                return
             self._identify_asked = False
             if ident.last_event_no >= self._last:  # current (a stale one is behind what was delivered)
                 self._identity = ident
@@ -583,6 +591,12 @@ class DeviceDriver:
         if first is not None and (first.kind, first.serial) != (ident.kind, ident.serial):
             return WrongDevice(
                 self.label, f"a different device answered (serial {ident.serial!r}, expected {first.serial!r})"
+            )
+        if first is not None and first.model != ident.model:
+            return WrongDevice(
+                self.label,
+                f"a different device answered (model {ident.model!r}, serial {ident.serial!r}, "
+                f"expected model {first.model!r})",
             )
         return None
 
