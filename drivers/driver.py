@@ -54,6 +54,7 @@ from tablectl.drivers.errors import (
     WrongDevice,
 )
 from tablectl.drivers.link import Link
+from tablectl.drivers.numbering import believable, describe, past_reason
 from tablectl.drivers.transport import Transport
 
 log = logging.getLogger(__name__)
@@ -560,12 +561,20 @@ class DeviceDriver:
                     )
                 )
                 return
+            if self._known() and not believable(ident.last_event_no, self._known()):
+                self._doubt(self._counter_problem(ident))
+                return
             self._identity = ident
             self._device_last = max(self._device_last, ident.last_event_no)
             self._become_ready(now)
         else:
             problem = self._check_identity(ident)
             if problem is not None:  # another device mid-session: refused as a swap on a reconnect is
+                log.error("%s: %s", self.label, problem.reason)
+                self._refuse(problem)
+                return
+            if not believable(ident.last_event_no, self._known()):
+                problem = self._counter_problem(ident)
                 log.error("%s: %s", self.label, problem.reason)
                 self._refuse(problem)
                 return
@@ -600,12 +609,26 @@ class DeviceDriver:
             )
         return None
 
+    def _known(self) -> int:
+        """The most the host knows of the device's counter: the last event delivered, or the
+        counter of its last believed IDENTIFY."""
+        return max(self._last, self._device_last)
+
+    def _counter_problem(self, ident: ev.Identify) -> WrongDevice:
+        """An IDENTIFY whose counter jumped past anything believable (protocol section 6)."""
+        return WrongDevice(
+            self.label,
+            f"device event counter is at {ident.last_event_no}, {past_reason(ident.last_event_no, self._known())}",
+        )
+
     def _become_ready(self, now: float) -> None:
         assert self._link is not None
         self._state = _State.READY
         self._backoff = self.reconnect_initial
         self._persist_sent = 0
         self._persist_since = None
+        for n in sorted(n for n in self._held if not believable(n, self._known())):
+            self._refuse_event(self._held.pop(n))  # held while the handshake had not said where it stands
         self._request_replay(now)
         self._flush_held(now)
         if self._down_reported:
@@ -641,6 +664,9 @@ class DeviceDriver:
         if n <= self._last:
             self._stats.duplicate_events += 1
             return
+        if self._state is _State.READY and not believable(n, self._known()):
+            self._refuse_event(event)
+            return
         if n == self._last + 1 and self._state is _State.READY:
             self._deliver(event)
             if self._held:
@@ -666,6 +692,16 @@ class DeviceDriver:
             self._identify_asked = True
             self._link.send(*msg.encode(ev.RequestIdentify()), now)
 
+    def _refuse_event(self, event: ev.DeviceEvent) -> None:
+        """An event numbered past anything believable (protocol section 6): never held, delivered,
+        confirmed with PERSISTED or taken as a reason to skip the device's real events after it.
+        Counted and reported as ``Fault(BAD_EVENT)`` naming the frame and its cards, so that a card
+        it carried is in the table's log as a suspect."""
+        self._stats.bad_events += 1
+        detail = f"{describe(event)} refused: event {event.event_no} is {past_reason(event.event_no, self._known())}"
+        log.error("%s: %s", self.label, detail)
+        self._emit(ev.Fault(0, ev.FaultKind.BAD_EVENT, detail=detail))
+
     def _drop_unissued(self, device_last: int) -> None:
         """An IDENTIFY arrived: every held event numbered beyond its counter was never issued (the
         link is in order, so the device's real events up to now all came before it). Such an event
@@ -674,13 +710,14 @@ class DeviceDriver:
         bad = sorted(n for n in self._held if n > device_last)
         if not bad:
             return
+        frames = "; ".join(describe(self._held[n]) for n in bad[:5])
         for n in bad:
             del self._held[n]
         self._stats.bad_events += len(bad)
         numbers = ", ".join(map(str, bad[:5])) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
         detail = (
             f"event{'s' if len(bad) > 1 else ''} {numbers} beyond the device's own counter ({device_last}) "
-            "dropped: a corrupted frame?"
+            f"dropped: a corrupted frame? ({frames})"
         )
         log.error("%s: %s", self.label, detail)
         self._emit(ev.Fault(0, ev.FaultKind.BAD_EVENT, detail=detail))
