@@ -171,6 +171,7 @@ class DeviceDriver:
         self._persist_sent = 0
         self._persist_since: float | None = None  # when the target first ran ahead of what was sent
         self._held: dict[int, ev.DeviceEvent] = {}
+        self._refused: set[int] = set()  # event numbers refused as unbelievable (reported once each)
         self._replay_pending = False
         self._gap_since = 0.0
         self._gap_tries = 0
@@ -696,8 +697,14 @@ class DeviceDriver:
         """An event numbered past anything believable (protocol section 6): never held, delivered,
         confirmed with PERSISTED or taken as a reason to skip the device's real events after it.
         Counted and reported as ``Fault(BAD_EVENT)`` naming the frame and its cards, so that a card
-        it carried is in the table's log as a suspect."""
+        it carried is in the table's log as a suspect; the same number again (the device keeps it
+        and replays it after every reconnect) is only counted."""
         self._stats.bad_events += 1
+        if event.event_no in self._refused:
+            return
+        if len(self._refused) >= _MAX_HELD:
+            self._refused.clear()
+        self._refused.add(event.event_no)
         detail = f"{describe(event)} refused: event {event.event_no} is {past_reason(event.event_no, self._known())}"
         log.error("%s: %s", self.label, detail)
         self._emit(ev.Fault(0, ev.FaultKind.BAD_EVENT, detail=detail))
