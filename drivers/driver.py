@@ -14,7 +14,9 @@ answer the thread fills in). docs/protocol.md, "Session", is the normative flow;
 2. REPLAY_FROM(last delivered + 1); events <= last delivered are duplicates and dropped; a gap
    holds later events and asks REPLAY_FROM(last + 1) until it fills, but never skips past the
    device's own counter: a held event beyond it makes the driver ask REQ_IDENTIFY, and one the
-   answer shows was never issued is dropped and reported (``Fault(BAD_EVENT)``);
+   answer shows was never issued is dropped and reported (``Fault(BAD_EVENT)``). A number (an
+   event's, or an IDENTIFY's counter) far past anything known of the device is not believed
+   (``tablectl.drivers.numbering``): the event is refused at once, the IDENTIFY refuses the device;
 3. ``persisted(n)`` -> PERSISTED(n) (only ever up to what was delivered), coalesced: sent once
    ``PERSIST_EVERY`` events are waiting to be confirmed or ``persist_after`` seconds after the
    first of them was, whichever comes first (the device keeps them in NV memory until then);
