@@ -14,11 +14,16 @@ answer the thread fills in). docs/protocol.md, "Session", is the normative flow;
 2. REPLAY_FROM(last delivered + 1); events <= last delivered are duplicates and dropped; a gap
    holds later events and asks REPLAY_FROM(last + 1) until it fills, but never skips past the
    device's own counter: a held event beyond it makes the driver ask REQ_IDENTIFY, and one the
-   answer shows was never issued is dropped and reported (``Fault(BAD_EVENT)``);
+   answer shows was never issued is dropped and reported (``Fault(BAD_EVENT)``). A number (an
+   event's, or an IDENTIFY's counter) far past anything known of the device is not believed
+   (``tablectl.drivers.numbering``): the event is refused at once, the IDENTIFY refuses the device;
 3. ``persisted(n)`` -> PERSISTED(n) (only ever up to what was delivered), coalesced: sent once
    ``PERSIST_EVERY`` events are waiting to be confirmed or ``persist_after`` seconds after the
    first of them was, whichever comes first (the device keeps them in NV memory until then);
-4. the peer starts a new session (it restarted) -> HELLO + REPLAY_FROM again; the transport drops
+4. an IDENTIFY in the middle of a session (asked or not) naming another device (kind, serial
+   number, model) is refused as a device swapped in on a reconnect is: link down, reported
+   ``detail="refused: <reason>"``; the same identity again is harmless;
+5. the peer starts a new session (it restarted) -> HELLO + REPLAY_FROM again; the transport drops
    -> ``Fault(0, DISCONNECTED)`` to the sink, reconnect with exponential backoff forever, then
    HELLO + REPLAY_FROM and ``Fault(0, DISCONNECTED, cleared=True)``. A device refused on a
    reconnect is reported again, ``detail="refused: <reason>"``, whenever the reason is new.
@@ -51,6 +56,7 @@ from tablectl.drivers.errors import (
     WrongDevice,
 )
 from tablectl.drivers.link import Link
+from tablectl.drivers.numbering import believable, describe, past_reason
 from tablectl.drivers.transport import Transport
 
 log = logging.getLogger(__name__)
@@ -167,6 +173,7 @@ class DeviceDriver:
         self._persist_sent = 0
         self._persist_since: float | None = None  # when the target first ran ahead of what was sent
         self._held: dict[int, ev.DeviceEvent] = {}
+        self._refused: set[int] = set()  # event numbers refused as unbelievable (reported once each)
         self._replay_pending = False
         self._gap_since = 0.0
         self._gap_tries = 0
@@ -557,10 +564,23 @@ class DeviceDriver:
                     )
                 )
                 return
+            if self._known() and not believable(ident.last_event_no, self._known()):
+                self._doubt(self._counter_problem(ident))
+                return
             self._identity = ident
             self._device_last = max(self._device_last, ident.last_event_no)
             self._become_ready(now)
         else:
+            problem = self._check_identity(ident)
+            if problem is not None:  # another device mid-session: refused as a swap on a reconnect is
+                log.error("%s: %s", self.label, problem.reason)
+                self._refuse(problem)
+                return
+            if not believable(ident.last_event_no, self._known()):
+                problem = self._counter_problem(ident)
+                log.error("%s: %s", self.label, problem.reason)
+                self._refuse(problem)
+                return
             self._identify_asked = False
             if ident.last_event_no >= self._last:  # current (a stale one is behind what was delivered)
                 self._identity = ident
@@ -584,7 +604,25 @@ class DeviceDriver:
             return WrongDevice(
                 self.label, f"a different device answered (serial {ident.serial!r}, expected {first.serial!r})"
             )
+        if first is not None and first.model != ident.model:
+            return WrongDevice(
+                self.label,
+                f"a different device answered (model {ident.model!r}, serial {ident.serial!r}, "
+                f"expected model {first.model!r})",
+            )
         return None
+
+    def _known(self) -> int:
+        """The most the host knows of the device's counter: the last event delivered, or the
+        counter of its last believed IDENTIFY."""
+        return max(self._last, self._device_last)
+
+    def _counter_problem(self, ident: ev.Identify) -> WrongDevice:
+        """An IDENTIFY whose counter jumped past anything believable (protocol section 6)."""
+        return WrongDevice(
+            self.label,
+            f"device event counter is at {ident.last_event_no}, {past_reason(ident.last_event_no, self._known())}",
+        )
 
     def _become_ready(self, now: float) -> None:
         assert self._link is not None
@@ -592,6 +630,8 @@ class DeviceDriver:
         self._backoff = self.reconnect_initial
         self._persist_sent = 0
         self._persist_since = None
+        for n in sorted(n for n in self._held if not believable(n, self._known())):
+            self._refuse_event(self._held.pop(n))  # held while the handshake had not said where it stands
         self._request_replay(now)
         self._flush_held(now)
         if self._down_reported:
@@ -627,6 +667,9 @@ class DeviceDriver:
         if n <= self._last:
             self._stats.duplicate_events += 1
             return
+        if self._state is _State.READY and not believable(n, self._known()):
+            self._refuse_event(event)
+            return
         if n == self._last + 1 and self._state is _State.READY:
             self._deliver(event)
             if self._held:
@@ -652,6 +695,22 @@ class DeviceDriver:
             self._identify_asked = True
             self._link.send(*msg.encode(ev.RequestIdentify()), now)
 
+    def _refuse_event(self, event: ev.DeviceEvent) -> None:
+        """An event numbered past anything believable (protocol section 6): never held, delivered,
+        confirmed with PERSISTED or taken as a reason to skip the device's real events after it.
+        Counted and reported as ``Fault(BAD_EVENT)`` naming the frame and its cards, so that a card
+        it carried is in the table's log as a suspect; the same number again (the device keeps it
+        and replays it after every reconnect) is only counted."""
+        self._stats.bad_events += 1
+        if event.event_no in self._refused:
+            return
+        if len(self._refused) >= _MAX_HELD:
+            self._refused.clear()
+        self._refused.add(event.event_no)
+        detail = f"{describe(event)} refused: event {event.event_no} is {past_reason(event.event_no, self._known())}"
+        log.error("%s: %s", self.label, detail)
+        self._emit(ev.Fault(0, ev.FaultKind.BAD_EVENT, detail=detail))
+
     def _drop_unissued(self, device_last: int) -> None:
         """An IDENTIFY arrived: every held event numbered beyond its counter was never issued (the
         link is in order, so the device's real events up to now all came before it). Such an event
@@ -660,13 +719,14 @@ class DeviceDriver:
         bad = sorted(n for n in self._held if n > device_last)
         if not bad:
             return
+        frames = "; ".join(describe(self._held[n]) for n in bad[:5])
         for n in bad:
             del self._held[n]
         self._stats.bad_events += len(bad)
         numbers = ", ".join(map(str, bad[:5])) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
         detail = (
             f"event{'s' if len(bad) > 1 else ''} {numbers} beyond the device's own counter ({device_last}) "
-            "dropped: a corrupted frame?"
+            f"dropped: a corrupted frame? ({frames})"
         )
         log.error("%s: %s", self.label, detail)
         self._emit(ev.Fault(0, ev.FaultKind.BAD_EVENT, detail=detail))

@@ -245,6 +245,13 @@ class SimDevice:
         self._wake()
         return events
 
+    def announce(self) -> None:
+        """Send an IDENTIFY now, unasked (a device may identify itself again at any time): what
+        ``identify`` says at this moment, serial number and counter included."""
+        with self._lock:
+            self._send(self.identify(), self._now(None))
+        self._wake()
+
     def inject(self, fault: str) -> list[DeviceEvent]:
         """Make one fault happen: ``jam``/``door``/``restart``/``disconnect`` at once; ``misread``,
         ``foreign``, ``extra``, ``missing`` at the next card; ``noise``/``crc``/``drop``/``dup``/

@@ -333,7 +333,7 @@ def test_an_event_numbered_beyond_the_devices_counter_is_dropped_not_skipped_to(
         device.add(card)
         assert until_event(sink, 44) == list(range(1, 45))  # every real event once, 1004 never
         faults = [(f.kind, f.detail) for f in sink.of_type(ev.Fault)]
-        assert faults == [(ev.FaultKind.BAD_EVENT, "event 1004 beyond the device's own counter (3) dropped: a corrupted frame?")]
+        assert faults == [(ev.FaultKind.BAD_EVENT, "event 1004 beyond the device's own counter (3) dropped: a corrupted frame? (CardDrawn #1004 3C)")]
         assert d.stats.bad_events == 1 and d.stats.events_lost == 0
     finally:
         d.stop()
