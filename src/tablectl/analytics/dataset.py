@@ -210,6 +210,7 @@ class PartWriter:
             final = tmp.with_name(f"part-{self.from_seq:012d}-{to_seq:012d}.parquet")
             os.replace(tmp, final)
             self.parts[final.relative_to(self.root).as_posix()] = self._rows[key]
+        self.parts = dict(sorted(self.parts.items()))
         self._files = {}
         return self.written
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tablectl.analytics.queries import Result, connect, named_queries, run
+from tablectl.analytics.queries import Result, connect, make_cells, named_queries, run
 from tablectl.analytics.stats import fisher
 
 Z_LIMIT = 3.0
@@ -63,8 +63,7 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
     t0 = time.perf_counter()
     sql = named_queries()
     con = connect(root, warn)
-    cells = sql["floor_cells"]
-    con.execute(f"CREATE TEMP TABLE cells AS {cells}", {"from": date_from or "0001-01-01", "to": date_to or "9999-12-31"})
+    make_cells(con, date_from, date_to)
     tables, dealers, days = (_banded(run(con, sql[f"floor_{k}"]), z_limit) for k in ("tables", "dealers", "days"))
     seats = run(con, sql["floor_seats"], date_from, date_to)
     shufflers = _combined(run(con, sql["floor_shufflers"], date_from, date_to))

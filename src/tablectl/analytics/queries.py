@@ -10,6 +10,7 @@ the manifests; then DuckDB is closed to every other file and locked (:func:`conn
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -132,6 +133,18 @@ def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, warn: Callable[[str]
             if warn is not None:
                 warn(f"{e.filename or cache_path}: cannot cache the game math ({e.strerror or e}); computed again next time")
     return pa.Table.from_pydict(rows, schema=MATH_SCHEMA)
+
+
+def make_cells(con: duckdb.DuckDBPyConnection, date_from: str | None = None, date_to: str | None = None) -> None:
+    """The temporary table ``cells`` (the named query ``floor_cells`` for days ``date_from``..
+    ``date_to``) that ``floor_tables``, ``floor_dealers`` and ``floor_days`` roll up."""
+    con.execute(f"CREATE TEMP TABLE cells AS {named_queries()['floor_cells']}",
+                {"from": date_from or EARLIEST, "to": date_to or LATEST})
+
+
+def uses_cells(sql: str) -> bool:
+    """Whether ``sql`` (a named query) reads the ``cells`` of :func:`make_cells`."""
+    return re.search(r"\bFROM\s+cells\b", sql, re.IGNORECASE) is not None
 
 
 class ReadOnlyError(Exception):

@@ -35,7 +35,8 @@ def command(dataset: Path, sql: str | None, date_from: str | None, date_to: str 
     import duckdb
 
     from tablectl.analytics.dataset import DatasetError, IntegrityError
-    from tablectl.analytics.queries import INTERNAL, ReadOnlyError, connect, describe, named_queries, run
+    from tablectl.analytics.queries import (INTERNAL, ReadOnlyError, connect, describe, make_cells, named_queries, run,
+                                            uses_cells)
 
     named = named_queries()
     if list_names:
@@ -50,6 +51,8 @@ def command(dataset: Path, sql: str | None, date_from: str | None, date_to: str 
 
     try:
         con = connect(dataset, warn)
+        if sql in named and uses_cells(text):  # floor_tables, _dealers, _days: over floor_cells
+            make_cells(con, date_from, date_to)
         result = run(con, text, date_from, date_to)
     except IntegrityError as e:
         raise CommandError(f"integrity failure: {e}", EXIT_INTEGRITY) from None
