@@ -341,15 +341,16 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
         where = f"{MANIFESTS}/{table}.json"
         for export in manifest.exports:
             span = f"seq {export.from_seq}-{export.to_seq}"
+            parts: dict[tuple[str, Path], int | None]  # (dataset, file) -> rows recorded
             if export.parts is not None:
-                parts = {root / rel: n for rel, n in export.parts.items()}
+                parts = {(rel.split("/", 1)[0], root / rel): n for rel, n in export.parts.items()}
             else:
-                parts = {path: None for name in SCHEMAS for path in sorted(
-                    (root / name / f"table={table}").glob(f"date=*/part-{export.from_seq:012d}-{export.to_seq:012d}.parquet"))}
+                named = f"date=*/part-{export.from_seq:012d}-{export.to_seq:012d}.parquet"
+                parts = {(name, path): None for name in SCHEMAS
+                         for path in sorted((root / name / f"table={table}").glob(named))}
             found: dict[str, int] = defaultdict(int)
             first: dict[str, Path] = {}
-            for path, recorded in parts.items():
-                name = path.relative_to(root).parts[0]
+            for (name, path), recorded in parts.items():
                 if name not in out:
                     raise IntegrityError(f"{path}: listed by {where} ({span}) outside the datasets")
                 try:
@@ -372,20 +373,20 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
                     raise IntegrityError(f"{at}: the {name} files of {where} ({span}) hold {found[name]} rows, "
                                          f"the export wrote {expected}")
     for name in SCHEMAS:
-        folder = root / name
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.rglob("*")):
-            rel = path.relative_to(folder).parts
-            if path in listed or path.is_dir() or any(part.startswith((".", "_")) for part in rel):
-                continue
-            m = PART.match(path.name)
-            table = rel[0].removeprefix("table=") if rel[0].startswith("table=") else None
-            through = manifests[table].through_seq if table in manifests else 0
-            if m is not None and table is not None and len(rel) == 3 and int(m.group(1)) > through:
-                continue  # written by an interrupted export: never committed, never read
-            raise IntegrityError(f"{path}: in the dataset but listed by no manifest (a copy? move it out of "
-                                 f"{root}): nothing read")
+        for top, dirs, files in os.walk(root / name):
+            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))  # hidden: not data
+            rel = Path(top).relative_to(root / name).parts
+            for file in sorted(f for f in files if not f.startswith((".", "_"))):
+                path = Path(top, file)
+                if path in listed:
+                    continue
+                m = PART.match(file)
+                table = rel[0].removeprefix("table=") if len(rel) == 2 and rel[0].startswith("table=") else None
+                through = manifests[table].through_seq if table in manifests else 0
+                if m is not None and table is not None and int(m.group(1)) > through:
+                    continue  # written by an interrupted export: never committed, never read
+                raise IntegrityError(f"{path}: in the dataset but listed by no manifest (a copy? move it out of "
+                                     f"{root}): nothing read")
     for files in out.values():
         files.sort()
     return out
