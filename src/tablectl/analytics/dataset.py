@@ -83,8 +83,12 @@ class Manifest:
             return cls(table)
         try:
             data = orjson.loads(path.read_bytes())
-            return cls(data["table"], data["through_seq"], data["chain_head"],
-                       [Export(**e) for e in data["exports"]])
+            exports = [Export(**e) for e in data["exports"]]
+            for e in exports:
+                if not isinstance(e.rows, dict) or not (e.parts is None or (isinstance(e.parts, dict) and all(
+                        isinstance(k, str) and isinstance(n, int) for k, n in e.parts.items()))):
+                    raise TypeError(f"export of seq {e.from_seq}-{e.to_seq}: rows or parts not a table of counts")
+            return cls(data["table"], data["through_seq"], data["chain_head"], exports)
         except (orjson.JSONDecodeError, KeyError, TypeError) as e:
             raise DatasetError(f"{path}: not a tablectl export manifest ({e})") from None
 
@@ -351,7 +355,7 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
             found: dict[str, int] = defaultdict(int)
             first: dict[str, Path] = {}
             for (name, path), recorded in parts.items():
-                if name not in out:
+                if name not in out or not path.is_relative_to(root) or ".." in path.relative_to(root).parts:
                     raise IntegrityError(f"{path}: listed by {where} ({span}) outside the datasets")
                 try:
                     rows = pq.read_metadata(path).num_rows
