@@ -5,7 +5,8 @@ questions with embedded DuckDB.
 - ``rows``: a verified log (its review and its lines) -> the datasets' rows, each with the ``seq``
   from which it may be exported (a face-down card only once the log has revealed it).
 - ``dataset``: the writer (one Parquet file per dataset, table and day for each export, renamed
-  into place) and the per-table manifest.
+  into place), the per-table manifest listing each export's files, the one-writer lock, and the
+  readers' check of the files against the manifests.
 - ``export``: ``export_logs``: review, refuse a tampered log, add only what is new.
 - ``expected``: each wager's house edge and exact variance from ``tablectl.gamemath`` under the
   house rules and pay tables in force.

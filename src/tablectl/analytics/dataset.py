@@ -12,13 +12,24 @@ A file's name carries the range of log lines it was exported from. An export tha
 it rewrote the manifest leaves files past the manifest's ``through_seq``: the next export of that
 table deletes them first, so no row is ever written twice. Readers skip names starting with ``.``
 or ``_`` (Spark, Trino and pyarrow by rule; a DuckDB glob ``*/*/*.parquet`` never matches them).
+
+One writer at a time: an export holds an exclusive ``flock`` on ``_manifests/.lock``
+(:func:`exclusive`). Readers take no lock: they read only the files the manifests list
+(:func:`listed_parts`), after checking that every file of the dataset is listed and that each
+holds the rows its export recorded (Parquet footers, not the data). Every file and folder written
+is ``0644``/``0755`` whatever the umask (:data:`FILE_MODE`, :data:`DIR_MODE`).
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
 import re
+import time
 from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +43,10 @@ from tablectl.analytics.schemas import SCHEMAS
 MANIFESTS = "_manifests"
 RULES = "_rules.json"  # in MANIFESTS: the rules registry (no table name starts with "_")
 PART = re.compile(r"^part-(\d+)-(\d+)\.parquet$")
+LOCK = ".lock"  # in MANIFESTS: held (flock, exclusive) by the export writing the dataset
+LOCK_WAIT = 600.0  # seconds an export waits for another export of the dataset by default
+FILE_MODE = 0o644  # every file the dataset's writers make, whatever the umask
+DIR_MODE = 0o755  # every folder they make
 
 
 @dataclass
@@ -47,6 +62,9 @@ class Export:
     files: list[str]  # the log files read
     rows: dict[str, int]  # rows written per dataset
     exported_at: str
+    # the files written, relative to the dataset ("rounds/table=T/date=D/part-….parquet") -> rows;
+    # None in a manifest written before files were listed: its files are found by name (part-<from>-<to>)
+    parts: dict[str, int] | None = None
 
 
 @dataclass
@@ -65,8 +83,12 @@ class Manifest:
             return cls(table)
         try:
             data = orjson.loads(path.read_bytes())
-            return cls(data["table"], data["through_seq"], data["chain_head"],
-                       [Export(**e) for e in data["exports"]])
+            exports = [Export(**e) for e in data["exports"]]
+            for e in exports:
+                if not isinstance(e.rows, dict) or not (e.parts is None or (isinstance(e.parts, dict) and all(
+                        isinstance(k, str) and isinstance(n, int) for k, n in e.parts.items()))):
+                    raise TypeError(f"export of seq {e.from_seq}-{e.to_seq}: rows or parts not a table of counts")
+            return cls(data["table"], data["through_seq"], data["chain_head"], exports)
         except (orjson.JSONDecodeError, KeyError, TypeError) as e:
             raise DatasetError(f"{path}: not a tablectl export manifest ({e})") from None
 
@@ -153,6 +175,8 @@ class PartWriter:
         self.written: dict[str, int] = dict.fromkeys(SCHEMAS, 0)  # rows per dataset
         self._chunks: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
         self._files: dict[tuple[str, str], tuple[pq.ParquetWriter, Path]] = {}
+        self._rows: dict[tuple[str, str], int] = defaultdict(int)  # rows per file
+        self.parts: dict[str, int] = {}  # after commit: each file put in place (relative path) -> rows
 
     def add(self, dataset: str, row: dict[str, Any]) -> None:
         """Write *row* (with ``date``) to *dataset*."""
@@ -172,20 +196,25 @@ class PartWriter:
         file = self._files.get(key)
         if file is None:
             tmp = partition_dir(self.root, dataset, self.table, date) / f".part-{self.from_seq:012d}.{os.getpid()}.tmp"
-            tmp.parent.mkdir(parents=True, exist_ok=True)
+            make_dirs(tmp.parent)
+            os.close(_create(tmp))  # made with FILE_MODE; the writer truncates it and keeps the mode
             file = self._files[key] = (pq.ParquetWriter(tmp, schema, compression="zstd"), tmp)
         file[0].write_table(data)
         self.written[dataset] += len(rows)
+        self._rows[key] += len(rows)
 
     def commit(self, to_seq: int) -> dict[str, int]:
         """Write what is left, and put every file in place (fsynced) as the export of the lines up to
         *to_seq*; the rows written per dataset."""
         for key in list(self._chunks):
             self._flush(key)
-        for writer, tmp in self._files.values():
+        for key, (writer, tmp) in self._files.items():
             writer.close()
             _fsync(tmp)
-            os.replace(tmp, tmp.with_name(f"part-{self.from_seq:012d}-{to_seq:012d}.parquet"))
+            final = tmp.with_name(f"part-{self.from_seq:012d}-{to_seq:012d}.parquet")
+            os.replace(tmp, final)
+            self.parts[final.relative_to(self.root).as_posix()] = self._rows[key]
+        self.parts = dict(sorted(self.parts.items()))
         self._files = {}
         return self.written
 
@@ -194,18 +223,177 @@ class PartWriter:
         for writer, tmp in self._files.values():
             writer.close()
             tmp.unlink(missing_ok=True)
-        self._files, self._chunks = {}, defaultdict(list)
+        self._files, self._chunks, self._rows = {}, defaultdict(list), defaultdict(int)
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``path`` whole or not at all: a temporary file, fsynced, renamed over it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``path`` whole or not at all (mode :data:`FILE_MODE`): a temporary file, fsynced,
+    renamed over it. On an error (a full disk) the temporary file is removed and the error raised."""
+    make_dirs(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(_create(tmp), "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _create(path: Path) -> int:
+    """Open ``path`` for writing, emptied, with mode :data:`FILE_MODE` whatever the umask."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, FILE_MODE)
+    try:
+        os.fchmod(fd, FILE_MODE)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def make_dirs(path: Path) -> None:
+    """``mkdir -p path``, each folder made with mode :data:`DIR_MODE` whatever the umask (folders
+    that exist are left as they are)."""
+    missing = []
+    while not path.is_dir():
+        missing.append(path)
+        if path.parent == path:
+            break
+        path = path.parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder, DIR_MODE)
+        except FileExistsError:
+            if not folder.is_dir():
+                raise
+            continue  # made by another process meanwhile
+        os.chmod(folder, DIR_MODE)
+
+
+class DatasetBusyError(Exception):
+    """Another export held the dataset for longer than the export would wait (one line)."""
+
+
+@contextmanager
+def exclusive(root: Path, wait: float = LOCK_WAIT, busy: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Hold the dataset at ``root`` (made if missing) for one writer: an exclusive ``flock`` on
+    ``_manifests/.lock``, released when the block ends or the process dies. If another export
+    holds it, ``busy`` is told once (one line) and the lock is waited for up to ``wait`` seconds;
+    then :class:`DatasetBusyError`. The lock file is never deleted (that would let two writers
+    hold two different files)."""
+    make_dirs(root / MANIFESTS)
+    path = root / MANIFESTS / LOCK
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+    try:
+        if os.fstat(fd).st_mode & 0o022:
+            os.fchmod(fd, FILE_MODE)
+        if not _try_lock(fd):
+            holder = _holder(fd)
+            if busy is not None:
+                busy(f"{root}: another export{holder} is writing the dataset ({MANIFESTS}/{LOCK}): "
+                     f"waiting up to {wait:g} s for it")
+            deadline = time.monotonic() + wait
+            while not _try_lock(fd):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise DatasetBusyError(f"{root}: another export{_holder(fd) or holder} held the dataset for "
+                                           f"{wait:g} s ({MANIFESTS}/{LOCK}): nothing exported, try again later")
+                time.sleep(min(0.1, left))
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)  # who holds it, for the next one's message
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _try_lock(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as e:
+        if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            return False
+        raise
+    return True
+
+
+def _holder(fd: int) -> str:
+    """`` (pid N)`` of the export holding the lock, as it wrote it, or ``""``."""
+    text = os.pread(fd, 32, 0).decode(errors="replace").strip()
+    return f" (pid {text})" if text.isdigit() else ""
+
+
+class IntegrityError(DatasetError):
+    """The dataset's files are not what its manifests list (a file no manifest lists, a listed file
+    missing, rows that differ from the export's record): one line naming the file."""
+
+
+def listed_parts(root: Path) -> dict[str, list[Path]]:
+    """Per dataset, the files the manifests list: the only files readers read. Raises
+    :class:`IntegrityError` for a listed file that is missing, a file whose rows (its Parquet
+    footer) differ from what its export recorded, or a file in the dataset's folders that no
+    manifest lists — except hidden names (``.``, ``_``) and the files an interrupted export wrote
+    past its table's ``through_seq`` (never read; the next export deletes them). A manifest that
+    predates listed files has its exports' files found by name (``part-<from>-<to>.parquet``) and
+    their rows checked per dataset."""
+    manifests = {p.stem: Manifest.load(root, p.stem)
+                 for p in sorted((root / MANIFESTS).glob("*.json")) if not p.name.startswith("_")}
+    out: dict[str, list[Path]] = {name: [] for name in SCHEMAS}
+    listed: set[Path] = set()
+    for table, manifest in manifests.items():
+        where = f"{MANIFESTS}/{table}.json"
+        for export in manifest.exports:
+            span = f"seq {export.from_seq}-{export.to_seq}"
+            parts: dict[tuple[str, Path], int | None]  # (dataset, file) -> rows recorded
+            if export.parts is not None:
+                parts = {(rel.split("/", 1)[0], root / rel): n for rel, n in export.parts.items()}
+            else:
+                named = f"date=*/part-{export.from_seq:012d}-{export.to_seq:012d}.parquet"
+                parts = {(name, path): None for name in SCHEMAS
+                         for path in sorted((root / name / f"table={table}").glob(named))}
+            found: dict[str, int] = defaultdict(int)
+            first: dict[str, Path] = {}
+            for (name, path), recorded in parts.items():
+                if name not in out or not path.is_relative_to(root) or ".." in path.relative_to(root).parts:
+                    raise IntegrityError(f"{path}: listed by {where} ({span}) outside the datasets")
+                try:
+                    rows = pq.read_metadata(path).num_rows
+                except FileNotFoundError:
+                    raise IntegrityError(f"{path}: listed by {where} ({span}) but missing") from None
+                except (OSError, pa.ArrowException) as e:
+                    raise IntegrityError(f"{path}: listed by {where} ({span}) but not readable Parquet "
+                                         f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
+                if recorded is not None and rows != recorded:
+                    raise IntegrityError(f"{path}: holds {rows} rows, its export ({where}, {span}) wrote {recorded}")
+                found[name] += rows
+                first.setdefault(name, path)
+                out[name].append(path)
+                listed.add(path)
+            for name in SCHEMAS:
+                expected = export.rows.get(name, 0)
+                if found[name] != expected:
+                    at = first.get(name, root / name / f"table={table}")
+                    raise IntegrityError(f"{at}: the {name} files of {where} ({span}) hold {found[name]} rows, "
+                                         f"the export wrote {expected}")
+    for name in SCHEMAS:
+        for top, dirs, files in os.walk(root / name):
+            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))  # hidden: not data
+            rel = Path(top).relative_to(root / name).parts
+            for file in sorted(f for f in files if not f.startswith((".", "_"))):
+                path = Path(top, file)
+                if path in listed:
+                    continue
+                m = PART.match(file)
+                table = rel[0].removeprefix("table=") if len(rel) == 2 and rel[0].startswith("table=") else None
+                through = manifests[table].through_seq if table in manifests else 0
+                if m is not None and table is not None and int(m.group(1)) > through:
+                    continue  # written by an interrupted export: never committed, never read
+                raise IntegrityError(f"{path}: in the dataset but listed by no manifest (a copy? move it out of "
+                                     f"{root}): nothing read")
+    for files in out.values():
+        files.sort()
+    return out
 
 
 def _fsync(path: Path) -> None:

@@ -59,17 +59,19 @@ def logs_by_table(paths: Iterable[Path | str]) -> dict[str, list[Path]]:
 
 
 def export_logs(paths: Iterable[Path | str], root: Path,
-                keys: Sequence[Ed25519PublicKey] | Callable[[list[Path]], Trust | None]) -> list[TableExport]:
+                keys: Sequence[Ed25519PublicKey] | Callable[[list[Path]], Trust | None], *,
+                wait: float = ds.LOCK_WAIT, busy: Callable[[str], None] | None = None) -> list[TableExport]:
     """Export the logs in ``paths`` (files or directories, any number of tables) into the dataset
     at ``root``. ``keys``: what to trust for each table's log (files -> :class:`Trust`: the
     keyring's keys of the table the lines name, or keys given by hand), or the keys to trust for
     every table. Raises :class:`UntrustedLogError`, before anything is exported, for a log with
-    no trusted key or only a key lying beside it."""
+    no trusted key or only a key lying beside it. One export writes a dataset at a time
+    (``dataset.exclusive``: ``busy`` told, up to ``wait`` seconds waited, then ``DatasetBusyError``)."""
     trust_of = keys if callable(keys) else (lambda files: Trust.of(keys))
     groups = sorted(logs_by_table(paths).items())
     trusts = {table: _trusted(files, trust_of(files)) for table, files in groups}
-    root.mkdir(parents=True, exist_ok=True)
-    return [export_table(table, files, root, trusts[table]) for table, files in groups]
+    with ds.exclusive(root, wait, busy):
+        return [export_table(table, files, root, trusts[table]) for table, files in groups]
 
 
 class UntrustedLogError(LogInputError):
@@ -122,7 +124,7 @@ def export_table(table: str, files: list[Path], root: Path, keys: Trust | Sequen
         from_seq=through + 1, to_seq=last, chain_head=head, signed_seq=verification.signed_seq,
         key_ids=list(verification.key_ids),
         key_fingerprints=sorted(hashlib.sha256(public_bytes(k)).hexdigest() for k in trust.keys().values()),
-        files=[str(f) for f in files], rows=result.rows,
+        files=[str(f) for f in files], rows=result.rows, parts=out.parts,
         exported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
     ))
     manifest.through_seq, manifest.chain_head = last, head

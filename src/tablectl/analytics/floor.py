@@ -12,12 +12,14 @@ shuffling, not the machine).
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tablectl.analytics.queries import Result, connect, named_queries, run
+from tablectl.analytics.queries import Result, connect, make_cells, named_queries, run
 from tablectl.analytics.stats import fisher
 
 Z_LIMIT = 3.0
@@ -52,13 +54,16 @@ class FloorReport:
 
 
 def floor(root: Path, date_from: str | None = None, date_to: str | None = None, *,
-          z_limit: float = Z_LIMIT, p_limit: float = P_LIMIT) -> FloorReport:
-    """The floor report of the dataset at ``root`` for days ``date_from``..``date_to`` (inclusive)."""
+          z_limit: float = Z_LIMIT, p_limit: float = P_LIMIT, warn: Callable[[str], None] | None = None) -> FloorReport:
+    """The floor report of the dataset at ``root`` for days ``date_from``..``date_to`` (inclusive).
+    ``z_limit`` must be a positive finite number (ValueError otherwise: a nan would flag nothing).
+    ``warn``: told when the game math cannot be cached (``queries.connect``)."""
+    if not (math.isfinite(z_limit) and z_limit > 0):
+        raise ValueError(f"z_limit {z_limit!r}: not a positive finite number")
     t0 = time.perf_counter()
     sql = named_queries()
-    con = connect(root)
-    cells = sql["floor_cells"]
-    con.execute(f"CREATE TEMP TABLE cells AS {cells}", {"from": date_from or "0001-01-01", "to": date_to or "9999-12-31"})
+    con = connect(root, warn)
+    make_cells(con, date_from, date_to)
     tables, dealers, days = (_banded(run(con, sql[f"floor_{k}"]), z_limit) for k in ("tables", "dealers", "days"))
     seats = run(con, sql["floor_seats"], date_from, date_to)
     shufflers = _combined(run(con, sql["floor_shufflers"], date_from, date_to))

@@ -2,10 +2,16 @@
 named queries kept as ``.sql`` files beside this module (``tablectl query DATASET NAME``).
 
 Named queries take ``$from`` and ``$to`` (dates, inclusive; default: everything).
+
+Read-only: the views read only the files the manifests list, once their rows are checked against
+the manifests; then DuckDB is closed to every other file and locked (:func:`connect`), and
+:func:`run` runs one SELECT and nothing else (:func:`read_only`).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -15,7 +21,7 @@ import duckdb
 import orjson
 import pyarrow as pa
 
-from tablectl.analytics.dataset import MANIFESTS, PART, DatasetError, Manifest, atomic_write, load_rules
+from tablectl.analytics.dataset import MANIFESTS, DatasetError, atomic_write, listed_parts, load_rules
 from tablectl.analytics.schemas import SCHEMAS, with_partitions
 
 EARLIEST, LATEST = "0001-01-01", "9999-12-31"
@@ -52,14 +58,22 @@ class Result:
         return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
 
 
-def connect(root: Path) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB with a view per dataset of ``root`` (an empty table of the right
-    columns for a dataset with no file yet) and ``wager_math`` (``tablectl.analytics.expected``)."""
+def connect(root: Path, warn: Callable[[str], None] | None = None) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB with a view per dataset of ``root`` over the files its manifests list
+    (``dataset.listed_parts``: :class:`IntegrityError` for a file no manifest lists, a listed file
+    missing or rows differing from the manifests; an empty table of the right columns for a
+    dataset with no file yet) and ``wager_math`` (``tablectl.analytics.expected``), then closed to
+    the world: no file but the listed ones can be read, none written, no database attached, no
+    extension installed or loaded (``enable_external_access`` off, the listed files in
+    ``allowed_paths``, no spilling to a temporary directory), and the configuration locked so SQL
+    cannot undo it. ``warn``: told (one line) when the game math cannot be cached in the dataset."""
     if not root.is_dir() or not (root / MANIFESTS).is_dir():
         raise DatasetError(f"{root}: not a tablectl surveillance dataset (no {MANIFESTS}/; make one with tablectl export)")
-    con = duckdb.connect()
+    root = root.absolute()
+    parts = listed_parts(root)
+    con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
     for name in SCHEMAS:
-        files = committed_files(root, name)
+        files = parts[name]
         if files:
             listed = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
             con.execute(
@@ -69,29 +83,21 @@ def connect(root: Path) -> duckdb.DuckDBPyConnection:
         else:
             con.register(f"{name}_empty", with_partitions(name).empty_table())
             con.execute(f"CREATE VIEW {name} AS SELECT * FROM {name}_empty")
-    con.register("wager_math_table", _wager_math(con, root))
+    con.register("wager_math_table", _wager_math(con, root, warn))
     con.execute("CREATE VIEW wager_math AS SELECT * FROM wager_math_table")
+    allowed = [str(f) for files in parts.values() for f in files]
+    con.execute("SET allowed_paths = $paths", {"paths": allowed})
+    con.execute("SET temp_directory = ''")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
     return con
 
 
-def committed_files(root: Path, dataset: str) -> list[Path]:
-    """The files of ``dataset`` that a manifest commits: a file an interrupted export wrote past
-    its table's ``through_seq`` is not read (the next export deletes it)."""
-    through: dict[str, int] = {}
-    out = []
-    for path in sorted((root / dataset).glob("table=*/date=*/*.parquet")):
-        m = PART.match(path.name)
-        table = path.parent.parent.name.removeprefix("table=")
-        if table not in through:
-            through[table] = Manifest.load(root, table).through_seq
-        if m is not None and int(m.group(1)) <= through[table]:
-            out.append(path)
-    return out
-
-
-def _wager_math(con: duckdb.DuckDBPyConnection, root: Path) -> pa.Table:
+def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, warn: Callable[[str], None] | None) -> pa.Table:
     """The math of every (game, decks, rules) the rounds were played under, cached in the dataset
-    (``_manifests/_math.json``) for as long as the game math's code is the same."""
+    (``_manifests/_math.json``) for as long as the game math's code is the same. A cache that
+    cannot be written (a full disk, a read-only dataset) is told to ``warn``; the math is used
+    all the same."""
     from dataclasses import asdict
 
     from tablectl.analytics.expected import math_version, wager_math
@@ -121,12 +127,47 @@ def _wager_math(con: duckdb.DuckDBPyConnection, root: Path) -> pa.Table:
                 if name in rows:
                     rows[name].append(value)
     if changed:
-        atomic_write(cache_path, orjson.dumps(cache))
+        try:
+            atomic_write(cache_path, orjson.dumps(cache))
+        except OSError as e:
+            if warn is not None:
+                warn(f"{e.filename or cache_path}: cannot cache the game math ({e.strerror or e}); computed again next time")
     return pa.Table.from_pydict(rows, schema=MATH_SCHEMA)
 
 
+def make_cells(con: duckdb.DuckDBPyConnection, date_from: str | None = None, date_to: str | None = None) -> None:
+    """The temporary table ``cells`` (the named query ``floor_cells`` for days ``date_from``..
+    ``date_to``) that ``floor_tables``, ``floor_dealers`` and ``floor_days`` roll up."""
+    con.execute(f"CREATE TEMP TABLE cells AS {named_queries()['floor_cells']}",
+                {"from": date_from or EARLIEST, "to": date_to or LATEST})
+
+
+def uses_cells(sql: str) -> bool:
+    """Whether ``sql`` (a named query) reads the ``cells`` of :func:`make_cells`."""
+    return re.search(r"\bFROM\s+cells\b", sql, re.IGNORECASE) is not None
+
+
+class ReadOnlyError(Exception):
+    """SQL that is not one read-only statement (one line)."""
+
+
+def read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
+    """Raise :class:`ReadOnlyError` unless ``sql`` is exactly one ``SELECT`` (``WITH``, ``FROM``
+    first, ``VALUES``, ``DESCRIBE``, ``SUMMARIZE`` and ``SHOW`` are SELECTs to DuckDB): no
+    ``CREATE``, ``COPY``, ``ATTACH``, ``INSTALL``, ``LOAD``, ``SET``, ``PRAGMA``, ``CALL`` or
+    ``EXPORT``. (What a SELECT may read is bounded by :func:`connect`.)"""
+    statements = con.extract_statements(sql)
+    if len(statements) != 1:
+        raise ReadOnlyError(f"one SELECT statement at a time (got {len(statements)})")
+    kind = statements[0].type
+    if kind != duckdb.StatementType.SELECT:
+        raise ReadOnlyError(f"the dataset is read-only: only SELECT runs here, not {kind.name}")
+
+
 def run(con: duckdb.DuckDBPyConnection, sql: str, date_from: str | None = None, date_to: str | None = None) -> Result:
-    """Run ``sql`` (a named query's parameters ``$from``/``$to`` bound when it uses them)."""
+    """Run ``sql``, one SELECT (:func:`read_only`; a named query's parameters ``$from``/``$to``
+    bound when it uses them)."""
+    read_only(con, sql)
     params: dict[str, Any] = {}
     if "$from" in sql:
         params["from"] = date_from or EARLIEST

@@ -5,7 +5,12 @@ dataset (Hive-partitioned Parquet; ``docs/surveillance.md``). The work is in
 Exit codes: 0 exported (or nothing new); 3 a log failed verification (or no longer continues what
 was exported): refused with its file and line, nothing of it exported (the other tables are);
 2 bad input (a path that does not exist, no logs, no trusted key for a table — none in the keyring,
-no ``--key`` — or a key lying in the log's folder, a dataset that cannot be used).
+no ``--key`` — or a key lying in the log's folder, a dataset that cannot be used); 5 the dataset
+cannot be written (disk full, I/O error), or another export held it for longer than ``--wait``:
+nothing exported, try again later.
+
+One export writes a dataset at a time: an export holds ``DATASET/_manifests/.lock`` (``flock``); a
+second one says so on stderr in one line and waits for it (``--wait``, default 600 s; 0: not at all).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from pathlib import Path
 import click
 
 from tablectl.cli import EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError
-from tablectl.commands.options import keyring_option, trust_for
+from tablectl.commands.options import Finite, keyring_option, trust_for
 
 
 @click.command("export")
@@ -24,20 +29,28 @@ from tablectl.commands.options import keyring_option, trust_for
               help="The dataset directory (made if missing).")
 @click.option("--key", "keys", multiple=True, type=click.Path(path_type=Path), metavar="PUB",
               help="Trust this Ed25519 public key (PEM) instead of the keyring, for every table. Repeat for a replaced key.")
+@click.option("--wait", "wait", type=Finite(min=0.0), default=600.0, show_default=True, metavar="SECONDS",
+              help="If another export is writing DATASET, wait this long for it, then give up (exit 5).")
 @keyring_option
-def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], keyring_dir: Path | None) -> None:
+def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], wait: float,
+            keyring_dir: Path | None) -> None:
     """Verify the card logs in PATH... (log files or directories, any number of tables) and add
     what is new in them to DATASET: rounds, cards, bets, decisions, anomalies, shoes, devices and
     faults as Parquet, partitioned by table and day. Each log is verified with its table's keys
     from the keyring (or --key)."""
-    from tablectl.analytics.dataset import DatasetError
+    from tablectl.analytics.dataset import DatasetBusyError, DatasetError
     from tablectl.analytics.export import export_logs
     from tablectl.eventlog.errors import LogInputError
 
+    def busy(message: str) -> None:
+        click.echo(f"tablectl: {message}", err=True)
+
     try:
-        results = export_logs(paths, dataset, lambda files: trust_for(files, keys, keyring_dir))
+        results = export_logs(paths, dataset, lambda files: trust_for(files, keys, keyring_dir), wait=wait, busy=busy)
     except (LogInputError, DatasetError) as e:
         raise CommandError(str(e), EXIT_USAGE) from None
+    except DatasetBusyError as e:
+        raise CommandError(str(e), EXIT_STORAGE) from None
     except OSError as e:
         raise CommandError(f"{e.filename or dataset}: cannot write the dataset: {e.strerror or e}", EXIT_STORAGE) from None
     refused = []

@@ -4,7 +4,10 @@ the expected hold from the game math with its band, violations and holds per 100
 and penetration; seats against the same math; shuffle quality per shuffler serial.
 
 Exit codes: 0 nothing flagged; 1 a table, dealer, shuffler or hand-shuffled shoe flagged; 2 bad input (not a
-dataset, a bad date, an HTML file that cannot be written).
+dataset, a bad date, a ``--z`` that is not a positive finite number, an HTML file that cannot be written);
+3 integrity: the dataset's files are not what its manifests list (a file no manifest lists, a listed
+file missing, rows differing from the manifest), one line naming the file, nothing reported. A game
+math cache that cannot be written (a full disk) is a warning on stderr; the report still prints.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from pathlib import Path
 import click
 import orjson
 
-from tablectl.cli import EXIT_FINDINGS, EXIT_USAGE, CommandError
+from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_USAGE, CommandError
+from tablectl.commands.options import Finite
 
 
 def _day(value: str | None, option: str) -> str | None:
@@ -34,17 +38,22 @@ def _day(value: str | None, option: str) -> str | None:
 @click.option("--html", "html_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
               help="Also write the report as a self-contained HTML page.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--z", "z_limit", type=click.FloatRange(min=0.0, min_open=True), default=3.0, show_default=True,
+@click.option("--z", "z_limit", type=Finite(min=0.0, min_open=True), default=3.0, show_default=True,
               help="Flag a table, dealer or day whose win lies this many standard deviations below expected.")
 def command(dataset: Path, date_from: str | None, date_to: str | None, html_path: Path | None, as_json: bool,
             z_limit: float) -> None:
     """The floor report of DATASET (made by tablectl export)."""
-    from tablectl.analytics.dataset import DatasetError
+    from tablectl.analytics.dataset import DatasetError, IntegrityError
     from tablectl.analytics.floor import floor
     from tablectl.analytics.floor_render import render_html, render_text
 
+    def warn(message: str) -> None:
+        click.echo(f"tablectl: warning: {message}", err=True)
+
     try:
-        report = floor(dataset, _day(date_from, "--from"), _day(date_to, "--to"), z_limit=z_limit)
+        report = floor(dataset, _day(date_from, "--from"), _day(date_to, "--to"), z_limit=z_limit, warn=warn)
+    except IntegrityError as e:
+        raise CommandError(f"integrity failure: {e}", EXIT_INTEGRITY) from None
     except DatasetError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
     if html_path is not None:

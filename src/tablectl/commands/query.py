@@ -1,7 +1,12 @@
 """``tablectl query DATASET SQL|NAME [--from DAY] [--to DAY] [--csv|--json]``: SQL on the
 surveillance dataset with embedded DuckDB (views ``rounds``, ``cards``, ``bets``, ``decisions``,
 ``anomalies``, ``shoes``, ``devices``, ``faults``, ``wager_math``), or a named query
-(``tablectl query DATASET --list``). Exit 2 for a bad query or dataset, as one line.
+(``tablectl query DATASET --list``).
+
+Read-only: one SELECT per run, over the files the manifests list; no file outside them can be read
+or any file written (no COPY, ATTACH, INSTALL, LOAD, CREATE, SET, PRAGMA; ``read_text`` and the
+like of other files fail). Exit 2 for a bad or refused query or a bad dataset, 3 (integrity) for a
+dataset whose files are not what its manifests list (one line naming the file); one line each.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from pathlib import Path
 import click
 import orjson
 
-from tablectl.cli import EXIT_USAGE, CommandError
+from tablectl.cli import EXIT_INTEGRITY, EXIT_USAGE, CommandError
 
 
 @click.command("query")
@@ -29,8 +34,9 @@ def command(dataset: Path, sql: str | None, date_from: str | None, date_to: str 
     """Run SQL (or the named query SQL) on DATASET and print the result."""
     import duckdb
 
-    from tablectl.analytics.dataset import DatasetError
-    from tablectl.analytics.queries import INTERNAL, connect, describe, named_queries, run
+    from tablectl.analytics.dataset import DatasetError, IntegrityError
+    from tablectl.analytics.queries import (INTERNAL, ReadOnlyError, connect, describe, make_cells, named_queries, run,
+                                            uses_cells)
 
     named = named_queries()
     if list_names:
@@ -40,11 +46,20 @@ def command(dataset: Path, sql: str | None, date_from: str | None, date_to: str 
     if not sql:
         raise CommandError("give SQL or a query name (tablectl query DATASET --list)", EXIT_USAGE)
     text = named.get(sql, sql)
+    def warn(message: str) -> None:
+        click.echo(f"tablectl: warning: {message}", err=True)
+
     try:
-        con = connect(dataset)
+        con = connect(dataset, warn)
+        if sql in named and uses_cells(text):  # floor_tables, _dealers, _days: over floor_cells
+            make_cells(con, date_from, date_to)
         result = run(con, text, date_from, date_to)
+    except IntegrityError as e:
+        raise CommandError(f"integrity failure: {e}", EXIT_INTEGRITY) from None
     except DatasetError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
+    except ReadOnlyError as e:
+        raise CommandError(f"query: {e}", EXIT_USAGE) from None
     except duckdb.Error as e:
         raise CommandError(f"query: {str(e).splitlines()[0]}", EXIT_USAGE) from None
     if as_json:
