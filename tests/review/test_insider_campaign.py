@@ -84,7 +84,7 @@ def _session(directory: Path, table: str, key: Ed25519PrivateKey, rng: random.Ra
     """A short session appended to the log copy in *directory*, signed by *key*."""
     with EventLog(directory, table, signing_key=key, previous_key=previous, checkpoint_every=0) as log:
         for n in range(rng.randrange(1, 6)):
-            log.append("alarm", message=f"appended {n}")
+            log.append("alarm", kind=f"appended_{n}")
 
 
 def rekeyed(t: Table, target: Path, rng: random.Random) -> list[str]:
