@@ -64,6 +64,8 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
     from tablectl.review.engine import review, round_matcher
     from tablectl.review.model import RoundRecord, TableSetup
 
+    if html_path is not None:
+        _check_html_path(html_path)
     setup = None
     if config_path is not None:
         from tablectl.config import ConfigError, load_config
@@ -103,8 +105,10 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
     if html_path is not None:
         from tablectl.review import report_html
 
-        try:
-            html_path.write_text(report_html.render(report, rounds=chosen), encoding="utf-8")
+        from tablectl.files import write_file
+
+        try:  # a new file: 0644 whatever the umask; a FIFO or a device: refused, never waited on
+            write_file(html_path, report_html.render(report, rounds=chosen).encode("utf-8"), "HTML report", 0o644)
         except OSError as e:
             raise CommandError(f"{html_path}: cannot write the HTML report: {e.strerror or e}", EXIT_USAGE) from None
     if spool is not None:
@@ -121,6 +125,20 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], as_json: bool, roun
         raise CommandError(f"integrity failure: {first}", EXIT_INTEGRITY)
     if report.anomalies:
         click.get_current_context().exit(EXIT_FINDINGS)
+
+
+def _check_html_path(html_path: Path) -> None:
+    """Refuse, before the review's work, an ``--html`` path that is there and is not a regular
+    file (a FIFO would block the write; a device is no report): one line, exit 2."""
+    import os
+    import stat
+
+    try:
+        mode = os.stat(html_path).st_mode
+    except OSError:
+        return  # not there yet (or unreachable: the write says why)
+    if not stat.S_ISREG(mode):
+        raise CommandError(f"{html_path}: cannot write the HTML report: not a regular file", EXIT_USAGE)
 
 
 class _JsonRounds:

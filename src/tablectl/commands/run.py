@@ -137,6 +137,7 @@ def _command(
     except ConfigError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
     where = log_dir or config.log.dir
+    _check_log_dir(where, "--log-dir" if log_dir is not None else f"{config.source}: log.dir")
     key = signing_key or config.log.signing_key
     if key is None and simulate:
         key = _session_key(where)
@@ -174,21 +175,43 @@ def session_keys_dir() -> Path:
     return Path(state) / "tablectl" / "session-keys"
 
 
+def _check_log_dir(where: Path, named: str) -> None:
+    """A one-line ``CommandError`` (exit 2) when the log directory ``where`` (``named``: the
+    option or the config key it came from) cannot be one: a symbolic link loop, a symbolic link
+    to nothing, or something that is not a directory. A directory that does not exist yet is
+    fine (it is made)."""
+    try:
+        os.stat(where)
+    except FileNotFoundError:
+        if os.path.islink(where):
+            raise CommandError(f"{named}: {where}: a symbolic link to nothing ({os.readlink(where)}); "
+                               "make its target or give a directory", EXIT_USAGE) from None
+        return
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise CommandError(f"{named}: {where}: a symbolic link loop", EXIT_USAGE) from None
+        raise CommandError(f"{named}: {where}: cannot use as the log directory: {e.strerror or e}", EXIT_USAGE) from None
+    if not os.path.isdir(where):
+        raise CommandError(f"{named}: {where}: not a directory", EXIT_USAGE)
+
+
 def _session_key(log_dir: Path) -> Path:
     """The simulated table's signing key: made on the first simulated run into ``log_dir`` and
     reused after that. The private key stays out of the log directory (whoever copies the logs
     must not get it); its public half is written there as ``session.pub`` for review."""
     from tablectl.eventlog import save_keypair
+    from tablectl.files import private_mkdir, write_file
 
     keys = session_keys_dir()
     name = hashlib.sha256(str(Path(log_dir).resolve()).encode()).hexdigest()[:24]
     private, public = keys / f"{name}.key", Path(log_dir) / "session.pub"
     try:
-        keys.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_mkdir(keys, 0o700)  # and $XDG_STATE_HOME/tablectl: 0700 whatever the umask
         os.chmod(keys, 0o700)
         legacy = Path(log_dir) / "session.key"  # where a simulated table used to keep it
         if legacy.exists() and not private.exists():
             shutil.copyfile(Path(log_dir) / "session.pub", keys / f"{name}.pub")
+            os.chmod(keys / f"{name}.pub", 0o644)
             shutil.copyfile(legacy, private)
             os.chmod(private, 0o600)
             legacy.unlink()
@@ -197,10 +220,10 @@ def _session_key(log_dir: Path) -> Path:
             new = True
         else:
             new = False
-        Path(log_dir).mkdir(parents=True, exist_ok=True, mode=0o750)
+        private_mkdir(Path(log_dir), 0o750)
         pub = (keys / f"{name}.pub").read_bytes()
         if not public.exists() or public.read_bytes() != pub:
-            public.write_bytes(pub)
+            write_file(public, pub, "session public key", 0o644)  # never group- or world-writable
     except OSError as e:
         raise CommandError(f"{e.filename or keys}: cannot keep a session signing key: {e.strerror or e}", EXIT_USAGE) from None
     click.echo(f"tablectl: signing with {'a new' if new else 'the'} session key ({private}); public key: {public}", err=True)
