@@ -308,7 +308,7 @@ class TableConfig(_Strict):
         for who, stored in value.items():
             problem = supervisor_id_problem(who)
             if problem is not None:
-                raise _KeyError(f"supervisors.{who}", problem)
+                raise _KeyError(f"supervisors.{who}", f"{_short(who)}: {problem}")
             try:
                 parse_stored(stored)
             except CredentialFormatError as e:
