@@ -133,3 +133,10 @@ def test_the_log_refuses_a_table_name_with_a_trailing_newline(tmp_path: Path) ->
 def test_the_log_refuses_an_event_name_with_a_trailing_newline(tmp_path: Path) -> None:
     with EventLog(tmp_path / "log", "T1", signing_key=None) as log, pytest.raises(ValueError, match="event name"):
         log.append("card_dealt\n", card="QH")
+
+
+def test_keygen_into_a_dangling_symlink_says_so_in_one_line(tmp_path: Path) -> None:
+    dangling = tmp_path / "keys"
+    dangling.symlink_to(tmp_path / "nowhere")
+    line = one_line_refusal(tablectl("keygen", str(dangling)), str(dangling))
+    assert "symbolic link" in line and "overwrite" not in line
