@@ -51,6 +51,13 @@ def test_a_dangling_symlink_as_log_dir_is_one_line_and_exit_2(tmp_path: Path) ->
     assert "File exists" not in line
 
 
+def test_a_dangling_symlink_above_the_log_dir_is_named_in_one_line(tmp_path: Path) -> None:
+    dangling = tmp_path / "logs"
+    dangling.symlink_to(tmp_path / "nowhere")
+    line = one_line_refusal(simulated(CONFIG, dangling / "ocp-1", env=private_state(tmp_path)))
+    assert line.startswith(f"tablectl: --log-dir: {dangling / 'ocp-1'}: {dangling}: a symbolic link to nothing")
+
+
 def test_run_refuses_a_fifo_as_config_at_once(tmp_path: Path) -> None:
     fifo = tmp_path / "table.toml"
     os.mkfifo(fifo)

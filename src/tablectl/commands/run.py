@@ -177,22 +177,26 @@ def session_keys_dir() -> Path:
 
 def _check_log_dir(where: Path, named: str) -> None:
     """A one-line ``CommandError`` (exit 2) when the log directory ``where`` (``named``: the
-    option or the config key it came from) cannot be one: a symbolic link loop, a symbolic link
-    to nothing, or something that is not a directory. A directory that does not exist yet is
-    fine (it is made)."""
+    option or the config key it came from), or the nearest part of its path that is there, cannot
+    be one: a symbolic link loop, a symbolic link to nothing, or something that is not a
+    directory. A directory that does not exist yet is fine (it is made)."""
+    there = Path(where)
+    while not os.path.lexists(there) and there.parent != there:
+        there = there.parent
+    culprit = f"{where}" if there == Path(where) else f"{where}: {there}"
     try:
-        os.stat(where)
+        os.stat(there)
     except FileNotFoundError:
-        if os.path.islink(where):
-            raise CommandError(f"{named}: {where}: a symbolic link to nothing ({os.readlink(where)}); "
+        if os.path.islink(there):
+            raise CommandError(f"{named}: {culprit}: a symbolic link to nothing ({os.readlink(there)}); "
                                "make its target or give a directory", EXIT_USAGE) from None
         return
     except OSError as e:
         if e.errno == errno.ELOOP:
-            raise CommandError(f"{named}: {where}: a symbolic link loop", EXIT_USAGE) from None
-        raise CommandError(f"{named}: {where}: cannot use as the log directory: {e.strerror or e}", EXIT_USAGE) from None
-    if not os.path.isdir(where):
-        raise CommandError(f"{named}: {where}: not a directory", EXIT_USAGE)
+            raise CommandError(f"{named}: {culprit}: a symbolic link loop", EXIT_USAGE) from None
+        raise CommandError(f"{named}: {culprit}: cannot use as the log directory: {e.strerror or e}", EXIT_USAGE) from None
+    if not os.path.isdir(there):
+        raise CommandError(f"{named}: {culprit}: not a directory", EXIT_USAGE)
 
 
 def _session_key(log_dir: Path) -> Path:
