@@ -36,6 +36,12 @@ constants): finite, in range, whole where it counts things, so no configured val
 running table allocate, loop or overflow. ``production_risks(config)`` lists what a production
 table (real devices) must not run with unless the config says so explicitly: no signing key,
 ``fsync = false``.
+
+Names and text are checked as strictly: the table id and each device name are whole-string
+matches of ``TABLE_ID`` (a trailing newline is not an id); a supervisor id is printable and not
+padded (``supervisor_id_problem``); no key or string anywhere may hold a control character (they
+reach terminals). The file must be a regular file of at most ``MAX_CONFIG_BYTES``
+(``tablectl.files.read_regular``); TOML nested too deep to parse is one line too.
 """
 
 from __future__ import annotations
