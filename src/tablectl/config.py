@@ -174,12 +174,12 @@ def _control_character(data: Mapping[str, Any]) -> tuple[str, str] | None:
             items = [(f"{where}.{k}" if where else str(k), v, k) for k, v in value.items()]
             for path, _, key in items:
                 if isinstance(key, str) and not key.isprintable():
-                    return path, "a control character in a key name (names and ids are printable text)"
+                    return path, "expected a key name without control characters"
             stack.extend((path, v) for path, v, _ in reversed(items))
         elif isinstance(value, list):
             stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(value))))
         elif isinstance(value, str) and not value.isprintable():
-            return where, f"{_short(value)}: a control character in a string (config strings are printable text)"
+            return where, f"{_short(value)}: expected text without control characters"
     return None
 
 
