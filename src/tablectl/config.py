@@ -36,6 +36,12 @@ constants): finite, in range, whole where it counts things, so no configured val
 running table allocate, loop or overflow. ``production_risks(config)`` lists what a production
 table (real devices) must not run with unless the config says so explicitly: no signing key,
 ``fsync = false``.
+
+Names and text are checked as strictly: the table id and each device name are whole-string
+matches of ``TABLE_ID`` (a trailing newline is not an id); a supervisor id is printable and not
+padded (``supervisor_id_problem``); no key or string anywhere may hold a control character (they
+reach terminals). The file must be a regular file of at most ``MAX_CONFIG_BYTES``
+(``tablectl.files.read_regular``); TOML nested too deep to parse is one line too.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from tablectl.drivers.messages import printable
+from tablectl.files import MAX_CONFIG_BYTES, read_regular
 from tablectl.games import GAMES, GameDef
 from tablectl.rules.configure import RulesConfigError
 from tablectl.rules.houserules import RULES_BY_GAME, rules_from_dict
@@ -69,7 +76,11 @@ MIN_ANSWER_TIMEOUT, MAX_ANSWER_TIMEOUT = 0.05, 60.0  # seconds a driver waits fo
 MAX_EVENT_NO = 2**32 - 1  # a device event number (32 bits on the wire)
 #: Games whose primary wager is in whole dollars (their table limits are too).
 WHOLE_DOLLAR_GAMES = frozenset({"one-card-poker"})
-TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+#: a table id or a device name: the whole string (``\Z``: a ``$`` would let a trailing newline
+#: through, into the log's file names)
+TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\Z")
+DEVICE_NAME = TABLE_ID
+MAX_SUPERVISOR_ID = 64
 _SERIAL_SCHEMES = ("socket", "rfc2217", "loop", "spy")
 
 
@@ -134,6 +145,42 @@ def _short(value: Any, limit: int = 40) -> str:
     """``value`` for an error line: its repr, cut to ``limit`` characters."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def supervisor_id_problem(supervisor: str) -> str | None:
+    """Why ``supervisor`` cannot be a supervisor id, or None. The display takes an id as typed
+    (printable characters) and strips it: an id that is empty, padded with spaces, longer than
+    ``MAX_SUPERVISOR_ID`` or holding a control character could never sign in."""
+    if not supervisor.strip():
+        return "an empty supervisor id could never sign in"
+    if supervisor != supervisor.strip():
+        return "a supervisor id padded with spaces could never sign in (the display strips what is typed)"
+    if not supervisor.isprintable():
+        return "a supervisor id with a control character could never sign in"
+    if len(supervisor) > MAX_SUPERVISOR_ID:
+        return f"a supervisor id is at most {MAX_SUPERVISOR_ID} characters"
+    return None
+
+
+def _control_character(data: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(key, reason) for the first key or string value in parsed TOML ``data`` holding a
+    character that is not printable (ESC, BEL, a newline, bidi controls): names and ids reach
+    terminals and log file names, and must not drive a terminal (an OSC 52 clipboard write, a
+    screen clear). Walks without recursion, so any depth tomllib accepts is safe."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, Mapping):
+            items = [(f"{where}.{k}" if where else str(k), v, k) for k, v in value.items()]
+            for path, _, key in items:
+                if isinstance(key, str) and not key.isprintable():
+                    return path, "expected a key name without control characters"
+            stack.extend((path, v) for path, v, _ in reversed(items))
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, str) and not value.isprintable():
+            return where, f"{_short(value)}: expected text without control characters"
+    return None
 
 
 def _plain_path(value: Path) -> Path:
@@ -234,7 +281,7 @@ class TableConfig(_Strict):
     @field_validator("table")
     @classmethod
     def _table(cls, value: str) -> str:
-        if not TABLE_ID.match(value):
+        if not TABLE_ID.fullmatch(value):
             raise ValueError(f"{value!r}: letters, digits, '.', '_', '-' (at most 64)")
         return value
 
@@ -267,10 +314,21 @@ class TableConfig(_Strict):
         from tablectl.supervisor import CredentialFormatError, parse_stored
 
         for who, stored in value.items():
+            problem = supervisor_id_problem(who)
+            if problem is not None:
+                raise _KeyError(f"supervisors.{who}", f"{_short(who)}: {problem}")
             try:
                 parse_stored(stored)
             except CredentialFormatError as e:
                 raise _KeyError(f"supervisors.{who}", str(e)) from None
+        return value
+
+    @field_validator("devices")
+    @classmethod
+    def _device_names(cls, value: dict[str, DeviceConfig]) -> dict[str, DeviceConfig]:
+        for name in value:
+            if not DEVICE_NAME.fullmatch(name):
+                raise _KeyError(f"devices.{name}", "a device name is letters, digits, '.', '_', '-' (at most 64)")
         return value
 
     @field_validator("min_bet", "max_bet", mode="before")
@@ -404,6 +462,9 @@ def _loc(loc: tuple[Any, ...]) -> str:
 
 def parse_config(data: Mapping[str, Any], source: str | Path = "<config>") -> TableConfig:
     """Validate a parsed TOML table into a ``TableConfig`` (``ConfigError`` on the first problem)."""
+    control = _control_character(data)
+    if control is not None:
+        raise ConfigError(f"{source}: {control[0]}: {control[1]}")
     try:
         config = TableConfig.model_validate({**data, "source": Path(source)})
     except ValidationError as e:
@@ -419,14 +480,17 @@ def parse_config(data: Mapping[str, Any], source: str | Path = "<config>") -> Ta
         raise ConfigError(f"{source}: {_loc(err['loc'])}: {reason}") from None
     except _KeyError as e:
         raise ConfigError(f"{source}: {e.key}: {e.reason}") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: nested too deeply to be a table config") from None
     return config
 
 
 def load_config(path: str | Path) -> TableConfig:
-    """Read and validate a table configuration file."""
+    """Read and validate a table configuration file: a regular file of at most
+    ``MAX_CONFIG_BYTES`` (a FIFO or a device is refused at once, never waited on or read)."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, "config", MAX_CONFIG_BYTES)
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror or e}") from None
     try:
@@ -435,4 +499,6 @@ def load_config(path: str | Path) -> TableConfig:
         raise ConfigError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: bad TOML: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: bad TOML: nested too deeply to be a table config") from None
     return parse_config(data, path)

@@ -42,7 +42,7 @@ from tablectl.analytics.schemas import SCHEMAS
 
 MANIFESTS = "_manifests"
 RULES = "_rules.json"  # in MANIFESTS: the rules registry (no table name starts with "_")
-PART = re.compile(r"^part-(\d+)-(\d+)\.parquet$")
+PART = re.compile(r"part-(\d+)-(\d+)\.parquet")
 LOCK = ".lock"  # in MANIFESTS: held (flock, exclusive) by the export writing the dataset
 LOCK_WAIT = 600.0  # seconds an export waits for another export of the dataset by default
 FILE_MODE = 0o644  # every file the dataset's writers make, whatever the umask
@@ -155,7 +155,7 @@ def remove_uncommitted(root: Path, table: str, through: int) -> int:
         if not base.is_dir():
             continue
         for path in base.glob("date=*/*"):
-            m = PART.match(path.name)
+            m = PART.fullmatch(path.name)
             if path.name.startswith(".") or (m is not None and int(m.group(1)) > through):
                 path.unlink()
                 removed += 1
@@ -384,7 +384,7 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
                 path = Path(top, file)
                 if path in listed:
                     continue
-                m = PART.match(file)
+                m = PART.fullmatch(file)
                 table = rel[0].removeprefix("table=") if len(rel) == 2 and rel[0].startswith("table=") else None
                 through = manifests[table].through_seq if table in manifests else 0
                 if m is not None and table is not None and int(m.group(1)) > through:

@@ -7,6 +7,7 @@ in surveillance's keyring: ``tablectl keyring add TABLE table.pub``. Never overw
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -18,9 +19,12 @@ from tablectl.eventlog.keys import save_keypair
 @click.command("keygen")
 @click.argument("directory", type=click.Path(path_type=Path))
 def command(directory: Path) -> None:
-    """Write DIRECTORY/table.key (private, mode 0600) and DIRECTORY/table.pub."""
-    if directory.exists() and not directory.is_dir():
-        raise CommandError(f"{directory}: exists and is not a directory", EXIT_USAGE)
+    """Write DIRECTORY/table.key (private, mode 0600) and DIRECTORY/table.pub.
+
+    DIRECTORY and any missing parents are made 0755, whatever the umask."""
+    if os.path.lexists(directory) and not directory.is_dir():
+        what = "a symbolic link to nothing, or a link loop" if directory.is_symlink() else "exists and is not a directory"
+        raise CommandError(f"{directory}: {what}", EXIT_USAGE)
     try:
         written = save_keypair(directory)
     except FileExistsError as exc:

@@ -74,6 +74,8 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
     from tablectl.review.engine import review, round_matcher
     from tablectl.review.model import RoundRecord, TableSetup
 
+    if html_path is not None:
+        _check_html_path(html_path)
     setup = None
     if config_path is not None:
         from tablectl.config import ConfigError, load_config
@@ -117,8 +119,10 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
     if html_path is not None:
         from tablectl.review import report_html
 
-        try:
-            html_path.write_text(report_html.render(report, rounds=chosen), encoding="utf-8")
+        from tablectl.files import write_file
+
+        try:  # a new file: 0644 whatever the umask; a FIFO or a device: refused, never waited on
+            write_file(html_path, report_html.render(report, rounds=chosen).encode("utf-8"), "HTML report", 0o644)
         except OSError as e:
             raise CommandError(f"{html_path}: cannot write the HTML report: {e.strerror or e}", EXIT_USAGE) from None
     if spool is not None:
@@ -160,6 +164,19 @@ def _write_stdout(write: Callable[[IO[bytes]], object]) -> None:
             pass
         raise CommandError(f"stdout: cannot write the JSON report, which is incomplete: {e.strerror or e}",
                            EXIT_STORAGE) from None
+
+
+def _check_html_path(html_path: Path) -> None:
+    """Refuse, before the review's work, an ``--html`` path that is there and is not a regular
+    file (a FIFO would block the write; a device is no report): one line, exit 2."""
+    import stat
+
+    try:
+        mode = os.stat(html_path).st_mode
+    except OSError:
+        return  # not there yet (or unreachable: the write says why)
+    if not stat.S_ISREG(mode):
+        raise CommandError(f"{html_path}: cannot write the HTML report: not a regular file", EXIT_USAGE)
 
 
 class _JsonRounds:

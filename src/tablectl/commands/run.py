@@ -24,6 +24,7 @@ devices still hold their events; restart once space is back); 130 stopped by SIG
 from __future__ import annotations
 
 import errno
+import os
 import signal
 from pathlib import Path
 from types import FrameType
@@ -134,6 +135,7 @@ def _command(
     except ConfigError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
     where = log_dir or config.log.dir
+    _check_log_dir(where, "--log-dir" if log_dir is not None else f"{config.source}: log.dir")
     key = signing_key or config.log.signing_key
     if key is None and simulate:
         key = _session_key(config.table, where)
@@ -163,6 +165,30 @@ def _check_fault(spec: str) -> None:
         parse_fault_spec(spec)
     except FaultSpecError as e:
         raise CommandError(f"--fault {spec}: {e}", EXIT_USAGE) from None
+
+
+def _check_log_dir(where: Path, named: str) -> None:
+    """A one-line ``CommandError`` (exit 2) when the log directory ``where`` (``named``: the
+    option or the config key it came from), or the nearest part of its path that is there, cannot
+    be one: a symbolic link loop, a symbolic link to nothing, or something that is not a
+    directory. A directory that does not exist yet is fine (it is made)."""
+    there = Path(where)
+    while not os.path.lexists(there) and there.parent != there:
+        there = there.parent
+    culprit = f"{where}" if there == Path(where) else f"{where}: {there}"
+    try:
+        os.stat(there)
+    except FileNotFoundError:
+        if os.path.islink(there):
+            raise CommandError(f"{named}: {culprit}: a symbolic link to nothing ({os.readlink(there)}); "
+                               "make its target or give a directory", EXIT_USAGE) from None
+        return
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise CommandError(f"{named}: {culprit}: a symbolic link loop", EXIT_USAGE) from None
+        raise CommandError(f"{named}: {culprit}: cannot use as the log directory: {e.strerror or e}", EXIT_USAGE) from None
+    if not os.path.isdir(there):
+        raise CommandError(f"{named}: {culprit}: not a directory", EXIT_USAGE)
 
 
 def _session_key(table: str, log_dir: Path) -> Path:

@@ -34,17 +34,23 @@ def _read_secret(supervisor: str) -> str:
 
 
 def _load_document(path: Path):  # type: ignore[no-untyped-def]
+    """The config at ``path`` as a tomlkit document (comments and layout kept); a one-line
+    ``CommandError`` for a file that is not a regular file of a config's size, or not TOML."""
     import tomlkit
     from tomlkit.exceptions import ParseError
 
+    from tablectl.files import MAX_CONFIG_BYTES, read_regular
+
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path, "config", MAX_CONFIG_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise CommandError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}", EXIT_USAGE) from None
     try:
         return tomlkit.parse(text)
     except ParseError as e:
         raise CommandError(f"{path}: bad TOML: {e}", EXIT_USAGE) from None
+    except RecursionError:
+        raise CommandError(f"{path}: bad TOML: nested too deeply to be a table config", EXIT_USAGE) from None
 
 
 def _write_checked(path: Path, text: str) -> None:
@@ -83,11 +89,14 @@ def add(config_path: Path, supervisor_id: str, replace: bool) -> None:
     """Add supervisor ID to CONFIG (asks the credential twice; stores only its hash)."""
     import tomlkit
 
+    from tablectl.config import supervisor_id_problem
+    from tablectl.drivers.messages import printable
     from tablectl.supervisor import hash_credential, weakness
 
     doc = _load_document(config_path)
-    if not supervisor_id.strip() or supervisor_id != supervisor_id.strip():
-        raise CommandError(f"supervisor id {supervisor_id!r}: empty or padded with spaces", EXIT_USAGE)
+    problem = supervisor_id_problem(supervisor_id)
+    if problem is not None:
+        raise CommandError(f"supervisor id {printable(repr(supervisor_id))}: {problem}", EXIT_USAGE)
     supervisors = doc.get("supervisors")
     if supervisors is None:
         supervisors = tomlkit.table()

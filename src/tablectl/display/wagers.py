@@ -24,7 +24,7 @@ from decimal import Decimal, InvalidOperation
 from tablectl.table.validation import check_wagers
 
 Wagers = Mapping[str, int]
-_NUMBER = re.compile(r"^\$?[0-9.]+$")
+_NUMBER = re.compile(r"\$?[0-9.]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +92,7 @@ def parse(text: str, limits: TableLimits) -> dict[str, int] | str:
     if not words:
         return "type an amount, or bets and amounts (e.g. 25 or ante 25 pairplus 5)"
     out: dict[str, int] = {}
-    if _NUMBER.match(words[0]):
+    if _NUMBER.fullmatch(words[0]):
         words = [limits.required[0], *words]
     if len(words) % 2:
         return f"{words[-1]!r} has no amount"

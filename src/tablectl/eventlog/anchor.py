@@ -111,7 +111,8 @@ def read_anchors(path: Path) -> AnchorFile:
     :class:`AnchorFile`). Raises :class:`LogInputError` (one line) for a file that cannot be read,
     or a line that is not an anchor and that no later line sets aside."""
     try:
-        data = Path(path).read_bytes()
+        from tablectl.files import MAX_ANCHOR_BYTES, read_regular  # a FIFO or /dev/zero: refused, not read
+        data = read_regular(path, "anchor file", MAX_ANCHOR_BYTES)
     except OSError as e:
         raise LogInputError(f"{path}: cannot read the anchor file: {e.strerror or e}") from None
     out = AnchorFile(path)

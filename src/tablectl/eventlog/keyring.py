@@ -26,13 +26,14 @@ from __future__ import annotations
 import datetime as dt
 import fcntl
 import os
-import stat
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from tablectl.files import read_regular
 
 from . import logformat as fmt
 from .keys import key_id, load_public_key, public_bytes
@@ -83,18 +84,14 @@ def load(directory: Path, table: str) -> list[Enrolment]:
     """The keys enrolled for *table* (none if the keyring has no file for it)."""
     path = table_file(directory, table)
     try:
-        st = os.stat(path)
+        text = read_regular(path, "keyring file", MAX_BYTES)
     except FileNotFoundError:
         return []
     except OSError as e:
         raise KeyringError(f"{path}: cannot read the keyring: {e.strerror or e}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise KeyringError(f"{path}: not a regular file")
-    if st.st_size > MAX_BYTES:
-        raise KeyringError(f"{path}: {st.st_size} bytes; a keyring file is at most {MAX_BYTES}")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as e:
+        data = tomllib.loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as e:
         raise KeyringError(f"{path}: not a keyring file: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
     if data.get("table") != table:
         raise KeyringError(f"{path}: table = {data.get('table')!r}, but the file is named for table {table!r}")

@@ -17,6 +17,8 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from tablectl.files import MAX_KEY_BYTES, private_mkdir, read_regular
+
 PRIVATE_KEY_FILE = "table.key"
 PUBLIC_KEY_FILE = "table.pub"
 
@@ -75,11 +77,12 @@ def save_keypair(
 ) -> KeyPairFiles:
     """Write ``<directory>/<name>.key`` (mode 0600) and ``<name>.pub``; never overwrites.
 
-    Creates *directory* if needed. Raises ``FileExistsError`` (with ``filename`` set) if either
-    file already exists, before writing anything.
+    Creates *directory* (and its missing parents) if needed, mode 0755 whatever the umask (never
+    group- or world-writable). Raises ``FileExistsError`` (with ``filename`` set) if either file
+    already exists, before writing anything.
     """
     key = key if key is not None else generate_key()
-    directory.mkdir(parents=True, exist_ok=True)
+    private_mkdir(directory, 0o755)  # what it creates: never group- or world-writable, whatever the umask
     private_path, public_path = directory / f"{name}.key", directory / f"{name}.pub"
     for path in (private_path, public_path):
         if os.path.lexists(path):
@@ -97,8 +100,10 @@ def save_keypair(
 
 
 def _read(path: Path, what: str) -> bytes:
+    """The bytes of key file ``path``: a regular file of at most ``MAX_KEY_BYTES`` (a FIFO or a
+    device such as ``/dev/zero`` is refused at once), or a one-line :class:`KeyFileError`."""
     try:
-        return Path(path).read_bytes()
+        return read_regular(path, f"{what} file", MAX_KEY_BYTES)
     except FileNotFoundError:
         raise KeyFileError(f"{path}: no such {what} file") from None
     except IsADirectoryError:

@@ -39,9 +39,11 @@ RESERVED_FIELDS = frozenset({"seq", "event", "ts", "table", "prev", "sig"})
 #: Checkpoint reason written by a clean ``close()``.
 SHUTDOWN = "shutdown"
 
-EVENT_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
-TABLE_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-FILE_NAME_RE = re.compile(r"^tablectl-(?P<table>[A-Za-z0-9][A-Za-z0-9_.-]*)-(?P<number>\d{6,})\.jsonl$")
+# Whole-string patterns: ``\Z``, never ``$`` (which also matches before a trailing newline, so
+# ``.match`` would pass "ocp-1\n" and name a log file after it).
+EVENT_NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
+TABLE_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\Z")
+FILE_NAME_RE = re.compile(r"tablectl-(?P<table>[A-Za-z0-9][A-Za-z0-9_.-]*)-(?P<number>\d{6,})\.jsonl\Z")
 
 LINE_PREFIX = b'{"seq":'
 PREV_MEMBER = b',"prev":"'
@@ -66,7 +68,7 @@ def file_name(table: str, number: int) -> str:
 
 def parse_file_name(name: str) -> tuple[str, int] | None:
     """``(table, number)`` if *name* is a log file name, else None."""
-    m = FILE_NAME_RE.match(name)
+    m = FILE_NAME_RE.fullmatch(name)
     if m is None:
         return None
     return m.group("table"), int(m.group("number"))
