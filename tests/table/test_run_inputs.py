@@ -33,7 +33,7 @@ def one_line_refusal(proc: subprocess.CompletedProcess[str]) -> str:
 
 
 def private_state(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    return {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TABLECTL_KEYRING": str(tmp_path / "keyring")}
 
 
 def test_a_log_dir_in_a_symlink_loop_is_one_line_and_exit_2(tmp_path: Path) -> None:
@@ -78,9 +78,9 @@ def test_a_simulated_run_under_umask_0_creates_nothing_group_or_world_writable(t
     proc = simulated(CONFIG, log_dir, env=private_state(tmp_path), umask=0)
     assert proc.returncode == 0, proc.stderr
     made = [tmp_path / "state", tmp_path / "state" / "tablectl", tmp_path / "state" / "tablectl" / "session-keys",
-            tmp_path / "new", log_dir, log_dir / "session.pub"]
+            tmp_path / "new", log_dir, tmp_path / "keyring", tmp_path / "keyring" / "ocp-1.toml"]
     made += list((tmp_path / "state" / "tablectl" / "session-keys").iterdir())
     for path in made:
         mode = stat.S_IMODE(path.stat().st_mode)
         assert not mode & (stat.S_IWGRP | stat.S_IWOTH), f"{path}: {mode:o}"
-    assert stat.S_IMODE((log_dir / "session.pub").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "keyring" / "ocp-1.toml").stat().st_mode) == 0o644

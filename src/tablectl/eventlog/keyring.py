@@ -33,7 +33,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from tablectl.files import read_regular
+from tablectl.files import private_mkdir, read_regular
 
 from . import logformat as fmt
 from .keys import key_id, load_public_key, public_bytes
@@ -235,20 +235,6 @@ def _render(table: str, enrolled: list[Enrolment]) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def _make_dir(directory: Path) -> None:
-    missing = []
-    d = Path(directory)
-    while not d.exists():
-        missing.append(d)
-        d = d.parent
-    for d in reversed(missing):
-        try:
-            d.mkdir(mode=DIR_MODE)
-        except FileExistsError:
-            pass
-        os.chmod(d, DIR_MODE)  # the umask must not widen (or narrow) it
-
-
 def _write(directory: Path, table: str, enrolled: list[Enrolment]) -> None:
     path = table_file(directory, table)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -282,7 +268,7 @@ class _locked:
 
     def __enter__(self) -> None:
         try:
-            _make_dir(self.directory)
+            private_mkdir(self.directory, DIR_MODE)
             self.fd = os.open(self.directory / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
             fcntl.flock(self.fd, fcntl.LOCK_EX)
         except OSError as e:

@@ -34,6 +34,7 @@ import structlog
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tablectl import __version__
+from tablectl.files import private_mkdir
 
 from . import logformat as fmt
 from .errors import LogClosedError, LogCorruptError, LogFailedError, LogLockedError
@@ -183,7 +184,7 @@ class EventLog:
         ).bind(**envelope)
         self._envelope: dict[str, Any] = dict(self._bound._context)
 
-        self._dir.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+        private_mkdir(self._dir, DIR_MODE)  # every folder made: DIR_MODE whatever the umask
         self._lock_fd = self._lock()
         try:
             self._open_log()

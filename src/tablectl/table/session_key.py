@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from tablectl.eventlog import keyring
 from tablectl.eventlog import logformat as fmt
 from tablectl.eventlog.keys import generate_key, key_id, load_private_key
+from tablectl.files import private_mkdir
 
 #: the note of a simulated table's enrolment: the simulator may replace only what it enrolled
 SIMULATED = "simulated table's session key"
@@ -64,10 +65,10 @@ def session_key(table: str, log_dir: Path, keyring_dir: Path | None = None) -> S
 
 
 def _private_dirs(keys: Path) -> None:
-    """``.../tablectl/session-keys`` and ``.../tablectl``, made 0700 (the umask cannot widen them)."""
-    for d in (keys.parent, keys):
-        d.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
-        os.chmod(d, DIR_MODE)
+    """``.../tablectl/session-keys`` 0700, and every folder made on the way (the umask cannot
+    widen them)."""
+    private_mkdir(keys, DIR_MODE)
+    os.chmod(keys, DIR_MODE)
 
 
 def _install(path: Path, key: Ed25519PrivateKey) -> bool:
