@@ -323,6 +323,8 @@ def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_o
     except (DealerError, InputRejected) as e:
         if controller.error is not None or stopping():
             return  # the log failed under the dealer (reported as that), or the table was stopped
+        if not isinstance(e, DealerError):
+            raise
         raise CommandError(f"{config.table}: {e}", EXIT_FINDINGS) from None
     if stopping():
         return

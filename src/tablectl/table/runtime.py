@@ -25,7 +25,7 @@ from tablectl.table.controller import TableController
 from tablectl.table.resume import read_back
 
 _log = logging.getLogger(__name__)
-STOP_TIMEOUT = 30.0  # seconds the controller has to take what is queued and end on a stop
+STOP_TIMEOUT = 15.0  # seconds the controller has to take what is queued and end (the unit allows 20 s)
 
 
 @dataclass
