@@ -12,11 +12,16 @@ next run opens the log as it was left (a clean shutdown, no recovery).
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pty
 import random
 import signal
+import struct
 import subprocess
 import sys
+import termios
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from tablectl.commands.run import Terminated, _Termination
 from tablectl.eventlog import LogCorruptError, iter_events, load_public_key
 from tablectl.eventlog.verify import verify
 
@@ -82,6 +88,29 @@ def test_a_sigterm_inside_code_run_from_a_string_only_asks_for_the_stop_and_the_
     assert codes == [130] * 5
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_the_signal_handler_only_asks_for_the_stop_and_never_raises(signum: int) -> None:
+    termination = _Termination()
+    stops: list[int] = []
+    try:
+        termination.arm(lambda: stops.append(signum))
+        signal.raise_signal(signum)
+        signal.raise_signal(signum)
+    finally:
+        termination.restore()
+    assert termination.requested and stops == [signum, signum]
+
+
+def test_a_signal_before_the_table_is_armed_is_acted_on_when_it_is() -> None:
+    termination = _Termination()
+    try:
+        signal.raise_signal(signal.SIGTERM)
+        with pytest.raises(Terminated):
+            termination.arm(lambda: None)
+    finally:
+        termination.restore()
+
+
 @dataclass
 class Stopped:
     """One run stopped by a signal while cards flowed, and what its log shows."""
@@ -109,17 +138,39 @@ def _cards_logged(log_dir: Path) -> int:
     return count
 
 
+def _drain(fd: int) -> None:
+    """Read a terminal's output until it is gone (a display must never wait for its reader)."""
+    try:
+        while os.read(fd, 65536):
+            pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def _start(log_dir: Path, how: str) -> subprocess.Popen[str]:
     """``how``: ``flood`` (a device floods the table), ``autoplay`` (the virtual dealer plays),
+    ``display`` (the virtual dealer plays at full pace under the live display, in a terminal),
     ``idle`` (nobody deals)."""
     env = {**os.environ, "XDG_STATE_HOME": str(log_dir.parent / "state")}
-    run = ["run", str(CONFIG), "--simulate", "--headless", "--log-dir", str(log_dir)]
+    run = ["run", str(CONFIG), "--simulate", "--log-dir", str(log_dir)]
     if how == "flood":
         program = log_dir.parent / "flooded_run.py"
         program.write_text(_FLOODED_RUN)
-        argv = [sys.executable, str(program), *run]
+        argv = [sys.executable, str(program), *run, "--headless"]
+    elif how == "display":
+        argv = [sys.executable, "-m", "tablectl", *run, "--autoplay", "1000000", "--pace", "0"]
+        terminal, screen = pty.openpty()
+        fcntl.ioctl(screen, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 160, 0, 0))
+        try:
+            return subprocess.Popen(argv, stdin=screen, stdout=screen, stderr=subprocess.PIPE, text=True,
+                                    env={**env, "TERM": "xterm-256color"})
+        finally:
+            os.close(screen)
+            threading.Thread(target=_drain, args=(terminal,), daemon=True).start()
     else:
-        argv = [sys.executable, "-m", "tablectl", *run, *(["--autoplay", "1000000"] if how == "autoplay" else [])]
+        argv = [sys.executable, "-m", "tablectl", *run, "--headless", *(["--autoplay", "1000000"] if how == "autoplay" else [])]
     return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
@@ -179,8 +230,18 @@ def test_a_sigterm_while_the_virtual_dealer_plays_stops_it_cleanly(tmp_path: Pat
     _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", random.Random(), how="autoplay"))
 
 
+@pytest.mark.slow
 def test_a_ctrl_c_while_a_device_floods_the_table_stops_it_cleanly(tmp_path: Path) -> None:
     _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", random.Random(), signum=signal.SIGINT))
+
+
+def test_a_sigterm_under_the_live_display_while_the_virtual_dealer_plays_stops_it_cleanly(tmp_path: Path) -> None:
+    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", random.Random(), how="display"))
+
+
+@pytest.mark.slow
+def test_a_ctrl_c_under_the_live_display_while_the_virtual_dealer_plays_stops_it_cleanly(tmp_path: Path) -> None:
+    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", random.Random(), how="display", signum=signal.SIGINT))
 
 
 @pytest.mark.slow
