@@ -24,7 +24,6 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from typing import Any, Protocol
