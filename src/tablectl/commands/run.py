@@ -11,9 +11,11 @@ With ``--simulate`` and no signing key configured, the log is signed with the ta
 kept in a private directory (``$XDG_STATE_HOME/tablectl/session-keys``, mode 0700), never in the
 log directory, and enrolled in the keyring for review (``tablectl.table.session_key``).
 
-SIGTERM stops the table cleanly at any moment: while the table is starting it is remembered and
-acted on once the log is open (a log is never left half-opened and unsigned); after that the
-table takes what is queued, commits and signs its shutdown checkpoint.
+SIGTERM (or Ctrl-C: SIGINT) stops the table cleanly at any moment: while the table is starting it
+is remembered and acted on once the log is open (a log is never left half-opened and unsigned);
+after that the table takes what is queued, logs ``table_stopped`` and commits, and once its
+owner thread has ended the log closes with a signed shutdown checkpoint. The signal handler only
+notes the signal and queues the stop; it never raises into the code the main thread is running.
 
 Exit codes: 0 done; 1 the table was held without a planted mistake (a violation found);
 2 bad input or configuration; 3 the log on disk does not verify; 4 a device could not be used;
@@ -26,6 +28,7 @@ from __future__ import annotations
 import errno
 import os
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
@@ -48,7 +51,8 @@ STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, 
 
 
 class Terminated(KeyboardInterrupt):
-    """A SIGTERM, raised in the main thread as a Ctrl-C is and stopping the table the same way.
+    """A SIGTERM or Ctrl-C, raised by the main thread itself where it learns of one (never by the
+    signal handler), stopping the table the same way a ``KeyboardInterrupt`` does.
 
     Its own class, not ``KeyboardInterrupt`` itself: an interpreter that sees a bare
     ``KeyboardInterrupt`` end code it runs from a string (a dataclass or namedtuple being made, as
@@ -57,27 +61,34 @@ class Terminated(KeyboardInterrupt):
 
 
 class _Termination:
-    """SIGTERM for ``run``: while the table starts it is only remembered (``arm`` acts on it once
-    the log is open); after that it raises :class:`Terminated` in the main thread, which stops
-    the table cleanly."""
+    """SIGTERM and SIGINT for ``run``. The handler never raises: it notes the signal
+    (``requested``) and, once ``arm`` has named how to stop the table, calls that (it must be safe
+    in a signal handler: ``TableController.request_stop``). The main thread, where it waits, sees
+    ``requested`` or the table ending, and stops the table from there. A signal before ``arm``
+    makes ``arm`` raise :class:`Terminated` (the log is open by then and is closed cleanly)."""
+
+    SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
     def __init__(self) -> None:
         self.requested = False
-        self.armed = False
-        self.previous = signal.signal(signal.SIGTERM, self)
+        self._stop: Callable[[], None] | None = None
+        self.previous = {signum: signal.signal(signum, self) for signum in self.SIGNALS}
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         self.requested = True
-        if self.armed:
-            raise Terminated
+        stop = self._stop
+        if stop is not None:
+            stop()
 
-    def arm(self) -> None:
-        self.armed = True
+    def arm(self, stop: Callable[[], None]) -> None:
+        """From now on a signal calls ``stop``; raises :class:`Terminated` if one came before."""
+        self._stop = stop
         if self.requested:
             raise Terminated
 
     def restore(self) -> None:
-        signal.signal(signal.SIGTERM, self.previous)
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
 
 
 @click.command("run")
@@ -258,14 +269,19 @@ def _run(
         raise CommandError(f"{config.source}: log: {e}", EXIT_USAGE) from None
     out = open(mistakes_log, "w", encoding="utf-8") if mistakes_log is not None else None  # noqa: SIM115
     interrupted = False
+
+    def stopping() -> bool:
+        return termination is not None and termination.requested
+
     try:
         if termination is not None:
-            termination.arm()
+            termination.arm(controller.request_stop)
         if headless:
-            _run_headless(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, where=where)
+            _run_headless(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, where=where,
+                          stopping=stopping)
         else:
             _run_display(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, pace=pace, where=where,
-                         demo_supervisor=demo_supervisor)
+                         demo_supervisor=demo_supervisor, stopping=stopping)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -274,7 +290,7 @@ def _run(
         runtime.stop()  # a signed "shutdown" checkpoint closes the log, whatever ended the run
     if controller.error is not None:  # a stop asked for after the log failed is still that failure
         raise _failure(config, controller.error)
-    if interrupted:
+    if interrupted or stopping():
         raise SystemExit(EXIT_INTERRUPTED)
 
 
@@ -291,25 +307,33 @@ def _report(config, report, where) -> str:  # type: ignore[no-untyped-def]
     )
 
 
-def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_out, where) -> None:  # type: ignore[no-untyped-def]
-    """No display: serve until SIGTERM / Ctrl-C, or have the virtual dealer play ``rounds``."""
+def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_out, where, stopping) -> None:  # type: ignore[no-untyped-def]
+    """No display: serve until SIGTERM / Ctrl-C, or have the virtual dealer play ``rounds``.
+    A signal stops the controller (``stopping()`` says so); the dealer then finds its inputs
+    rejected and this returns."""
+    from tablectl.table.inputs import InputRejected
     from tablectl.table.virtual_dealer import DealerError
 
     if rounds is None:
         click.echo(f"{config.table}: running ({config.game}); log in {where}; Ctrl-C stops", err=True)
-        controller.wait_stopped()  # until SIGTERM / Ctrl-C, or the controller stops (its log failed)
+        controller.wait_stopped()  # until SIGTERM / Ctrl-C stops it, or its log failed
         return
     dealer = _virtual_dealer(controller, runtime, config, seed=seed, rate=rate, mistakes_out=mistakes_out)
     try:
         report = dealer.play(rounds)
-    except DealerError as e:
-        if controller.error is not None:
-            return  # the log failed under the dealer: reported as that
+    except (DealerError, InputRejected) as e:
+        if controller.error is not None or stopping():
+            return  # the log failed under the dealer (reported as that), or the table was stopped
+        if not isinstance(e, DealerError):
+            raise
         raise CommandError(f"{config.table}: {e}", EXIT_FINDINGS) from None
+    if stopping():
+        return
     click.echo(_report(config, report, where))
 
 
-def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_out, pace, where, demo_supervisor=False) -> None:  # type: ignore[no-untyped-def]
+def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_out, pace, where, demo_supervisor=False,  # type: ignore[no-untyped-def]
+                 stopping=lambda: False) -> None:
     """The live display in this terminal, with the virtual dealer playing (``rounds``) or a
     person at the keys; the report line is printed after the display gives the terminal back."""
     from tablectl.display.live import QUIT, SIGNALLED, Paced, run_live
@@ -330,13 +354,13 @@ def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_ou
     result = run_live(controller, autoplay=autoplay, sim=sim, notice=notice, supervisor_hint=hint)
     if controller.error is not None:
         return  # the log failed: reported as that by the caller
+    if result.reason == SIGNALLED or stopping():
+        raise Terminated  # the table was stopped under the display (and the dealer, if it played)
     if isinstance(result.autoplay_error, DealerError):
         raise CommandError(f"{config.table}: {result.autoplay_error}", EXIT_FINDINGS)
     if result.autoplay_error is not None:
         raise result.autoplay_error
     if result.autoplay_result is not None:
         click.echo(_report(config, result.autoplay_result, where))
-    elif result.reason == SIGNALLED:
-        raise Terminated
     elif result.reason != QUIT:
         click.echo(f"{config.table}: display ended ({result.reason}); log in {where}", err=True)

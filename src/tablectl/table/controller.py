@@ -10,6 +10,13 @@ order, then commits the event log (one write + fsync for the batch), THEN tells 
 highest event number now durable (``driver.persisted``), then publishes a ``TableView`` to the
 view listeners and completes the inputs' futures. A device event is therefore fsynced before its
 device may forget it, and an input's future completes only once its effects are durable.
+
+A ``Stop`` ends the owner thread after everything queued before it: the table goes offline
+(``table_stopped``) and that is committed; what is queued after it is not taken (a device event
+stays with its device, an input is rejected). The owner thread is the log's only writer while it
+runs; ``finished`` says when it has ended, so whoever closes the log waits for that, never for
+``Thread.join`` (on Python 3.11 a join interrupted by a signal can mark a running thread as
+ended, CPython gh-90882).
 """
 
 from __future__ import annotations
@@ -17,7 +24,6 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from typing import Any, Protocol
@@ -87,6 +93,7 @@ class TableController:
         self._processed: dict[str, int] = {}
         self._thread: threading.Thread | None = None
         self._thread_name = thread_name or f"tablectl-table:{config.table}"
+        self._finished = threading.Event()  # set by the owner thread once it will not write again
         self.error: BaseException | None = None
         self.batches = 0
 
@@ -112,32 +119,35 @@ class TableController:
         self._thread = threading.Thread(target=self._run, name=self._thread_name, daemon=True)
         self._thread.start()
 
-    def stop(self, reason: str = "stop", timeout: float = 10.0) -> None:
-        """Take what is queued, go offline, commit, and end the thread (idempotent)."""
-        thread = self._thread
-        if thread is None or not thread.is_alive():
-            return
-        done: Future[None] = Future()
-        self._inbox.put((Stop(reason), done))
-        thread.join(timeout)
+    def stop(self, reason: str = "stop", timeout: float = 10.0) -> bool:
+        """Take what is queued, go offline, commit, and end the owner thread (idempotent); whether
+        it has ended within ``timeout`` seconds (only then may the log be closed)."""
+        if self._thread is None:
+            return True
+        if not self._finished.is_set():
+            self.request_stop(reason)
+        return self._finished.wait(timeout)
+
+    def request_stop(self, reason: str = "stop") -> None:
+        """Queue a ``Stop`` and return at once. Safe in a signal handler: it only puts on the
+        inbox (a ``SimpleQueue``, whose ``put`` is reentrant)."""
+        self._inbox.put((Stop(reason), None))
+
+    @property
+    def finished(self) -> bool:
+        """The owner thread has ended (stopped, or its log failed: ``error``): it writes no more."""
+        return self._finished.is_set()
 
     @property
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        return self._thread is not None and not self._finished.is_set()
 
     def wait_stopped(self, timeout: float | None = None) -> bool:
         """Block until the owner thread has ended (stopped, or its log failed: ``error``), at most
-        ``timeout`` seconds; whether it has. Signals still reach the calling (main) thread."""
-        thread = self._thread
-        if thread is None:
+        ``timeout`` seconds; whether it has. A signal handler that returns does not end the wait."""
+        if self._thread is None:
             return True
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while thread.is_alive():
-            left = 0.5 if deadline is None else min(0.5, deadline - time.monotonic())
-            if left <= 0:
-                return False
-            thread.join(left)
-        return True
+        return self._finished.wait(timeout)
 
     # --- entry points -------------------------------------------------------------------------
 
@@ -149,8 +159,7 @@ class TableController:
         if not self._room.acquire(blocking=False):
             self.sink_waits += 1
             while not self._room.acquire(timeout=_ROOM_CHECK):
-                thread = self._thread
-                if thread is not None and not thread.is_alive():
+                if self._finished.is_set():
                     return
         self._inbox.put((device, event))
 
@@ -159,6 +168,8 @@ class TableController:
         and committed."""
         future: Future[Any] = Future()
         self._inbox.put((inp, future))
+        if self._finished.is_set():  # the owner thread will not take it
+            self._reject_pending(InputRejected("the table is stopped"))
         return future
 
     def start_round(
@@ -235,11 +246,22 @@ class TableController:
     def wait_processed(self, device: str, event_no: int, timeout: float = 5.0) -> bool:
         """Wait until ``device``'s event ``event_no`` is taken and committed."""
         with self._progress:
-            return self._progress.wait_for(lambda: self._processed.get(device, 0) >= event_no, timeout)
+            self._progress.wait_for(lambda: self._processed.get(device, 0) >= event_no or self._finished.is_set(), timeout)
+            return self._processed.get(device, 0) >= event_no
 
     # --- the owner thread ---------------------------------------------------------------------
 
     def _run(self) -> None:
+        try:
+            self._serve()
+        finally:
+            self._finished.set()  # before the inbox is emptied: a later submit sees it and rejects
+            failed = self.error
+            self._reject_pending(InputRejected(f"the event log failed: {failed}" if failed else "the table is stopped"))
+            with self._progress:
+                self._progress.notify_all()
+
+    def _serve(self) -> None:
         inbox = self._inbox
         core = self.core
         stopping = False
@@ -255,15 +277,22 @@ class TableController:
             for head, tail in batch:
                 if isinstance(head, str):
                     events += 1
+                    if stopping:
+                        continue  # after the stop: not taken, its device keeps it
                     try:
                         core.handle_event(head, tail)
                     except Exception as e:  # noqa: BLE001 - a bug must not stop the table
                         self._internal_error(e, f"device {head}: {tail!r}")
                     continue
+                if stopping:
+                    if isinstance(tail, Future):
+                        replies.append((tail, None, InputRejected("the table is stopped")))
+                    continue
                 if isinstance(head, Stop):
                     stopping = True
                     core.go_offline(head.reason)
-                    replies.append((tail, None, None))
+                    if isinstance(tail, Future):
+                        replies.append((tail, None, None))
                     continue
                 if isinstance(head, Snapshot):
                     replies.append((tail, head, None))
@@ -286,7 +315,6 @@ class TableController:
                 for future, _, _ in replies:
                     if not future.done():
                         future.set_exception(InputRejected(f"the event log failed: {e}"))
-                self._fail_pending(e)
                 return
 
     def _finish_batch(self, replies: list[tuple[Future[Any], Any, BaseException | None]]) -> None:
@@ -323,11 +351,12 @@ class TableController:
         _log.exception("table %s: internal error on %s", self.config.table, what)
         self.log.append("internal_error", error=f"{type(error).__name__}: {error}", what=what[:200])
 
-    def _fail_pending(self, error: BaseException) -> None:
+    def _reject_pending(self, rejection: InputRejected) -> None:
+        """Empty the inbox once the owner thread has ended: each input's future is rejected."""
         while True:
             try:
                 _, tail = self._inbox.get_nowait()
             except queue.Empty:
                 return
             if isinstance(tail, Future) and not tail.done():
-                tail.set_exception(InputRejected(f"the event log failed: {error}"))
+                tail.set_exception(rejection)

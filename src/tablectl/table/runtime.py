@@ -5,7 +5,11 @@ Start order: open the log; for each device, start its simulator (when simulating
 driver with ``resume_after`` = the highest event number already logged for it; then start the
 controller, which takes over from the log what was in play: round numbers, the dealer and the
 bank's rotation, the shoe (or continuous shuffler) and its round (``tablectl.table.resume``).
-Stop order is the reverse; the log closes last with a signed shutdown checkpoint.
+Stop order is the reverse: the controller takes what is queued, logs ``table_stopped`` and
+commits; once its owner thread has ended (the log's only writer while it runs) the drivers and
+simulators stop and the log closes last with a signed shutdown checkpoint. If the owner thread
+does not end within the stop timeout the log is left as it is, never closed under a writer: the
+next open finds an unclean shutdown and records a recovery.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from tablectl.table.controller import TableController
 from tablectl.table.resume import read_back
 
 _log = logging.getLogger(__name__)
+STOP_TIMEOUT = 15.0  # seconds the controller has to take what is queued and end (the unit allows 20 s)
 
 
 @dataclass
@@ -104,15 +109,19 @@ class TableRuntime:
 
     def stop(self, *, clean: bool = True) -> None:
         """Stop the controller, the drivers and the simulators, then close the log (idempotent)."""
+        writer_done = True
         if self.controller is not None:
-            self.controller.stop()
+            writer_done = self.controller.stop(timeout=STOP_TIMEOUT)
+            if not writer_done:
+                _log.error("table %s: the table did not stop within %g s; the event log is left open "
+                           "(the next start records a recovery)", self.config.table, STOP_TIMEOUT)
         for driver in self.drivers.values():
             driver.stop()
         self.drivers.clear()
         for server in self.servers.values():
             server.stop()
         self.servers.clear()
-        if self.log is not None and not self.log.closed:
+        if self.log is not None and not self.log.closed and writer_done:
             try:
                 self.log.close(clean=clean and (self.controller is None or self.controller.error is None))
             except Exception:  # noqa: BLE001 - stopping must finish
