@@ -12,8 +12,11 @@ Exit codes (shared by every command, for scripts): 0 ok; 1 findings (anomalies, 
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
 import signal
+import sys
 from types import FrameType
 
 import click
@@ -88,4 +91,25 @@ def entry() -> None:
     (exit 130, its ``finally`` blocks run), never by the signal's default action; ``run``
     installs its own handler at once."""
     signal.signal(signal.SIGTERM, _terminated)
-    main()
+    try:
+        main()
+    except OSError as e:
+        if e.errno not in _OUTPUT_ERRNOS:
+            raise
+        drop_stdout()
+        click.echo(f"tablectl: cannot write the output: {e.strerror or e}", err=True)
+        raise SystemExit(EXIT_STORAGE) from None
+
+
+# what stdout on a full disk, or a closed pipe, raises out of a command's printing
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE})
+
+
+def drop_stdout() -> None:
+    """Point stdout at /dev/null so that what it still buffers fails nowhere at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # a stdout that is no file
+        pass

@@ -155,3 +155,12 @@ def test_a_moved_log_folder_keeps_its_key_and_still_reviews_clean(floor: tuple[P
     done = tablectl("run", CONFIG, "--simulate", "--headless", "--autoplay", "2", "--log-dir", moved, env=env)
     assert done.returncode == 0 and "new session key" not in done.stderr, done.stderr
     assert tablectl("review", moved, env=env).returncode == 0
+
+
+def test_a_text_report_to_a_full_disk_is_one_line_and_exit_5(floor: tuple[Path, dict[str, str]]) -> None:
+    root, env = floor
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "tablectl", "review", str(root / "logs")], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=180, env=env)
+    assert done.returncode == 5 and done.stderr.count("\n") == 1, done.stderr
+    assert "No space left on device" in done.stderr

@@ -32,7 +32,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 import orjson
 
-from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError
+from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError, drop_stdout
 from tablectl.commands.options import keyring_option, trust_for
 
 if TYPE_CHECKING:
@@ -156,12 +156,7 @@ def _write_stdout(write: Callable[[IO[bytes]], object]) -> None:
         write(out)
         out.flush()
     except OSError as e:
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            os.close(devnull)
-        except (OSError, ValueError):  # a stdout that is no file (under a test runner): nothing to drop
-            pass
+        drop_stdout()
         raise CommandError(f"stdout: cannot write the JSON report, which is incomplete: {e.strerror or e}",
                            EXIT_STORAGE) from None
 

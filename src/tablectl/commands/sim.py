@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import signal
 import sys
-import threading
+import time
 from types import FrameType
 from typing import TYPE_CHECKING
 
@@ -173,14 +173,16 @@ def _serve(device: SimDevice, tcp_addr: tuple[str, int] | None, control_addr: tu
 
 def _wait_for_signal(server: ServerBase) -> None:
     """Block until SIGINT/SIGTERM (or the serving thread dies)."""
-    done = threading.Event()
+    # The handler only sets a flag: Event.set takes a lock the interrupted main thread may hold.
+    signalled: list[int] = []
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
-        done.set()
+        signalled.append(signum)
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
-        while not done.wait(0.2):
+        while not signalled:
+            time.sleep(0.2)
             if not server.running:
                 raise CommandError(f"the simulator stopped: {server.error}", EXIT_DEVICE)
     finally:
