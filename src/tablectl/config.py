@@ -9,6 +9,12 @@
     seats = 7
     min_bet = 5                   # dollars (cents allowed: 5.50, unless the game's wager is whole dollars)
     max_bet = 500                 # at most 1,000,000 dollars
+    # max_payout = 25000          # dollars: no bet's top payout at its maximum may exceed it
+
+    [limits.tie]                  # any bet's limits in dollars (min, max, unit); the rest default
+    min = 1                       # (tablectl.rules.bets: the primary bets min_bet/max_bet,
+    max = 100                     # each side bet its own)
+    unit = 1
 
     [devices.shoe]                # name -> driver + address
     driver = "shoe"
@@ -53,6 +59,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from tablectl.drivers.messages import printable
 from tablectl.games import GAMES, GameDef
+from tablectl.rules.bets import BetLimit, bet_names, table_limits, top_pays
 from tablectl.rules.configure import RulesConfigError
 from tablectl.rules.houserules import RULES_BY_GAME, rules_from_dict
 
@@ -194,6 +201,20 @@ class DeviceConfig(_Strict):
         return value
 
 
+class BetLimitConfig(_Strict):
+    """One bet's limits as configured (``[limits.BET]``), in dollars; omitted keys keep the bet's
+    default (``tablectl.rules.bets``)."""
+
+    min: int | None = None
+    max: int | None = None
+    unit: int | None = None
+
+    @field_validator("min", "max", "unit", mode="before")
+    @classmethod
+    def _amount(cls, value: Any) -> int | None:
+        return None if value is None else _cents(value)
+
+
 class LogConfig(_Strict):
     """Where and how the table's card event log is written."""
 
@@ -223,6 +244,8 @@ class TableConfig(_Strict):
     seats: int
     min_bet: int
     max_bet: int
+    max_payout: int | None = None
+    limits: dict[str, BetLimitConfig] = Field(default_factory=dict)
     devices: dict[str, DeviceConfig]
     house_rules: dict[str, Any] = Field(default_factory=dict)
     pay_tables: dict[str, Any] = Field(default_factory=dict)
@@ -273,10 +296,10 @@ class TableConfig(_Strict):
                 raise _KeyError(f"supervisors.{who}", str(e)) from None
         return value
 
-    @field_validator("min_bet", "max_bet", mode="before")
+    @field_validator("min_bet", "max_bet", "max_payout", mode="before")
     @classmethod
-    def _amount(cls, value: Any) -> int:
-        return _cents(value)
+    def _amount(cls, value: Any) -> int | None:
+        return None if value is None else _cents(value)
 
     @model_validator(mode="after")
     def _consistent(self) -> TableConfig:
@@ -293,6 +316,7 @@ class TableConfig(_Strict):
                     raise _KeyError(key, f"{cents / 100:.2f}: {game.title}'s wager is in whole dollars")
         if self.max_bet < self.min_bet:
             raise _KeyError("max_bet", "is below min_bet")
+        self._check_limits()
         sources = [n for n, d in self.devices.items() if d.driver in CARD_DRIVERS]
         if len(sources) != 1:
             raise _KeyError("devices", f"needs exactly one card device (driver {', '.join(CARD_DRIVERS)}), found {len(sources)}")
@@ -315,7 +339,61 @@ class TableConfig(_Strict):
                 raise _KeyError(self._rule_key(problem[0]), problem[1])
         return self
 
+    def _check_limits(self) -> None:
+        """Each ``[limits.BET]`` names a bet of the game, its minimum is not above its maximum, both
+        are in its unit, and no bet's top payout at its maximum is beyond the table's
+        ``max_payout`` (or ``MAX_AMOUNT`` when the table sets none)."""
+        names = self.bet_names
+        by_name = {names.get(b, b): b for b in self.game_def.wagers}
+        for key in self.limits:
+            if key not in by_name and key not in self.game_def.wagers:
+                raise _KeyError(f"limits.{key}", f"no such bet at this table (bets: {', '.join(by_name)})")
+        cap = self.max_payout if self.max_payout is not None else int(MAX_AMOUNT) * 100
+        cap_name = "max_payout" if self.max_payout is not None else "the most a table can pay"
+        top = top_pays(self.game, self.settlement_rules)
+        for bet, limit in self.bet_limits.items():
+            key = f"limits.{names.get(bet, bet)}"
+            shown = f"{names.get(bet, bet)}"
+            if limit.maximum < limit.minimum:
+                raise _KeyError(key, f"max {limit.maximum / 100:g} is below min {limit.minimum / 100:g}")
+            if limit.minimum % limit.unit or limit.maximum % limit.unit:
+                raise _KeyError(key, f"min and max must be multiples of the unit {limit.unit / 100:g}")
+            if bet in top and limit.maximum * top[bet] > cap:
+                raise _KeyError(
+                    key,
+                    f"a {shown} of {limit.maximum / 100:,g} pays up to {limit.maximum * top[bet] / 100:,g} "
+                    f"({top[bet]} to 1), beyond {cap_name} ({cap / 100:,g})",
+                )
+
     # --- derived ----------------------------------------------------------------------------
+
+    @property
+    def bet_names(self) -> dict[str, str]:
+        """Bet -> the name this table gives it, where it is not the rules engine's name."""
+        return bet_names(self.game, self.settlement_rules)
+
+    @property
+    def bet_limits(self) -> dict[str, BetLimit]:
+        """Every bet placed before the deal -> its limits (``tablectl.rules.bets``), in cents."""
+        game = self.game_def
+        names = self.bet_names
+        unnamed = {names.get(b, b): b for b in game.wagers}
+        defaults = table_limits(
+            self.game, game.wagers, game.limited, min_bet=self.min_bet, max_bet=self.max_bet,
+            whole_dollars=self.whole_dollar_bets,
+        )
+        out = dict(defaults)
+        for key, set_ in self.limits.items():
+            bet = unnamed.get(key, key)
+            if bet not in defaults:
+                continue
+            d = defaults[bet]
+            out[bet] = BetLimit(
+                set_.min if set_.min is not None else d.minimum,
+                set_.max if set_.max is not None else d.maximum,
+                set_.unit if set_.unit is not None else d.unit,
+            )
+        return out
 
     @property
     def game_def(self) -> GameDef:

@@ -240,7 +240,7 @@ class ScreenDealer:
                 raise AssertionError(f"tablectl ended during the shift (round {s.round}); its last output:\n{tail}")
             s = self.step(s)
             if s.round >= self.shift.rounds and s.state in ("READY", "RESHUFFLE DUE") and self.log.planted_in is not None:
-                self.press(b"Qy\r", s)
+                self.press(b"Qy", s)
                 return self.log
         raise AssertionError(f"the shift did not finish in {limit} s; last screen:\n{s.text}")
 
@@ -258,13 +258,13 @@ class ScreenDealer:
             return self.press(options[self.rng.choice(sorted(options))].encode(), s, table_moves=True)
         if nxt.startswith(("deal:", "packet of")) and s.round == self.shift.planted and self.log.planted_in is None and s.state == "IN ROUND":
             self.log.planted_in = s.round
-            return self.press(b"E", s, table_moves=True)
+            return self.press(b"Ey", s, table_moves=True)
         if nxt.startswith(("deal:", "load a shuffled shoe", "shuffle", "packet of", "shuffler discards", "return ")):
             return self.press(b"\r", s, table_moves=True)
         if nxt.startswith("shuffling"):
             return self.press(b"", s, table_moves=True)
         if nxt.startswith("change the shoe"):
-            return self.press(b"Cy\r", s, table_moves=True)
+            return self.press(b"Cy", s, table_moves=True)
         if nxt.startswith("pay and collect"):
             return self.press(b"E", s, table_moves=True)
         if nxt.startswith("no seat has the bank"):
@@ -287,7 +287,7 @@ class ScreenDealer:
                 s = self.press(b"dD-02\r", s)
                 self.log.dealer_changed = True
             if upcoming == shift.shoe_change and not self.log.shoe_changed:
-                s = self.press(b"Cy\r", s, table_moves=True)
+                s = self.press(b"Cy", s, table_moves=True)
                 self.log.shoe_changed = True
                 return s
             for seat in shift.sit_out.get(upcoming, []):
