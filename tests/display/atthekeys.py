@@ -302,6 +302,20 @@ class ScreenDealer:
         return s
 
 
+def wait_for(t: Terminal, what: Callable[[Screen], bool], timeout: float = 10.0) -> Screen:
+    """The first screen, read as the command redraws it, for which ``what`` holds (no fixed
+    pause: the screen is read again as soon as the command draws); AssertionError with the last
+    screen after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    last = ""
+    while time.monotonic() < deadline and not t.closed:
+        last = t.screen()
+        s = Screen.read(last)
+        if s is not None and what(s):
+            return s
+    raise AssertionError(f"the screen never showed what was awaited in {timeout} s; last screen:\n{last}")
+
+
 def run_shift(argv: list[str], shift: Shift, *, rows: int, cols: int, seed: int = 0,
               on_screen: Callable[[Screen], None] | None = None) -> tuple[Terminal, Log]:
     """Deal ``shift`` on ``argv``'s display; the terminal (ended) and what the dealer did."""

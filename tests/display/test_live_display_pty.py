@@ -198,7 +198,7 @@ def hole_cards(events: list[dict[str, Any]]) -> int:
 
 
 def tablectl() -> str:
-    return shutil.which("tablectl") or str(Path(sys.executable).with_name("tablectl"))
+    return str(Path(sys.executable).with_name("tablectl")) if Path(sys.executable).with_name("tablectl").exists() else (shutil.which("tablectl") or "tablectl")  # the tablectl of this interpreter, not one earlier on PATH
 
 
 def run_options() -> str:

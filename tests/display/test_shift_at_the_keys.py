@@ -26,7 +26,7 @@ def tablectl() -> str:
     import shutil
     import sys
 
-    return shutil.which("tablectl") or str(Path(sys.executable).with_name("tablectl"))
+    return str(Path(sys.executable).with_name("tablectl")) if Path(sys.executable).with_name("tablectl").exists() else (shutil.which("tablectl") or "tablectl")  # the tablectl of this interpreter, not one earlier on PATH
 
 
 # config -> (wager lines typed at $ by round: "seat what"), the seats offered the bank
