@@ -316,7 +316,6 @@ class TableConfig(_Strict):
                     raise _KeyError(key, f"{cents / 100:.2f}: {game.title}'s wager is in whole dollars")
         if self.max_bet < self.min_bet:
             raise _KeyError("max_bet", "is below min_bet")
-        self._check_limits()
         sources = [n for n, d in self.devices.items() if d.driver in CARD_DRIVERS]
         if len(sources) != 1:
             raise _KeyError("devices", f"needs exactly one card device (driver {', '.join(CARD_DRIVERS)}), found {len(sources)}")
@@ -337,6 +336,7 @@ class TableConfig(_Strict):
             problem = _rule_number_problem(rules)
             if problem is not None:
                 raise _KeyError(self._rule_key(problem[0]), problem[1])
+        self._check_limits()
         return self
 
     def _check_limits(self) -> None:

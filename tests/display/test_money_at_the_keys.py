@@ -72,7 +72,7 @@ def keys(tmp_path: Path) -> Iterator[type[Keys]]:
 OVER_THE_LIMIT: dict[str, tuple[bytes, str]] = {
     "one-card-poker": (b"25 tie 600", "seat 1: tie: $600 is outside the limits $1-$100"),
     "three-card-poker": (b"25 six-card-bonus 50000", "seat 1: six-card-bonus: $50,000 is outside the limits $1-$25"),
-    "three-card-poker-florida": (b"25 pairplus 0.01", "seat 1: pairplus: $0.01 is outside the limits $5-$500"),
+    "three-card-poker-florida": (b"25 pairplus 501", "seat 1: pairplus: $501 is outside the limits $5-$500"),
     "one-for-the-money-shoe": (b"25 perfect-match 101", "seat 1: perfect-match: $101 is outside the limits $1-$100"),
     "one-for-the-money-csm": (b"25 three-card-bonus 101", "seat 1: three-card-bonus: $101 is outside the limits $1-$100"),
     "texas-holdem-bonus": (b"25 bonus 100000", "seat 1: bonus: $100,000 is outside the limits $1-$25"),

@@ -27,11 +27,11 @@ Keys (case matters)::
              note is asked for)
     V        supervisor: void the round in play (asks to confirm, then id, credential, note)
     Q        quit (asks to confirm; says so when a round is in play)
-
-A confirmation (``(y/n)``) is answered by one key: ``y`` does it, any other key cancels.
     Enter    simulated devices only (``--simulate`` at the keys): the device does the next thing
              the table asks (one card, a burn with the burn button, a packet, a shuffle, ...)
     w        simulated devices only: draw one card, whatever the table expects
+
+A confirmation (``(y/n)``) is answered by one key: ``y`` does it, any other key cancels.
 
 While a text prompt is open every printable key is text: Enter answers the field, Backspace erases,
 Esc cancels. Key names are single characters or ``enter``, ``backspace``, ``escape``, ``tab``.
@@ -85,7 +85,7 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("n", "new round: the seats in play less the bank, on their wagers"),
     ("1-9 / 0", "select a seat / clear the selection (Esc too)"),
     ("space", "the selected seat sits out (or plays again)"),
-    ("$", "the selected seat's wagers (25; tie 5 adds a side bet); bank: stake"),
+    ("$", "the selected seat's wagers (25; a side bet alone is added); bank: stake"),
     ("o", "the seat wants/declines the bank; alone: first seat takes it"),
     ("r p f c t e s l", "the decision in yellow: raise play fold check trade extend..."),
     ("b / x", "the next card is a burn / the last card was exposed: burn it"),
