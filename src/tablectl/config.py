@@ -59,7 +59,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from tablectl.drivers.messages import printable
 from tablectl.games import GAMES, GameDef
-from tablectl.rules.bets import BetLimit, bet_names, table_limits, top_pays
+from tablectl.rules.bets import BetLimit, bet_names, money, table_limits, top_pays
 from tablectl.rules.configure import RulesConfigError
 from tablectl.rules.houserules import RULES_BY_GAME, rules_from_dict
 
@@ -341,28 +341,27 @@ class TableConfig(_Strict):
 
     def _check_limits(self) -> None:
         """Each ``[limits.BET]`` names a bet of the game, its minimum is not above its maximum, both
-        are in its unit, and no bet's top payout at its maximum is beyond the table's
-        ``max_payout`` (or ``MAX_AMOUNT`` when the table sets none)."""
+        are in its unit, and, when the table sets a ``max_payout``, no bet's top payout at its
+        maximum is beyond it."""
         names = self.bet_names
         by_name = {names.get(b, b): b for b in self.game_def.wagers}
         for key in self.limits:
             if key not in by_name and key not in self.game_def.wagers:
                 raise _KeyError(f"limits.{key}", f"no such bet at this table (bets: {', '.join(by_name)})")
-        cap = self.max_payout if self.max_payout is not None else int(MAX_AMOUNT) * 100
-        cap_name = "max_payout" if self.max_payout is not None else "the most a table can pay"
         top = top_pays(self.game, self.settlement_rules)
         for bet, limit in self.bet_limits.items():
             key = f"limits.{names.get(bet, bet)}"
             shown = f"{names.get(bet, bet)}"
             if limit.maximum < limit.minimum:
-                raise _KeyError(key, f"max {limit.maximum / 100:g} is below min {limit.minimum / 100:g}")
+                raise _KeyError(key, f"max {money(limit.maximum)} is below min {money(limit.minimum)}")
             if limit.minimum % limit.unit or limit.maximum % limit.unit:
-                raise _KeyError(key, f"min and max must be multiples of the unit {limit.unit / 100:g}")
-            if bet in top and limit.maximum * top[bet] > cap:
+                raise _KeyError(key, f"min and max must be multiples of the unit {money(limit.unit)}")
+            cap = self.max_payout
+            if cap is not None and bet in top and limit.maximum * top[bet] > cap:
                 raise _KeyError(
                     key,
-                    f"a {shown} of {limit.maximum / 100:,g} pays up to {limit.maximum * top[bet] / 100:,g} "
-                    f"({top[bet]} to 1), beyond {cap_name} ({cap / 100:,g})",
+                    f"a {shown} of {money(limit.maximum)} pays up to {money(limit.maximum * top[bet])} "
+                    f"({top[bet]} to 1), beyond max_payout ({money(cap)})",
                 )
 
     # --- derived ----------------------------------------------------------------------------

@@ -47,7 +47,7 @@ def test_a_configured_limit_replaces_the_default_key_by_key() -> None:
 
 
 def test_limits_out_of_step_with_their_unit_are_refused() -> None:
-    assert config_error(limits={"tie": {"unit": 5}}) == "t.toml: limits.tie: min and max must be multiples of the unit 5"
+    assert config_error(limits={"tie": {"unit": 5}}) == "t.toml: limits.tie: min and max must be multiples of the unit $5"
 
 
 def test_a_limit_for_a_bet_the_game_does_not_have_is_refused() -> None:
@@ -55,12 +55,16 @@ def test_a_limit_for_a_bet_the_game_does_not_have_is_refused() -> None:
 
 
 def test_a_minimum_above_the_maximum_is_refused() -> None:
-    assert config_error(limits={"tie": {"min": 50, "max": 10}}) == "t.toml: limits.tie: max 10 is below min 50"
+    assert config_error(limits={"tie": {"min": 50, "max": 10}}) == "t.toml: limits.tie: max $10 is below min $50"
 
 
 def test_a_side_bet_whose_top_payout_exceeds_the_table_max_payout_is_refused() -> None:
     message = config_error(max_payout=10000)  # tie: $100 at 200 to 1 pays $20,000
-    assert message == "t.toml: limits.tie: a tie of 100 pays up to 20,000 (200 to 1), beyond max_payout (10,000)"
+    assert message == "t.toml: limits.tie: a tie of $100 pays up to $20,000 (200 to 1), beyond max_payout ($10,000)"
+
+
+def test_without_a_max_payout_no_top_payout_is_refused() -> None:
+    assert parse_config({**OCP, "pay_tables": {"tie_wager": {"quad_tie": 100000}}}, "t.toml").bet_limits["tie"].maximum == 10000
 
 
 def test_a_max_payout_every_bet_keeps_under_is_taken() -> None:

@@ -146,7 +146,8 @@ def table_limits(
             limit = BetLimit(min_bet, max_bet, DOLLAR if whole_dollars else 1)
         else:
             side = defaults.get(bet, BetLimit(DOLLAR, max_bet, DOLLAR))
-            limit = BetLimit(min(side.minimum, max_bet), min(side.maximum, max_bet), side.unit)
+            top = min(side.maximum, max_bet // side.unit * side.unit)
+            limit = BetLimit(min(side.minimum, top), top, side.unit)
         out[bet] = (configured or {}).get(bet, limit)
     return out
 
