@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tablectl.rules.bets import BetLimit
 from tablectl.games.procedure import BURN_HOUSE_RULE, BURN_SHUFFLE, BURN_WAR, Burn, Deal
+from tablectl.rules.bets import BetLimit
 from tablectl.table import lifecycle as lc
 from tablectl.table import validation as va
 

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tablectl.cards import text
-from tablectl.rules.bets import round_wagers
 from tablectl.games.procedure import BURN, seat_to
+from tablectl.rules.bets import round_wagers
 from tablectl.table import lifecycle as lc
 from tablectl.table.view import Prompt, SeatView, TableView, redact
 
