@@ -240,7 +240,7 @@ class ScreenDealer:
                 raise AssertionError(f"tablectl ended during the shift (round {s.round}); its last output:\n{tail}")
             s = self.step(s)
             if s.round >= self.shift.rounds and s.state in ("READY", "RESHUFFLE DUE") and self.log.planted_in is not None:
-                self.press(b"Qy\r", s)
+                self.press(b"Qy", s)
                 return self.log
         raise AssertionError(f"the shift did not finish in {limit} s; last screen:\n{s.text}")
 
@@ -258,13 +258,13 @@ class ScreenDealer:
             return self.press(options[self.rng.choice(sorted(options))].encode(), s, table_moves=True)
         if nxt.startswith(("deal:", "packet of")) and s.round == self.shift.planted and self.log.planted_in is None and s.state == "IN ROUND":
             self.log.planted_in = s.round
-            return self.press(b"E", s, table_moves=True)
+            return self.press(b"Ey", s, table_moves=True)
         if nxt.startswith(("deal:", "load a shuffled shoe", "shuffle", "packet of", "shuffler discards", "return ")):
             return self.press(b"\r", s, table_moves=True)
         if nxt.startswith("shuffling"):
             return self.press(b"", s, table_moves=True)
         if nxt.startswith("change the shoe"):
-            return self.press(b"Cy\r", s, table_moves=True)
+            return self.press(b"Cy", s, table_moves=True)
         if nxt.startswith("pay and collect"):
             return self.press(b"E", s, table_moves=True)
         if nxt.startswith("no seat has the bank"):
@@ -287,7 +287,7 @@ class ScreenDealer:
                 s = self.press(b"dD-02\r", s)
                 self.log.dealer_changed = True
             if upcoming == shift.shoe_change and not self.log.shoe_changed:
-                s = self.press(b"Cy\r", s, table_moves=True)
+                s = self.press(b"Cy", s, table_moves=True)
                 self.log.shoe_changed = True
                 return s
             for seat in shift.sit_out.get(upcoming, []):
@@ -300,6 +300,20 @@ class ScreenDealer:
         if m:
             s = self.press(f"{m.group(1)}$".encode() + self.shift.stake + b"\r", s)
         return s
+
+
+def wait_for(t: Terminal, what: Callable[[Screen], bool], timeout: float = 10.0) -> Screen:
+    """The first screen, read as the command redraws it, for which ``what`` holds (no fixed
+    pause: the screen is read again as soon as the command draws); AssertionError with the last
+    screen after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    last = ""
+    while time.monotonic() < deadline and not t.closed:
+        last = t.screen()
+        s = Screen.read(last)
+        if s is not None and what(s):
+            return s
+    raise AssertionError(f"the screen never showed what was awaited in {timeout} s; last screen:\n{last}")
 
 
 def run_shift(argv: list[str], shift: Shift, *, rows: int, cols: int, seed: int = 0,

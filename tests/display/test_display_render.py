@@ -178,7 +178,9 @@ def test_settled_results_show_each_bet_and_each_seat_net() -> None:
 def test_a_seat_out_of_the_round_shows_the_wagers_it_plays_next() -> None:
     from tablectl.display.wagers import TableLimits
 
-    limits = TableLimits(("ante", "bonus"), ("ante",), ("ante",), 500, 50000)
+    from tablectl.rules.bets import BetLimit
+
+    limits = TableLimits(("ante", "bonus"), ("ante",), {"ante": BetLimit(500, 50000), "bonus": BetLimit(100, 2500, 100)})
     state = DisplayState(limits=limits, standing={3: {"ante": 2500, "bonus": 500}})
     seats = (SeatView(3), SeatView(4))
     rows = screen(make_view(seats=seats, state="ready", prompt=Prompt("start_round")), state).splitlines()

@@ -100,6 +100,9 @@ def header(view: TableView) -> Text:
     t.append(" · ")
     t.append(f" {view.state.replace('_', ' ').upper()} ", style=STATE_STYLES.get(view.state, "bold"))
     t.append(f" · round {view.round if view.round is not None else '-'}")
+    if view.voided is not None:
+        t.append(" · ")
+        t.append(f"VOID {view.voided}", style="bold reverse red")
     t.append(f" · shoe {view.shoe if view.shoe is not None else '-'}")
     if view.dealer_id:
         t.append(f" · dealer {view.dealer_id}")
@@ -174,7 +177,7 @@ def _seat_row(
     elif s.in_play:
         wagers = Text(shown(s.wagers))
     elif state.limits is not None and s.seat not in state.sitting_out and s.seat != bank:
-        wagers = Text("next: " + shown(state.standing.get(s.seat) or state.limits.default), style="dim")
+        wagers = Text("next: " + shown(state.standing.get(s.seat) or state.limits.default, state.limits.names), style="dim")
     else:
         wagers = Text("")
     result = Text()

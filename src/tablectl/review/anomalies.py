@@ -15,6 +15,7 @@ Kinds (``Anomaly.kind``):
 | ``no_dealer`` | ``round_started`` | rounds dealt with no dealer signed in (one anomaly for each run of them) |
 | ``alarm`` | ``alarm`` | e.g. a round started past the announced last round |
 | ``internal_error`` | ``internal_error`` | the controller caught a bug of its own |
+| ``supervisor_refused`` | ``supervisor_refused`` | a supervisor action refused at the display (unknown id, wrong credential); the id tried |
 | ``unreadable_line`` | the file | a complete line that is not JSON (only in a log that fails verification) |
 | ``partial_log`` | verification | the log given does not start at its first line |
 | ``not_authenticated`` | verification | no trusted key (none in the keyring, no ``--key``), or no signed checkpoint |
@@ -48,6 +49,7 @@ ROUND_VOIDED = "round_voided"
 NO_DEALER = "no_dealer"
 ALARM = "alarm"
 INTERNAL_ERROR = "internal_error"
+SUPERVISOR_REFUSED = "supervisor_refused"
 NOT_AUTHENTICATED = "not_authenticated"  # reviewed without a key, or no signed checkpoint
 KEY_BESIDE_LOG = "key_beside_log"  # the only key given lies in the folder it vouches for
 PARTIAL_LOG = "partial_log"
@@ -148,6 +150,10 @@ def collect(recon: Reconstruction, rounds: list[Anomaly], *, locate: Locate | No
     for e in recon.internal_errors:
         out.append(Anomaly(INTERNAL_ERROR, e.seq, e.ts, f"{e.error} (on {e.what})", None, None,
                            None, _where(locate, e.seq)))
+    for r in recon.supervisor_refusals:
+        detail = f"supervisor {r.supervisor!r}: {r.action or 'resolve'} refused" + (f" ({r.reason})" if r.reason else "")
+        out.append(Anomaly(SUPERVISOR_REFUSED, r.seq, r.ts, detail, _round_of(recon, r.seq, r.round) if r.round else None,
+                           None, None, _where(locate, r.seq)))
     for a in rounds:
         if a.where is None:
             a.where = _where(locate, a.seq)

@@ -125,6 +125,7 @@ class Reconstruction:
     recoveries: list[Any] = field(default_factory=list)  # recovery records
     alarms: list[Any] = field(default_factory=list)  # alarm records
     internal_errors: list[Any] = field(default_factory=list)  # internal_error records
+    supervisor_refusals: list[Any] = field(default_factory=list)  # supervisor_refused records
     inputs_rejected: int = 0
     csm_events: CsmEvents = field(default_factory=CsmEvents)
     #: per session, the lowest and highest round number it started, and the highest of the
@@ -196,6 +197,7 @@ class Reconstructor:
             "log_opened": self._log_opened, "recovery": self._recovery, "rotated": self._rotated,
             "table_started": self._table_started, "table_stopped": self._table_stopped,
             "alarm": self._alarm, "internal_error": self._internal_error, "input_rejected": self._input_rejected,
+            "supervisor_refused": self._supervisor_refused,
         }
         self._handlers = {RECORDS[kind]: handler for kind, handler in h.items()}
 
@@ -629,6 +631,9 @@ class Reconstructor:
 
     def _internal_error(self, rec: Any) -> None:
         self.out.internal_errors.append(rec)
+
+    def _supervisor_refused(self, rec: Any) -> None:
+        self.out.supervisor_refusals.append(rec)
 
     def _input_rejected(self, rec: Any) -> None:
         self.out.inputs_rejected += 1

@@ -186,6 +186,10 @@ SCHEMA: dict[str, Fields] = {
     "table_stopped": {"reason": (STR, REQUIRED), "round": (OPT_INT, OPTIONAL)},
     "alarm": {"kind": (STR, REQUIRED), "round": (OPT_INT, OPTIONAL), "penetration": (OPT_NUM, OPTIONAL)},
     "internal_error": {"error": (STR, OPTIONAL), "what": (STR, OPTIONAL)},
+    "supervisor_refused": {
+        "supervisor": (STR, OPTIONAL), "action": (STR, OPTIONAL), "reason": (STR, OPTIONAL),
+        "state": (STR, OPTIONAL), "round": (OPT_INT, OPTIONAL),
+    },
     "log_opened": {**_SNAPSHOT, "previous": (OPT_STR, OPTIONAL)},
     "rotated": {**_SNAPSHOT, "previous": (OPT_STR, OPTIONAL)},
     "checkpoint": {**_SNAPSHOT, "reason": (STR, REQUIRED)},
@@ -223,7 +227,7 @@ def problem(record: Any) -> str | None:
 
 
 #: kinds the controller writes whose fields no one reads (their envelope is checked)
-ENVELOPE_ONLY = ("input_rejected", "shoe_not_resumed", "supervisor_refused")
+ENVELOPE_ONLY = ("input_rejected", "shoe_not_resumed")
 
 
 class Envelope(msgspec.Struct, kw_only=True, gc=False):

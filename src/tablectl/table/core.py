@@ -94,6 +94,9 @@ class TableCore(lc.LifecycleModel):
         self.demo_supervisor = demo_supervisor  # the supervisors are a simulated table's demo one (logged)
         self.game = config.game_def
         self.rules = config.procedure_rules
+        self.bet_limits = config.bet_limits
+        self.bet_names = config.bet_names
+        self.voided: int | None = None  # the round a supervisor voided, until the next one starts
         self.settlement_rules = config.settlement_rules
         self.log = log
         self.source = config.card_device
@@ -636,8 +639,8 @@ class TableCore(lc.LifecycleModel):
                 raise InputRejected("wagers must name exactly the seats in play")
             for seat in seats:
                 problem = va.check_wagers(
-                    dict(inp.wagers[seat]), known=game.wagers, required=game.required, limited=game.limited,
-                    minimum=cfg.min_bet, maximum=cfg.max_bet, whole_dollars=cfg.whole_dollar_bets,
+                    dict(inp.wagers[seat]), known=game.wagers, required=game.required, limits=self.bet_limits,
+                    names=self.bet_names,
                 )
                 if problem:
                     raise InputRejected(f"seat {seat}: {problem}")
@@ -662,6 +665,7 @@ class TableCore(lc.LifecycleModel):
         if banker is not None and banker != previous:
             self.log.append("bank", seat=banker, previous=previous, round=self.round_no + 1)
         self.round_no += 1
+        self.voided = None
         wagers = {s: dict(inp.wagers[s]) for s in seats} if inp.wagers is not None else None
         cursor = RoundCursor(game.script, RoundContext(seats, wagers, banker, self.packets, self.rules))
         self._open_round(cursor, inp.banker_stake, self.last_round_announced)
@@ -844,6 +848,9 @@ class TableCore(lc.LifecycleModel):
             self.written_off = Counter({c: self.comp.seen(c) for c in range(DECK_SIZE) if self.comp.seen(c)})
         if void:
             self.log.append("round_voided", round=self.round_no, reason=", ".join(kinds + sorted(unlisted)))
+            self.voided = self.round_no
+            if self.packets:  # the voided round's deck is not dealt on: the next round is shuffled afresh
+                self.exhausted = True
             self.cursor = None
             self.settlement = []
             self.base = lc.SETTLING

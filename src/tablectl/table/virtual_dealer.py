@@ -79,6 +79,7 @@ class VirtualDealer:
     ) -> None:
         self.controller = controller
         self.config = controller.config
+        self._limits = self.config.bet_limits
         self.game = self.config.game_def
         self.device = self.config.card_device
         self.kind = self.config.card_driver
@@ -256,15 +257,19 @@ class VirtualDealer:
                 w[bet] = self._amount()
             for bet in game.wagers:
                 if bet not in w and bet not in game.required and self.rng.random() < 0.4:
-                    w[bet] = self._amount(side=True)
+                    w[bet] = self._amount(side=True, bet=bet)
             wagers[seat] = w
         stake = 100 * self.rng.randint(1, 50) * 100 if game.banker else None
         return seats, wagers, stake
 
-    def _amount(self, *, side: bool = False) -> int:
+    def _amount(self, *, side: bool = False, bet: str | None = None) -> int:
         low, high = self.config.min_bet // 100, self.config.max_bet // 100
         if side:
             high = max(low, high // 5)
+        limit = self._limits.get(bet) if bet is not None else None
+        if limit is not None:  # within the bet's own limits, in whole dollars
+            high = min(high, limit.maximum // 100)
+            low = min(max(low, -(-limit.minimum // 100)), high)
         return 100 * self.rng.randint(max(low, 1), max(high, 1))
 
     # --- the cards ----------------------------------------------------------------------------
