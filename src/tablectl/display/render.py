@@ -125,12 +125,12 @@ MARKS = {
 }
 STATUS_WORDS = {
     "open": "not in this round",
-    "next:": "bets next round",
+    "next:": "what it bets next round",
 }
 
 SEAT_W = 3
 STATUS_W = 11
-RESULT_W = 8
+RESULT_W = 8  # at least: the net's column, a space before it
 
 
 class Settled(NamedTuple):
@@ -221,6 +221,7 @@ class SeatRow(NamedTuple):
     money: list[Text]  # items, laid out a line apart when they do not fit
     money_lead: Text | None  # ``next:`` before the items
     result: Text
+    bank: bool = False  # the bank's row: its items name no bet
 
 
 def bank_cells(view: TableView, state: DisplayState, seat: int, results: Mapping[int, list[Settled]],
@@ -297,6 +298,9 @@ def seat_rows(view: TableView, state: DisplayState, label: Callable[[str], str],
         result = Text("")
         if banks:
             items, lead, result = bank_cells(view, state, s.seat, results, in_round)
+        elif settled and len(settled) > 1 and all(r.kind == "no-action" for r in settled):
+            items = [Text(f"NA every bet returned {money(sum(r.stake for r in settled))}", style=RESULT_STYLES["no-action"])]
+            result = Text(_signed(0), style="white")
         elif settled:
             items = [settled_text(r, label(r.bet)) for r in settled]
             n = sum(r.net for r in settled)
@@ -308,7 +312,7 @@ def seat_rows(view: TableView, state: DisplayState, label: Callable[[str], str],
             lead = Text("next:", style="dim")
         else:
             items = []
-        rows.append(SeatRow(seat, status, cards, items, lead, result))
+        rows.append(SeatRow(seat, status, cards, items, lead, result, banks))
     return rows
 
 
@@ -334,17 +338,18 @@ def seats_block(view: TableView, state: DisplayState, width: int) -> tuple[list[
 
     Bets are named in full when every seat's money fits on its line, else by their short names
     (``BET_SHORT``), which the legend then spells out."""
-    def widths(rows: list[SeatRow]) -> tuple[int, int]:
+    def widths(rows: list[SeatRow]) -> tuple[int, int, int]:
         cards_w = min(max([5, *(r.cards.cell_len for r in rows)]), max(12, width // 4))
-        return cards_w, max(10, width - SEAT_W - STATUS_W - (cards_w + 1) - RESULT_W)
+        result_w = max([RESULT_W, *(r.result.cell_len + 1 for r in rows)])
+        return cards_w, max(10, width - SEAT_W - STATUS_W - (cards_w + 1) - result_w), result_w
 
     rows, short = seat_rows(view, state, lambda b: b), False
-    cards_w, money_w = widths(rows)
-    if any(_money_len(r) > money_w for r in rows):
+    cards_w, money_w, result_w = widths(rows)
+    if any(_money_len(r) > money_w for r in rows if not r.bank):
         rows, short = seat_rows(view, state, lambda b: BET_SHORT.get(b, b), compact=True), True
-        cards_w, money_w = widths(rows)
+        cards_w, money_w, result_w = widths(rows)
     heads = ("#", "status", "cards · decisions" if cards_w >= 17 else "cards", "wagers · results", "net")
-    lines = [_row_line(*(Text(h, style="bold dim") for h in heads), cards_w=cards_w, money_w=money_w)]
+    lines = [_row_line(*(Text(h, style="bold dim") for h in heads), cards_w=cards_w, money_w=money_w, result_w=result_w)]
     for r in rows:
         lead = r.money_lead
         money_lines = _pack(r.money, money_w, sep=" ", first=lead) if (r.money or lead) else [Text()]
@@ -353,7 +358,7 @@ def seats_block(view: TableView, state: DisplayState, width: int) -> tuple[list[
             lines.append(_row_line(
                 r.seat if i == 0 else Text(), r.status if i == 0 else Text(),
                 card_lines[i] if i < len(card_lines) else Text(), money_lines[i] if i < len(money_lines) else Text(),
-                r.result if i == 0 else Text(), cards_w=cards_w, money_w=money_w,
+                r.result if i == 0 else Text(), cards_w=cards_w, money_w=money_w, result_w=result_w,
             ))
     legend: list[Text] = []
     if short:
@@ -371,19 +376,18 @@ def seats_block(view: TableView, state: DisplayState, width: int) -> tuple[list[
     return lines, legend
 
 
-def _row_line(seat: Text, status: Text, cards: Text, money_: Text, result: Text, *, cards_w: int, money_w: int) -> Text:
+def _row_line(seat: Text, status: Text, cards: Text, money_: Text, result: Text, *, cards_w: int, money_w: int,
+              result_w: int = RESULT_W) -> Text:
     """One screen line of the seats: each cell cut or padded to its column (the caller has laid
     the money out to fit), the net right-aligned."""
     t = Text(no_wrap=True, overflow="crop")
-    for cell, w in ((seat, SEAT_W - 1), (status, STATUS_W - 1), (cards, cards_w), (money_, money_w - 1)):
+    for cell, w, gap in ((seat, SEAT_W - 1, " "), (status, STATUS_W - 1, " "), (cards, cards_w, " "), (money_, money_w, "")):
         c = cell.copy()
         c.truncate(w, pad=True)
         t.append_text(c)
-        t.append(" ")
-    r = result.copy()
-    r.truncate(RESULT_W)
-    t.append(" " * (RESULT_W - r.cell_len))
-    t.append_text(r)
+        t.append(gap)
+    t.append(" " * max(0, result_w - result.cell_len))
+    t.append_text(result)
     return t
 
 
@@ -622,8 +626,12 @@ def render(view: TableView | None, state: DisplayState | None = None, *, height:
         shown_events = EVENTS_SHOWN
     else:
         used = _height([*top, alarms, *bottom], cols)
-        if used > height:  # the column heads give way before anything that matters
+        # too tall for the terminal: the column heads, then the bar give way (the events went first)
+        if used > height:
             top.pop(1)
+            used -= 1
+        if used > height:
+            top = [p for p in top if not (isinstance(p, Text) and p.plain.startswith("Penetration "))]
             used -= 1
         shown_events = max(0, height - used - 1)
     parts = [*top, alarms]
