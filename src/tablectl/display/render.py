@@ -246,6 +246,8 @@ def bank_cells(view: TableView, state: DisplayState, seat: int, results: Mapping
         items.append(Text(f"pays wins up to {money(stake)}" if view.banker_limited and stake is not None
                           else ("pays up to its stake" if view.banker_limited else "covers every bet"), style="magenta"))
         return items, None, Text("")
+    if not view.banker_limited:
+        items.append(Text("covers every bet", style="magenta"))
     collects = -sum(r.net for r in settled if r.net < 0)
     pays = sum(r.net for r in settled if r.net > 0)
     items.append(Text(f"collects {money(collects)}", style="green"))
@@ -286,7 +288,7 @@ def seat_rows(view: TableView, state: DisplayState, label: Callable[[str], str],
         if s.wants_bank and not s.banker:
             status.append(" ⚑", style="magenta")
         if s.seat == deciding:
-            status = Text("◆ DECIDES", style="bold yellow")
+            status = Text("◆ " + ("DP" if banker == "dp" else "BANK") if banks else "◆ DECIDES", style="bold yellow")
         settled = results.get(s.seat)
         decisions = s.decisions
         if compact and settled:
