@@ -293,3 +293,11 @@ def test_a_bet_returned_a_capped_win_a_push_a_win_and_a_loss_look_different() ->
     assert "ante +$25" in seat2 and "play push" in seat2 and "pairplus +$7 CAP" in seat2
     assert "ante -$25" in seat3 and "pairplus NA $5" in seat3
     assert "returns 1 bet $5" in seat_block(text.splitlines(), 1)
+
+
+def test_the_bank_deciding_keeps_its_label_and_its_stake() -> None:
+    t = table(REPO / "config" / "tables" / "one-card-poker.toml")
+    view, state = mid_round(t)
+    view = base_view(t, seats=view.seats, prompt=Prompt("decide", seat=1, options=("extend", "dp-declines"), banker=True))
+    bank = seat_block(render_text(view, state, width=80, height=24).splitlines(), 1)
+    assert "◆ DP" in bank and "stake $3000" in bank and "covers every bet" in bank

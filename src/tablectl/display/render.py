@@ -1,11 +1,23 @@
 """Render a ``TableView`` (and the display's state) as a rich renderable (pure: no I/O, no clock).
 
 Layout, top to bottom, with no frames, so that 80x24 keeps everything that matters: the header
-(table, game, state, round, shoe, dealer); the seats with their face-up cards, decisions, wagers
-(or the wagers they play next) and, once settled, each bet's result; the dealer's (or DP's) cards
-and the board; the penetration bar (cards of the shoe, the cap marked, ``LAST ROUND`` once
-announced); what the table waits for; the alarms in red, each with what to do; as many of the
-last log events as fit; the status line (a rejected input, a prompt being typed) and the key line.
+(table, game, state, round, shoe, dealer); the seats, one row each, with their face-up cards,
+decisions, wagers (or the wagers they play next) and, once settled, each bet's result and the
+seat's net; the bank's (DP's, player-dealer's) row with its stake, what it covers and, settled,
+what it collects and pays and its result; a legend for what the rows abbreviate or mark; the
+dealer's (or DP's) cards and the board; the penetration bar (cards of the shoe, the cap marked,
+``LAST ROUND`` once announced); what the table waits for; the alarms in red, each with what to
+do; as many of the last log events as fit; the status line and the key line.
+
+Money is never cut. The seats are laid out to the terminal's width: when a seat's wagers or
+results do not fit beside its cards with the bets' full names, every row names them short
+(``PP`` pairplus, ``SCB`` six-card-bonus: ``BET_SHORT``) and the legend spells them out; what
+still does not fit goes on the next line under the seat. A settled bet shows as a win
+(``+$25``), a loss (``-$25``), a ``push``, a bet returned because the bank ran out (``NA $5``:
+no action) or a win the bank's stake capped (``+$7 CAP``). Alarms and the key line wrap. The
+events give way to all of it, then the column heads, then the penetration bar. A closed round's
+results (after ``E``) are not shown: they are paid.
+
 ``?`` swaps the table for the help: every key and what the marks mean.
 
 A card shows as coloured text (``Q♥`` red, ``10♠`` white); a face-down slot (``None`` in the
