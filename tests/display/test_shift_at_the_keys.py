@@ -23,10 +23,12 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def tablectl() -> str:
+    """The ``tablectl`` of the environment running the tests (not another one on the PATH)."""
     import shutil
     import sys
 
-    return str(Path(sys.executable).with_name("tablectl")) if Path(sys.executable).with_name("tablectl").exists() else (shutil.which("tablectl") or "tablectl")  # the tablectl of this interpreter, not one earlier on PATH
+    beside = Path(sys.executable).with_name("tablectl")
+    return str(beside) if beside.exists() else (shutil.which("tablectl") or str(beside))
 
 
 # config -> (wager lines typed at $ by round: "seat what"), the seats offered the bank
@@ -62,7 +64,18 @@ def test_a_shift_dealt_at_the_keys_reviews_settled_and_matching_with_only_the_pl
     terminal, done, events, report, code = deal_a_shift(table, tmp_path, 24, 80, seen)
     assert terminal.status == 0, terminal.screen()
     # at 80x24 every screen the dealer read kept the header, what the table waits for and the keys
-    assert all(len(s.text.splitlines()) <= 24 and "? help" in s.text.rstrip().splitlines()[-1] for s in seen)
+    assert all(len(s.text.splitlines()) <= 24 and "? help" in " ".join(s.text.rstrip().splitlines()[-3:]) for s in seen)
+    assert all(s.text.rstrip().endswith("Q quit") for s in seen)
+    # ... and no seat's wagers or results, nor the bank's line, cut
+    for s in seen:
+        assert all(len(line) <= 80 for line in s.text.splitlines()), s.text
+        assert not any("…" in line for line in s.seat_lines()), s.text
+        if s.state == "SETTLING":
+            assert re.search(r"[+-]\$\d|push|NA ", "\n".join(s.seat_lines())), s.text
+    if SHIFTS[table][1]:
+        playing = [s for s in seen if s.state in ("IN ROUND", "SETTLING")]
+        assert playing and all(re.search(r"stake \$\d|covers every bet", s.bank_line() or "") for s in playing), next(
+            s.text for s in playing if not re.search(r"stake \$\d|covers every bet", s.bank_line() or ""))
     # every round settled and matching; the one violation is the planted one, resolved
     rounds = report["rounds"]
     assert len(rounds) >= 20

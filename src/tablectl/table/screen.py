@@ -138,6 +138,8 @@ def view(core: TableCore, recent: RecentShown) -> TableView:
         next_banker=next_banker(core),
         shoe_cards=core.size if core.capped else None,
         voided=core.voided,
+        banker_stake=core.banker_stake if core.in_round else None,
+        banker_limited=bool(core.game.banker) and bool(getattr(core.settlement_rules, "limit_to_banker_stake", False)),
     )
 
 
