@@ -137,6 +137,7 @@ class DeviceDriver:
         sink: Sink,
         *,
         resume_after: int = 0,
+        adopt: bool = False,
         answer_timeout: float = 2.0,
         retransmit_after: float = 0.05,
         reconnect_initial: float = 0.05,
@@ -158,6 +159,8 @@ class DeviceDriver:
         address = getattr(transport, "address", "")
         self.label = name if not address or name == address else f"{name} ({address})"
         self._last = resume_after
+        self._adopt = adopt and resume_after == 0
+        self._adopted: int | None = None
         self._device_last = 0  # the device's own last_event_no, from its latest current IDENTIFY
         self._identity: ev.Identify | None = None
         self._refusal: DriverError | None = None  # what this handshake would refuse the device for
@@ -270,6 +273,12 @@ class DeviceDriver:
     def last_event_no(self) -> int:
         """The highest event number delivered to the sink (``resume_after`` before any)."""
         return self._last
+
+    @property
+    def adopted(self) -> int | None:
+        """The counter the device was adopted at (``adopt``: nothing up to it is expected), or
+        None when it was not (the host knew it, or its counter was 0)."""
+        return self._adopted
 
     @property
     def connected(self) -> bool:
@@ -567,6 +576,8 @@ class DeviceDriver:
             if self._known() and not believable(ident.last_event_no, self._known()):
                 self._doubt(self._counter_problem(ident))
                 return
+            if self._adopt and self._identity is None and self._known() == 0 and ident.last_event_no > 0:
+                self._adopted = self._last = ident.last_event_no
             self._identity = ident
             self._device_last = max(self._device_last, ident.last_event_no)
             self._become_ready(now)

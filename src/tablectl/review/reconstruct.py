@@ -193,6 +193,7 @@ class Reconstructor:
             "shoe_resumed": self._shoe_resumed, "round_resumed": self._round_resumed,
             "cut_card": self._cut_card, "last_round": self._last_round, "shuffle_started": self._numbered,
             "shoe_empty": self._numbered, "button": self._numbered, "device_event": self._numbered,
+            "device_adopted": self._device_adopted,
             "log_opened": self._log_opened, "recovery": self._recovery, "rotated": self._rotated,
             "table_started": self._table_started, "table_stopped": self._table_stopped,
             "alarm": self._alarm, "internal_error": self._internal_error, "input_rejected": self._input_rejected,
@@ -253,6 +254,13 @@ class Reconstructor:
             self._last[dev] = n
         else:
             self._irregular(dev, n, rec.seq, last)
+
+    def _device_adopted(self, rec: Any) -> None:
+        """A device used before, new to the log, adopted at its counter: its first event is
+        expected right after it (a later one leaves a gap)."""
+        dev = rec.device
+        if dev not in self._last:
+            self._base[str(dev)] = max(self._base.get(str(dev), 0), rec.event_no)
 
     def _irregular(self, dev: Any, n: int, seq: int, last: int | None) -> None:
         nums = self._numbers.get(dev)

@@ -172,6 +172,7 @@ SCHEMA: dict[str, Fields] = {
     "burn_next": {"round": (OPT_INT, OPTIONAL), "marks": (INT, REQUIRED)},
     "device_identified": {"name": (STR, REQUIRED), "kind": (OPT_STR, OPTIONAL), "model": (OPT_STR, OPTIONAL),
                           "serial": (OPT_STR, OPTIONAL), "firmware": (OPT_STR, OPTIONAL)},
+    "device_adopted": {**_DEVICE, "detail": (OPT_STR, OPTIONAL)},
     "duty_resumed": {"dealer": (OPT_STR, OPTIONAL)},
     "dealer_change": {"dealer": (STR, REQUIRED), "previous": (OPT_STR, OPTIONAL), "burns_due": (INT, REQUIRED),
                       "shoe": (SHOE, OPTIONAL)},

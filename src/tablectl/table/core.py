@@ -182,13 +182,15 @@ class TableCore(lc.LifecycleModel):
             self.log.append("state", **{"from": before, "to": self.state, "trigger": trigger, "round": self.round_no or None})
 
     def go_online(self, devices: Mapping[str, int] | None = None, resumed: LogState | None = None,
-                  identities: Mapping[str, Any] | None = None) -> None:
+                  identities: Mapping[str, Any] | None = None, adopted: Mapping[str, int] | None = None) -> None:
         """The devices are connected: ``devices`` maps each to the highest event number already
         logged for it (events up to it are not taken again); ``resumed``: what the log says was
         in play when the table stopped (``tablectl.table.resume``): a card-reading shoe or a
         continuous shuffler, and the round being dealt from it, are taken over. ``identities``:
         each connected device's ``Identify`` (model, serial number, firmware), logged as
-        ``device_identified`` so that surveillance can follow a machine by its serial number."""
+        ``device_identified`` so that surveillance can follow a machine by its serial number.
+        ``adopted``: devices used before and new to this log, each with the event counter it was
+        adopted at (logged as ``device_adopted``; its events up to it are not expected)."""
         for name, number in (devices or {}).items():
             self.highest[name] = number
         self.log.append(
@@ -208,6 +210,10 @@ class TableCore(lc.LifecycleModel):
         for name, ident in (identities or {}).items():
             self.log.append("device_identified", name=name, kind=ident.kind.name.lower(), model=ident.model,
                             serial=ident.serial, firmware=ident.firmware)
+        for name, counter in (adopted or {}).items():
+            self.highest[name] = max(self.highest.get(name, 0), counter)
+            self.log.append("device_adopted", device=name, event_no=counter,
+                            detail=f"counter at {counter}, nothing before it expected")
         self._fire("connect")
         if resumed is not None:
             take_over(self, resumed)
