@@ -55,7 +55,6 @@ class CsmModel(DeviceModel):
         base = self.order if self.order is not None else shuffled(full_shoe(self.decks), self.rng)
         self._carousel = list(base)
         self._out_counts = [0] * DECK_SIZE
-        self.shoe_id += 1
 
     @property
     def cards_in_device(self) -> int:
@@ -70,6 +69,7 @@ class CsmModel(DeviceModel):
         self._check_ready("load")
         def act() -> None:
             self._fill()
+            self.shoe_id += 1
             self._issue(lambda n: ShuffleStarted(n, self.shoe_id))
             self._issue_done()
         return self._run(act)

@@ -126,6 +126,8 @@ class Reconstruction:
     alarms: list[Any] = field(default_factory=list)  # alarm records
     internal_errors: list[Any] = field(default_factory=list)  # internal_error records
     inputs_rejected: int = 0
+    #: ``returned`` / ``identified`` lines of cards a supervisor had written off, coming back
+    written_off_returns: list[Any] = field(default_factory=list)
     csm_events: CsmEvents = field(default_factory=CsmEvents)
     #: per session, the lowest and highest round number it started, and the highest of the
     #: sessions before it (for :meth:`round_id`)
@@ -345,6 +347,8 @@ class Reconstructor:
 
     def _returned(self, rec: Any) -> None:
         self._number(rec)
+        if rec.written_off:
+            self.out.written_off_returns.append(rec)
         if rec.device == self.source and self.csm:
             events = self.out.csm_events
             card = rec.card
@@ -353,6 +357,8 @@ class Reconstructor:
             events.append(CsmEvents.RETURN, card_code(card), rec.seq)
 
     def _identified(self, rec: Any) -> None:
+        if rec.written_off:
+            self.out.written_off_returns.append(rec)
         rnd = self.round
         if rnd is not None and rec.round == rnd.number:
             rnd.events.append(rec)

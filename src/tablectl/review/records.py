@@ -128,9 +128,9 @@ _SNAPSHOT: Fields = {"event_nos": (COUNTS, OPTIONAL)}
 SCHEMA: dict[str, Fields] = {
     "dealt": _CARD_LINE, "burned": _CARD_LINE, "drawn": _CARD_LINE,
     "returned": {"card": (CARD, REQUIRED), "shoe": (SHOE, OPTIONAL), **_DEVICE, "to": (OPT_STR, OPTIONAL),
-                 "face": (OPT_STR, OPTIONAL)},
+                 "face": (OPT_STR, OPTIONAL), "written_off": (BOOL, OPTIONAL)},
     "identified": {"card": (CARD, REQUIRED), "to": (STR, REQUIRED), "shoe": (SHOE, OPTIONAL), "round": (OPT_INT, REQUIRED), **_DEVICE,
-                   "face": (OPT_STR, OPTIONAL)},
+                   "face": (OPT_STR, OPTIONAL), "written_off": (BOOL, OPTIONAL)},
     "discarded": {"count": (INT, REQUIRED), "shoe": (SHOE, OPTIONAL), "round": (OPT_INT, REQUIRED), **_DEVICE},
     "decision": {"round": (INT, REQUIRED), "seat": (INT, REQUIRED), "decision": (STR, REQUIRED), "banker": (BOOL, OPTIONAL)},
     "corrected": {"round": (INT, REQUIRED), "card": (CARD, REQUIRED), "from": (STR, REQUIRED), "to": (STR, REQUIRED),

@@ -406,15 +406,21 @@ class TableCore(lc.LifecycleModel):
         self._take_back(card, device, event.event_no, fields)
 
     def _take_back(self, card: int, device: str, event_no: int, fields: dict[str, Any] | None) -> None:
-        """A card back into the continuous shuffler (``fields`` None: already logged)."""
+        """A card back into the continuous shuffler (``fields`` None: already logged). A card a
+        supervisor wrote off (``card_not_returned`` resolved) is logged as one coming back."""
+        owed = self._written_off(card)
         if fields is not None:
-            self.log.append("returned", card=text(card), to=device, face="up", **fields)
+            self.log.append("returned", card=text(card), to=device, face="up", **fields, **({"written_off": True} if owed else {}))
         if self.comp.seen(card) == 0:
             self._violation(va.FOREIGN_CARD, f"{text(card)} was returned but never dealt", card=text(card), device=device, event_no=event_no)
             return
         self.comp.give_back(card)
-        if self.written_off and self.written_off[card]:
+        if owed:
             self.written_off[card] -= 1
+
+    def _written_off(self, card: int) -> bool:
+        """Whether a copy of ``card`` out of the continuous shuffler was written off."""
+        return self.written_off[card] > 0 and self.comp.seen(card) > 0
 
     # --- packets from a hand-forming shuffler ----------------------------------------------------
 
@@ -735,9 +741,11 @@ class TableCore(lc.LifecycleModel):
         if not isinstance(card, int) or not 0 <= card < DECK_SIZE:
             raise InputRejected(f"not a card: {card!r}")
         pending = self.alarms.misreads.pop(0)
+        owed = pending.where == "returned" and self._written_off(card)
         self.log.append(
             "identified", card=text(card), to=pending.to, face=pending.face, shoe=self.shoe,
             round=self.round_no if self.in_round else None, device=pending.device, event_no=pending.event_no,
+            **({"written_off": True} if owed else {}),
         )
         if pending.where == "returned":
             self._take_back(card, pending.device, pending.event_no, None)
