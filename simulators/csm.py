@@ -93,7 +93,9 @@ class CsmModel(DeviceModel):
             card = self._carousel.pop(0)
         self._out_counts[card] += 1
         seen: int | None = None if "misread" in fired else card
-        self._issue(lambda n: CardDrawn(n, seen))
+        drawn = self._issue(lambda n: CardDrawn(n, seen))
+        if seen is None:
+            self._unread(drawn, card)
 
     def return_cards(self, cards: Iterable[int]) -> list[DeviceEvent]:
         """Cards into the in-feed, in the order given. Stops at a jam or an open door."""
@@ -108,7 +110,9 @@ class CsmModel(DeviceModel):
                     self._out_counts[card] -= 1
                 self._insert(card)
                 seen: int | None = None if "misread" in fired else card
-                self._issue(_returned(seen))
+                back = self._issue(_returned(seen))
+                if seen is None:
+                    self._unread(back, card)
         return self._run(act)
 
     def _insert(self, card: int) -> None:
