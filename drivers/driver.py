@@ -16,7 +16,11 @@ answer the thread fills in). docs/protocol.md, "Session", is the normative flow;
    device's own counter: a held event beyond it makes the driver ask REQ_IDENTIFY, and one the
    answer shows was never issued is dropped and reported (``Fault(BAD_EVENT)``). A number (an
    event's, or an IDENTIFY's counter) far past anything known of the device is not believed
-   (``tablectl.drivers.numbering``): the event is refused at once, the IDENTIFY refuses the device;
+   (``tablectl.drivers.numbering``): the event is refused at once, the IDENTIFY refuses the device.
+   With ``adopt``, a device the host knows nothing of (``resume_after`` 0) is adopted where its
+   events begin: the first event after REPLAY_FROM(1) is the oldest it holds (protocol section 6),
+   so one numbered ``n`` (no further than its IDENTIFY's counter + 1) makes events 1..n-1 belong
+   to no log of this host, not a gap (``adopted`` = n - 1);
 3. ``persisted(n)`` -> PERSISTED(n) (only ever up to what was delivered), coalesced: sent once
    ``PERSIST_EVERY`` events are waiting to be confirmed or ``persist_after`` seconds after the
    first of them was, whichever comes first (the device keeps them in NV memory until then);
@@ -276,8 +280,8 @@ class DeviceDriver:
 
     @property
     def adopted(self) -> int | None:
-        """The counter the device was adopted at (``adopt``: nothing up to it is expected), or
-        None when it was not (the host knew it, or its counter was 0)."""
+        """What the device was adopted after (``adopt``: its first event, less one; nothing up to
+        it is expected), or None while it was not (no event yet, or the host knew it)."""
         return self._adopted
 
     @property
@@ -576,8 +580,6 @@ class DeviceDriver:
             if self._known() and not believable(ident.last_event_no, self._known()):
                 self._doubt(self._counter_problem(ident))
                 return
-            if self._adopt and self._identity is None and self._known() == 0 and ident.last_event_no > 0:
-                self._adopted = self._last = ident.last_event_no
             self._identity = ident
             self._device_last = max(self._device_last, ident.last_event_no)
             self._become_ready(now)
@@ -675,6 +677,9 @@ class DeviceDriver:
 
     def _on_event(self, event: ev.DeviceEvent, now: float) -> None:
         n = event.event_no
+        if self._adopt and self._last == 0 and self._state is _State.READY and 1 < n <= self._device_last + 1:
+            self._adopt = False
+            self._adopted = self._last = n - 1
         if n <= self._last:
             self._stats.duplicate_events += 1
             return

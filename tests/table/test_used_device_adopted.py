@@ -1,7 +1,7 @@
 """A device used before (its event counter is high) on a table's first run: nothing of it is logged
-yet, so the table adopts it at its counter (``device_adopted``) instead of asking for events 1..N,
-declaring them lost after the replay retries and holding the table. Simulated shoe -> pty ->
-driver -> controller -> signed log."""
+yet, so the table adopts it where its events begin (``device_adopted``) instead of declaring the
+numbers before them lost after the replay retries and holding the table; the events it still holds
+are logged. Simulated shoe -> pty -> driver -> controller -> signed log."""
 
 from __future__ import annotations
 
@@ -47,3 +47,25 @@ def test_a_used_shoe_on_a_new_log_is_adopted_at_its_counter_and_every_card_is_lo
     assert report.rounds == 4 and len(device_cards) >= 8
     assert logged_cards == device_cards
     assert min(n for n, _ in logged_cards) > USED
+
+
+def test_a_used_shoes_events_not_yet_confirmed_are_logged_and_it_is_adopted_before_the_oldest(
+    tmp_path: Path, recording_sim: type
+) -> None:
+    config = load_config(CONFIG)
+    keys = save_keypair(tmp_path / "keys")
+    log_dir = tmp_path / "log"
+    used = build_device("shoe", decks=6, seed=4, load=False, first_event_no=USED + 1)
+    shoe = recording_sim(used)
+    shoe.load()  # before the table: event USED + 1, held by the shoe until a host confirms it
+    runtime = TableRuntime(config, simulate=True, log_dir=log_dir, signing_key=keys.private, sims={"shoe": used})
+    try:
+        VirtualDealer(runtime.start(), shoe, seed=4, timeout=5.0).play(2)
+    finally:
+        runtime.stop()
+
+    records = list(iter_events([log_dir]))
+    assert [(r["device"], r["event_no"]) for r in records if r["event"] == "device_adopted"] == [("shoe", USED)]
+    numbers = [r["event_no"] for r in records if r.get("device") == "shoe" and r["event"] != "device_adopted" and r.get("event_no")]
+    assert numbers[0] == USED + 1
+    assert sorted(set(numbers)) == list(range(USED + 1, used.store.last_no + 1))

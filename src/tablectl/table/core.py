@@ -137,6 +137,8 @@ class TableCore(lc.LifecycleModel):
         self.people = People(self.game.bank_every if self.game.banker else 0, config.seats)
         self.alarms = Alarms()
         self.highest: dict[str, int] = {}
+        self.unnumbered: set[str] = set()  # devices with nothing logged: their first event tells where they stand
+        self._adopted: Callable[[str], int | None] | None = None
         self.recent: deque[dict[str, Any]] = deque(maxlen=recent)
         self._recent = screen.RecentShown()
         log.add_listener(self.recent.append)
@@ -182,17 +184,21 @@ class TableCore(lc.LifecycleModel):
             self.log.append("state", **{"from": before, "to": self.state, "trigger": trigger, "round": self.round_no or None})
 
     def go_online(self, devices: Mapping[str, int] | None = None, resumed: LogState | None = None,
-                  identities: Mapping[str, Any] | None = None, adopted: Mapping[str, int] | None = None) -> None:
+                  identities: Mapping[str, Any] | None = None, adopted: Callable[[str], int | None] | None = None) -> None:
         """The devices are connected: ``devices`` maps each to the highest event number already
         logged for it (events up to it are not taken again); ``resumed``: what the log says was
         in play when the table stopped (``tablectl.table.resume``): a card-reading shoe or a
         continuous shuffler, and the round being dealt from it, are taken over. ``identities``:
         each connected device's ``Identify`` (model, serial number, firmware), logged as
         ``device_identified`` so that surveillance can follow a machine by its serial number.
-        ``adopted``: devices used before and new to this log, each with the event counter it was
-        adopted at (logged as ``device_adopted``; its events up to it are not expected)."""
+        ``adopted(name)``: what the driver of a device with nothing logged adopted it after (a
+        device used before: its first event, less one), logged as ``device_adopted`` ahead of that
+        event."""
         for name, number in (devices or {}).items():
             self.highest[name] = number
+            if not number and adopted is not None:
+                self.unnumbered.add(name)
+        self._adopted = adopted
         self.log.append(
             "table_started",
             game=self.game.id,
@@ -210,10 +216,6 @@ class TableCore(lc.LifecycleModel):
         for name, ident in (identities or {}).items():
             self.log.append("device_identified", name=name, kind=ident.kind.name.lower(), model=ident.model,
                             serial=ident.serial, firmware=ident.firmware)
-        for name, counter in (adopted or {}).items():
-            self.highest[name] = max(self.highest.get(name, 0), counter)
-            self.log.append("device_adopted", device=name, event_no=counter,
-                            detail=f"counter at {counter}, nothing before it expected")
         self._fire("connect")
         if resumed is not None:
             take_over(self, resumed)
@@ -253,6 +255,12 @@ class TableCore(lc.LifecycleModel):
             if number <= self.highest.get(device, 0):
                 return  # already taken (a replay after a reconnect)
             self.highest[device] = number
+            if device in self.unnumbered:
+                self.unnumbered.discard(device)
+                counter = self._adopted(device) if self._adopted is not None else None
+                if counter:
+                    self.log.append("device_adopted", device=device, event_no=counter,
+                                    detail=f"counter at {counter}, nothing before it expected")
         handler = self._dispatch.get(type(event))
         if handler is None:
             self.log.append("device_event", device=device, event_no=number, type=type(event).__name__)

@@ -3,7 +3,7 @@ served on pseudo-terminals so the real serial path runs), their drivers and the 
 
 Start order: open the log; for each device, start its simulator (when simulating) and open its
 driver with ``resume_after`` = the highest event number already logged for it (none: a device used
-before is adopted at its event counter, logged as ``device_adopted``); then start the
+before is adopted where its events begin, logged as ``device_adopted``); then start the
 controller, which takes over from the log what was in play: round numbers, the dealer and the
 bank's rotation, the shoe (or continuous shuffler) and its round (``tablectl.table.resume``).
 Stop order is the reverse; the log closes last with a signed shutdown checkpoint.
@@ -81,7 +81,7 @@ class TableRuntime:
             if self.simulate:
                 address = self._serve_simulator(name, device.driver, i, controller.resume_after(name))
             logged = controller.resume_after(name)
-            # nothing logged of the device: a used one is adopted at its counter (logged as such)
+            # nothing logged of the device: a used one is adopted where its events begin (logged)
             self.drivers[name] = driver = open_device(
                 device.driver, address, name, controller.sink, resume_after=logged, adopt=logged == 0
             )

@@ -13,8 +13,9 @@ stops the device (and the table): the attendant clears it and the dealer carries
 device stopped (the card is drawn again, the rest of the cards returned); a link that is down is
 waited for. A misread card is turned over and named (``identify_card``) before the supervisor
 resolves the hold; a hold the device's faults explain (a packet cut short by a jam, a foreign or
-missing card, a failed deck check) is resolved by the supervisor too. A hold that neither a
-mistake nor a fault explains stops the dealer (``DealerError``).
+missing card, a failed deck check) is resolved by the supervisor too, and a batch shuffler's deck
+that failed its check is replaced. A hold that neither a mistake nor a fault explains stops the
+dealer (``DealerError``).
 """
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ EXPECTED_VIOLATION: dict[str, str] = {
 
 SUPERVISOR = "virtual-supervisor"
 _RETRIES = 20  # tries at one action or input through device faults before giving up
+CONTENT_FAULTS = ("foreign", "extra", "missing")
+"""Faults that change what the device holds: their cards stay in it (until a load), and holds
+of the kinds in ``CONTENT_HOLDS`` may follow long after."""
+CONTENT_HOLDS = frozenset({va.FOREIGN_CARD, va.DECK_CHECK, va.WRONG_STATE})
 
 
 class DealerError(RuntimeError):
@@ -76,6 +81,7 @@ class DealerReport:
     misreads_named: int = 0  # misread cards turned over and identified
     fault_resolutions: int = 0  # holds the device's faults explained, resolved by the supervisor
     link_waits: int = 0  # times the dealer waited for a device's link to come back
+    decks_replaced: int = 0  # a batch shuffler's deck that failed its check, replaced by a fresh one
 
 
 class VirtualDealer:
@@ -402,7 +408,8 @@ class VirtualDealer:
             return
         named = self._name_misreads()
         fired = self._fired()
-        by_fault = named or fired > self._faults_met
+        content = any(self.sim.model.faults.fired[k] for k in CONTENT_FAULTS)
+        by_fault = bool(named or fired > self._faults_met or (content and {a.kind for a in view.alarms} <= CONTENT_HOLDS))
         if not self.report.mistakes and not by_fault:
             kinds = ", ".join(f"{a.kind} ({a.detail})" for a in view.alarms)
             raise DealerError(f"round {view.round}: the table is held without a mistake of mine: {kinds}")
@@ -416,6 +423,9 @@ class VirtualDealer:
         if any(a.kind == va.CARD_NOT_RETURNED for a in view.alarms) and self._held_back:
             found, self._held_back = self._held_back, []
             self._give_back(found)
+        if self.kind == "shuffler" and any(a.kind == va.DECK_CHECK for a in view.alarms):
+            self._act(self.sim.load)  # the failed deck is replaced: the next shuffle checks a fresh one
+            self.report.decks_replaced += 1
 
     def _name_misreads(self) -> int:
         """Turn over each misread card the table waits for and name it (``identify_card``), oldest
