@@ -311,10 +311,13 @@ class VirtualDealer:
                 self._ignore_cap = False
                 self._burn() if burn else self._draw()
                 break
+            unread = len(self._unread)
             self._burn() if burn else self._draw()
             drawn += 1
             if skipped and not burn:
                 break  # the card that shows the skipped burn: the table holds
+            if len(self._unread) > unread:
+                break  # a misread card: the table holds until it is named (the rest is dealt after)
         else:
             if self._armed == EXTRA_CARD:
                 self._record(round_no, EXTRA_CARD)
