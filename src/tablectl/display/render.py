@@ -540,7 +540,7 @@ def event_line(record: Mapping[str, Any]) -> Text:
     for key, value in record.items():
         if key in _ENVELOPE or value is None or value == "" or value == [] or value == {}:
             continue
-        if key in _CARD_FIELDS:
+        if key in _CARD_FIELDS and not isinstance(value, int):  # an int is a count (shoe_loaded, shuffle_done)
             if hidden:
                 continue
             t.append(f" {key}=")
