@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import select
 import shutil
 import stat
 import subprocess
@@ -72,12 +73,12 @@ def test_an_export_waits_for_the_one_holding_the_dataset_and_says_so(small_floor
     with ds.exclusive(target):
         proc = subprocess.Popen(export_command(small_floor, target, "--wait", "60"), stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
-        time.sleep(2)
-        assert proc.poll() is None  # waiting, not exporting
-        assert not (target / "rounds").exists()
+        assert select.select([proc.stderr], [], [], 120)[0], "the export neither waited nor said so"
+        waiting = proc.stderr.readline()
+        assert f"another export (pid {os.getpid()}) is writing the dataset" in waiting
+        assert proc.poll() is None and not (target / "rounds").exists()  # waiting, not exporting
     out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 0, err
-    assert err.count("\n") == 1 and f"another export (pid {os.getpid()}) is writing the dataset" in err
+    assert proc.returncode == 0 and err == "", err
     assert counted(target, "SELECT count(*) AS n FROM rounds") == [small_floor.rounds]
 
 
