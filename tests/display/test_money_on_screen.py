@@ -75,7 +75,7 @@ def table(path: Path) -> Table:
 
 def _wagers(t: Table, seat: int) -> dict[str, int]:
     """Big, uneven wagers: the table maximum on the required bet, every side bet placed."""
-    top = t.limits.maximum - 1500 * (seat % 3)
+    top = t.limits.limits[t.limits.required[0]].maximum - 1500 * (seat % 3)
     out = {t.limits.required[0]: top}
     for i, bet in enumerate(b for b in t.limits.bets if b not in out):
         out[bet] = 2500 * (i + 1) + 500 * seat
@@ -159,9 +159,11 @@ def seat_block(lines: list[str], seat: int) -> str:
     return "\n".join(block)
 
 
-def amount_beside(block: str, bet: str, shown: str) -> bool:
-    """``bet`` (or its short name) then ``shown`` on the seat's lines, whole."""
-    names = "|".join(re.escape(n) for n in {bet, BET_SHORT.get(bet, bet)})
+def amount_beside(block: str, bet: str, shown: str, named: str | None = None) -> bool:
+    """``bet`` by the table's name for it (``named``) or its short name, then ``shown`` on the
+    seat's lines, whole."""
+    full = named or bet
+    names = "|".join(re.escape(n) for n in {full, BET_SHORT.get(bet, full)})
     return re.search(rf"(?<![\w-])(?:{names}) {re.escape(shown)}(?![\d.])", block) is not None
 
 
@@ -182,6 +184,7 @@ def check_screen(view: TableView, state: DisplayState, cols: int, rows: int) -> 
     assert all(len(ln) <= cols for ln in lines), [ln for ln in lines if len(ln) > cols]
     keys = " · ".join(ln.strip() for ln in lines[-3:])
     assert HELP.replace(" · ", " ") in keys.replace(" · ", " "), text
+    named = state.limits.name if state.limits is not None else str
     by_seat: dict[int, list[dict[str, Any]]] = {}
     for line in view.settlement:
         by_seat.setdefault(line["seat"], []).append(line)
@@ -192,16 +195,16 @@ def check_screen(view: TableView, state: DisplayState, cols: int, rows: int) -> 
             if len(by_seat[s.seat]) > 1 and all(line["outcome"] == "no-action" for line in by_seat[s.seat]):
                 assert f"NA every bet returned {money(sum(line['stake'] for line in by_seat[s.seat]))}" in block, block
             for line in by_seat[s.seat] if "NA every bet" not in block else ():
-                assert amount_beside(block, line["bet"], expected(line)), (line, block)
+                assert amount_beside(block, line["bet"], expected(line), named(line["bet"])), (line, block)
             net = sum(line["net"] for line in by_seat[s.seat])
             assert block.splitlines()[0].rstrip().endswith(("+" if net > 0 else "") + money(net)), block
         elif s.in_play:
             for bet, amount in s.wagers.items():
-                assert amount_beside(block, bet, money(amount)), (bet, amount, block)
+                assert amount_beside(block, bet, money(amount), named(bet)), (bet, amount, block)
         elif s.seat in state.standing:
             assert "next:" in block
             for bet, amount in state.standing[s.seat].items():
-                assert amount_beside(block, bet, money(amount)), (bet, amount, block)
+                assert amount_beside(block, bet, money(amount), named(bet)), (bet, amount, block)
     return text
 
 
