@@ -3,7 +3,8 @@ human uses — the dealer-input API (``TableController``) and the devices themse
 simulators' control API: pulling a card from the shoe, pressing its burn button, returning
 cards to a continuous shuffler, asking the shuffler for a packet).
 
-It follows the table's prompt (what the procedure waits for) and makes random legal decisions.
+It follows the table's prompt (what the procedure waits for); its players decide by the game
+math's optimal strategy, wrong at the ``player_errors`` rate (``tablectl.table.players``).
 With a mistake rate it commits procedure errors on purpose and writes each one it committed as a
 JSON line ``{"round": R, "kind": K}``; each kind is one the controller must flag in that round
 (``EXPECTED_VIOLATION``). When the table is held, it resolves as the supervisor.
@@ -25,6 +26,7 @@ from tablectl.table import lifecycle as lc
 from tablectl.table import validation as va
 from tablectl.table.controller import TableController
 from tablectl.table.inputs import InputRejected
+from tablectl.table.players import Players
 from tablectl.table.view import Prompt, TableView
 
 SKIP_BURN = "skip_burn"
@@ -76,6 +78,7 @@ class VirtualDealer:
         mistakes_log: IO[str] | None = None,
         dealer_change_rate: float = 0.02,
         timeout: float = 10.0,
+        player_errors: float = 0.0,
     ) -> None:
         self.controller = controller
         self.config = controller.config
@@ -84,6 +87,8 @@ class VirtualDealer:
         self.kind = self.config.card_driver
         self.sim = sim
         self.rng = random.Random(seed)
+        self.players = Players(self.game.id, self.config.decks, self.rng, errors=player_errors)
+        self._dealt: dict[str, list[int | None]] = {}  # this round's cards by position, in order
         self.mistake_rate = mistakes
         self.mistakes_log = mistakes_log
         self.dealer_change_rate = dealer_change_rate
@@ -119,6 +124,7 @@ class VirtualDealer:
         return self.report
 
     def _play_round(self, *, last: bool = False) -> None:
+        self._dealt = {}
         self._arm(last=last)
         view = self._ready()
         seats, wagers, stake = self._bets(view)
@@ -154,7 +160,8 @@ class VirtualDealer:
         elif p.action == "packet":
             self._packet(p, view, round_no)
         elif p.action == "decide":
-            self._input(self.controller.decide(p.seat, self.rng.choice(p.options)))  # type: ignore[arg-type]
+            cards = self._dealt.get(f"seat:{p.seat}", [])
+            self._input(self.controller.decide(p.seat, self.players.decide(p.options, cards)))  # type: ignore[arg-type]
             self.report.decisions += 1
         elif p.action == "discard":
             self._sync(self.sim.discard_rest())
@@ -285,9 +292,9 @@ class VirtualDealer:
             if self._ignore_cap and view.cap_cards is not None and drawn + 1 > view.cap_cards:
                 self._record(round_no, CARD_PAST_CAP)
                 self._ignore_cap = False
-                self._burn() if burn else self._draw()
+                self._burn() if burn else self._draw(position)
                 break
-            self._burn() if burn else self._draw()
+            self._burn() if burn else self._draw(position)
             drawn += 1
             if skipped and not burn:
                 break  # the card that shows the skipped burn: the table holds
@@ -299,7 +306,9 @@ class VirtualDealer:
         self._sync_last()
 
     def _packet(self, p: Prompt, view: TableView, round_no: int) -> None:
-        self._sync(self.sim.deliver_packet(p.count))
+        events = self.sim.deliver_packet(p.count)
+        self._dealt.setdefault(p.to[0], []).extend(e.card for e in events if isinstance(e, CardDrawn))
+        self._sync(events)
         self.report.cards += p.count
         if self._armed == EXTRA_CARD and self._snapshot().prompt.action != "packet":
             self._record(round_no, EXTRA_CARD)
@@ -311,12 +320,14 @@ class VirtualDealer:
         self._note(self.sim.press_button(0))
         self._draw()
 
-    def _draw(self) -> None:
+    def _draw(self, position: str | None = None) -> None:
         events = self.sim.draw()
         self._note(events)
         for e in events:
             if isinstance(e, CardDrawn):
                 self.report.cards += 1
+                if position is not None:
+                    self._dealt.setdefault(position, []).append(e.card)
                 if self.kind == "csm" and e.card is not None:
                     self._out.append(e.card)
 
