@@ -68,3 +68,16 @@ def _cached(game: str, decks: int | None, rules_json: str) -> tuple[Covariance, 
             for x, y in ((a, b), (b, a)):
                 out[x, y, seats] = Covariance(x, y, seats, float(value))
     return tuple(out.values())
+
+
+def round_variance(stakes: dict[tuple[int, str], float], variance: dict[str, float],
+                   covariance: dict[tuple[str, str, str], float]) -> float:
+    """The variance of one round's house result with the initial wagers ``stakes`` ((seat, wager)
+    -> stake), each wager's ``variance`` per unit and the ``covariance`` per unit of two wagers
+    ((wager_a, wager_b, "same" or "other" seat); a pair not given: uncorrelated)."""
+    total = sum(s * s * variance[w] for (_, w), s in stakes.items())
+    for (seat_a, a), s_a in stakes.items():
+        for (seat_b, b), s_b in stakes.items():
+            if (seat_a, a) != (seat_b, b):
+                total += s_a * s_b * covariance.get((a, b, "same" if seat_a == seat_b else "other"), 0.0)
+    return total

@@ -33,12 +33,18 @@ class JointTally:
     sx: Fraction = Fraction(0)
     sy: Fraction = Fraction(0)
     sxy: Fraction = Fraction(0)
+    syy: Fraction = Fraction(0)
 
     def add(self, x: Fraction, y: Fraction, count: int) -> None:
         self.n += count
         self.sx += x * count
         self.sy += y * count
         self.sxy += x * y * count
+        self.syy += y * y * count
+
+    def variance_y(self) -> Fraction:
+        """Var(y) over the deals tallied."""
+        return self.syy / self.n - (self.sy / self.n) ** 2
 
     def covariance(self) -> Fraction:
         """Cov(x, y) over the deals tallied (the house's results have the same: both negated)."""
@@ -76,10 +82,15 @@ def three_card_poker(rules: ThreeCardPokerRules, deals: dict[tuple[int, int], in
                      ) -> dict[tuple[str, str], Fraction]:
     """(ante, pairplus) of one seat, the player raising with Q-6-4 or better. ``deals``: the
     ``threecard.matchups`` to count (default: one full deck)."""
+    return {("ante", "pairplus"): three_card_tally(rules, deals).covariance()}
+
+
+def three_card_tally(rules: ThreeCardPokerRules, deals: dict[tuple[int, int], int] | None = None) -> JointTally:
+    """The joint tally of one seat's (ante, pairplus) over ``deals`` (default: one full deck)."""
     tally = JointTally()
     for (player, dealer), n in (deals or matchups(tcp_math.DECK, [QUEEN_HIGH])).items():
         tally.add(_ante(player, dealer, rules), tcp.pairplus_payout(player, rules.pairplus).odds, n)
-    return {("ante", "pairplus"): tally.covariance()}
+    return tally
 
 
 def florida_variant(rules: FloridaRules, deals: dict[tuple[int, int], int] | None = None

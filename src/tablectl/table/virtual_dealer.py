@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from tablectl.drivers.events import CardDrawn, DeviceEvent
+from tablectl.drivers.events import CardDrawn, DeviceEvent, PacketDelivered
 from tablectl.simulators.device import SimDevice
 from tablectl.table import lifecycle as lc
 from tablectl.table import validation as va
@@ -307,7 +307,12 @@ class VirtualDealer:
 
     def _packet(self, p: Prompt, view: TableView, round_no: int) -> None:
         events = self.sim.deliver_packet(p.count)
-        self._dealt.setdefault(p.to[0], []).extend(e.card for e in events if isinstance(e, CardDrawn))
+        hand = self._dealt.setdefault(p.to[0], [])
+        for e in events:
+            if isinstance(e, CardDrawn):
+                hand.append(e.card)
+            elif isinstance(e, PacketDelivered):
+                hand.extend(e.cards)
         self._sync(events)
         self.report.cards += p.count
         if self._armed == EXTRA_CARD and self._snapshot().prompt.action != "packet":
