@@ -77,8 +77,9 @@ class Players:
         """One of ``options`` for a seat dealt ``cards`` this round (None: a card not known)."""
         known = [c for c in cards if c is not None]
         best = optimal(self.game, options, known, self.decks)
+        guess = self.rng.choice(list(options))  # drawn always: a seed deals the same cards and bets whatever the strategy
         if best is None:
-            return self.rng.choice(list(options))
+            return guess
         others = [o for o in options if o != best]
         if others and self.errors > 0 and self.rng.random() < self.errors:
             return self.rng.choice(others)
