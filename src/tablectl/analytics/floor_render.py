@@ -49,16 +49,15 @@ def fmt(value: Any, kind: str) -> str:
 
 def sections(report: FloorReport) -> list[tuple[str, Result, list[tuple[str, str, str]], Callable[[dict[str, Any]], bool]]]:
     """(title, rows, columns, is this row flagged) of each section, in the order shown."""
-    z = report.z_limit
-
-    def low(row: dict[str, Any]) -> bool:
-        return row.get("z") is not None and row["z"] <= -z
+    def low(family: str) -> Callable[[dict[str, Any]], bool]:
+        z = report.limit(family)
+        return lambda row: row.get("z") is not None and row["z"] <= -z
 
     return [
-        ("Tables", report.tables, [("table", "table", "text"), ("game", "game", "text"), *_GROUP_COLUMNS], low),
-        ("Dealers", report.dealers, [("dealer", "dealer", "text"), *_GROUP_COLUMNS], low),
-        ("Days", report.days, [("date", "day", "text"), *_GROUP_COLUMNS], low),
-        ("Seats", report.seats, _SEAT_COLUMNS, low),
+        ("Tables", report.tables, [("table", "table", "text"), ("game", "game", "text"), *_GROUP_COLUMNS], low("tables")),
+        ("Dealers", report.dealers, [("dealer", "dealer", "text"), *_GROUP_COLUMNS], low("dealers")),
+        ("Days", report.days, [("date", "day", "text"), *_GROUP_COLUMNS], low("days")),
+        ("Seats", report.seats, _SEAT_COLUMNS, low("seats")),
         ("Shuffle quality by serial number", report.shufflers, _SHUFFLER_COLUMNS,
          lambda r: r.get("combined_p") is not None and r["combined_p"] < report.p_limit),
         ("Game math in force", report.math, _MATH_COLUMNS, lambda r: False),
@@ -67,8 +66,12 @@ def sections(report: FloorReport) -> list[tuple[str, Result, list[tuple[str, str
 
 def summary(report: FloorReport) -> list[str]:
     period = f"{report.date_from or 'start'} .. {report.date_to or 'end'}"
-    lines = [f"floor report of {report.dataset}, {period}; flagged: z <= -{report.z_limit:g} "
-             f"(the bank lost more than the game math allows), shufflers with combined p < {report.p_limit:g}"]
+    limits = ", ".join(f"{k} z <= -{a.limit:.2f} ({a.tests})" for k, a in report.alarms.items())
+    lines = [f"floor report of {report.dataset}, {period}; flagged (the bank lost more than the game math allows): "
+             f"{limits or f'z <= -{report.z_limit:g}'}; shufflers with combined p < {report.p_limit:g}",
+             f"alarms: {report.correction} at family-wise alpha {report.alpha:g} per family, never below z {report.z_limit:g}; "
+             f"expected false alarms on an honest floor: {report.expected_false_alarms():.3f}",
+             f"variance: {report.variance}"]
     for what, names in report.flagged.items():
         if names:
             lines.append(f"FLAGGED {what}: {', '.join(names)}")

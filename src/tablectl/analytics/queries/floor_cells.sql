@@ -3,7 +3,9 @@
 -- win: the bank's result (house or player-dealer) = minus the players' net, cents.
 -- handle: the initial wagers settled (bets a decision adds - Play, War, Raise - are not handle).
 -- judged_*: the wagers tablectl.gamemath analyses (wager_math.edge not null): their win, the
--- expected win (stake x house edge) and its exact variance (stake^2 x variance per unit).
+-- expected win (stake x house edge) and its exact variance: the rounds' variances, each the sum of
+-- stake^2 x variance per unit over its wagers and stake_i x stake_j x covariance per unit over
+-- every two of its wagers (one seat's, or two seats' of the round: wager_cov).
 WITH b AS (
     SELECT bets.*, m.edge, m.variance
     FROM bets
@@ -19,6 +21,18 @@ money AS (
            sum(stake * edge) FILTER (WHERE bet = wager AND edge IS NOT NULL) AS expected_win,
            sum(stake::DOUBLE * stake * variance) FILTER (WHERE bet = wager AND edge IS NOT NULL) AS variance
     FROM b GROUP BY ALL
+),
+initial AS (
+    SELECT "table", round_id, game, decks, rules_id, coalesce(dealer, '(none)') AS dealer, date, seat, wager, stake
+    FROM b WHERE bet = wager AND edge IS NOT NULL
+),
+pairs AS (
+    SELECT i."table", i.game, i.dealer, i.date, sum(i.stake::DOUBLE * j.stake * c.covariance) AS covariance
+    FROM initial i
+    JOIN initial j ON j."table" = i."table" AND j.round_id = i.round_id AND (j.seat <> i.seat OR j.wager <> i.wager)
+    JOIN wager_cov c ON c.game = i.game AND c.decks = i.decks AND c.rules_id = i.rules_id AND c.wager_a = i.wager
+         AND c.wager_b = j.wager AND c.seats = CASE WHEN i.seat = j.seat THEN 'same' ELSE 'other' END
+    GROUP BY ALL
 ),
 shoe_pen AS (  -- the deepest card of each shoe, per dealer and day that dealt from it
     SELECT "table", coalesce(dealer, '(none)') AS dealer, date, session, shoe, max(penetration) AS pen
@@ -42,9 +56,10 @@ flt AS (
 )
 SELECT play.*, coalesce(money.handle, 0) AS handle, coalesce(money.win, 0) AS win,
        coalesce(money.judged_handle, 0) AS judged_handle, coalesce(money.judged_win, 0) AS judged_win,
-       coalesce(money.expected_win, 0) AS expected_win, coalesce(money.variance, 0) AS variance,
+       coalesce(money.expected_win, 0) AS expected_win, coalesce(money.variance, 0) + coalesce(pairs.covariance, 0) AS variance,
        coalesce(flt.faults, 0) AS faults, coalesce(pen.pen_sum, 0) AS pen_sum, coalesce(pen.pen_n, 0) AS pen_n
 FROM play
 LEFT JOIN money USING ("table", game, dealer, date)
+LEFT JOIN pairs USING ("table", game, dealer, date)
 LEFT JOIN pen USING ("table", dealer, date)
 LEFT JOIN flt USING ("table", dealer, date)
