@@ -505,7 +505,7 @@ def bench_cost(g: Game, cards: int, batch: int) -> dict[str, float]:
                         commit()
                 results["card"] = card_time
             results["lines"] = log.seq - lines0
-            violations = list(core.violations)
+            violations = list(core.alarms.violations)
             log.close()
             assert not violations, violations
     return {
@@ -721,7 +721,7 @@ def bench_stack(g: Game, cards: int, fsync: bool, separate: bool) -> dict[str, A
             cpu = {k: _cpu(t) - cpu0[k] for k, t in threads.items()}
             batches = controller.batches - batches0
             log_lines = log.seq - lines0
-            violations = list(controller.core.violations)
+            violations = list(controller.core.alarms.violations)
         finally:
             controller.stop()
             driver.stop()

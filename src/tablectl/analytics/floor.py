@@ -70,10 +70,10 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
     maths = run(con, "SELECT * FROM wager_math ORDER BY game, decks, rules_id, wager")
     report = FloorReport(str(root), date_from, date_to, tables, dealers, days, seats, shufflers, maths, z_limit, p_limit)
     report.flagged = {
-        "tables": [r["table"] for r in tables.dicts() if _low(r, z_limit)],
+        "tables": [r["table_id"] for r in tables.dicts() if _low(r, z_limit)],
         "dealers": [r["dealer"] for r in dealers.dicts() if _low(r, z_limit)],
         "days": [str(r["date"]) for r in days.dicts() if _low(r, z_limit)],
-        "seats": [f"{r['table']}:{r['seat']}" for r in seats.dicts() if _low(r, z_limit)],
+        "seats": [f"{r['table_id']}:{r['seat']}" for r in seats.dicts() if _low(r, z_limit)],
         "shufflers": _weak(shufflers, p_limit, "machine"),
         "hand_shuffles": _weak(shufflers, p_limit, "hand"),
     }

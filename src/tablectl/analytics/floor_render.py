@@ -18,7 +18,7 @@ _GROUP_COLUMNS: list[tuple[str, str, str]] = [
     ("z", "z", "z"), ("violations_per_100", "viol/100", "num"), ("holds_per_100", "holds/100", "num"),
     ("faults", "faults", "int"), ("penetration", "penetration", "pct"),
 ]
-_SEAT_COLUMNS = [("table", "table", "text"), ("seat", "seat", "int"), ("rounds", "rounds", "int"),
+_SEAT_COLUMNS = [("table_id", "table", "text"), ("seat", "seat", "int"), ("rounds", "rounds", "int"),
                  ("handle", "handle $", "money"), ("player_net", "player net $", "money"),
                  ("expected_player_net", "expected $", "money"), ("z", "z", "z")]
 _SHUFFLER_COLUMNS = [("serial", "serial", "text"), ("kind", "kind", "text"), ("shuffled_by", "shuffled by", "text"), ("shoes", "shoes", "int"),
@@ -55,7 +55,7 @@ def sections(report: FloorReport) -> list[tuple[str, Result, list[tuple[str, str
         return row.get("z") is not None and row["z"] <= -z
 
     return [
-        ("Tables", report.tables, [("table", "table", "text"), ("game", "game", "text"), *_GROUP_COLUMNS], low),
+        ("Tables", report.tables, [("table_id", "table", "text"), ("game", "game", "text"), *_GROUP_COLUMNS], low),
         ("Dealers", report.dealers, [("dealer", "dealer", "text"), *_GROUP_COLUMNS], low),
         ("Days", report.days, [("date", "day", "text"), *_GROUP_COLUMNS], low),
         ("Seats", report.seats, _SEAT_COLUMNS, low),
@@ -65,9 +65,17 @@ def sections(report: FloorReport) -> list[tuple[str, Result, list[tuple[str, str
     ]
 
 
+def period(report: FloorReport) -> str:
+    """The days the report covers: those asked for, else the first and last day with rounds."""
+    days = sorted(str(d["date"]) for d in report.days.dicts() if d.get("date") is not None)
+    first = report.date_from or (days[0] if days else None)
+    last = report.date_to or (days[-1] if days else None)
+    return f"{first} .. {last}" if first and last else "no rounds"
+
+
 def summary(report: FloorReport) -> list[str]:
-    period = f"{report.date_from or 'start'} .. {report.date_to or 'end'}"
-    lines = [f"floor report of {report.dataset}, {period}; flagged: z <= -{report.z_limit:g} "
+    period_ = period(report)
+    lines = [f"floor report of {report.dataset}, {period_}; flagged: z <= -{report.z_limit:g} "
              f"(the bank lost more than the game math allows), shufflers with combined p < {report.p_limit:g}"]
     for what, names in report.flagged.items():
         if names:
@@ -77,8 +85,12 @@ def summary(report: FloorReport) -> list[str]:
     return lines
 
 
-def render_text(report: FloorReport, echo: Callable[[str], None], *, width: int = 200) -> None:
-    """The report as rich tables, printed through ``echo``."""
+def render_text(report: FloorReport, echo: Callable[[str], None], *, width: int | None = None) -> None:
+    """The report as rich tables, printed through ``echo``, no wider than ``width`` (default: the
+    terminal's, ``COLUMNS`` when set): columns are narrowed and their cells wrapped to fit."""
+    import shutil
+
+    width = width or shutil.get_terminal_size().columns
     from rich.console import Console
     from rich.table import Table
 
@@ -91,7 +103,7 @@ def render_text(report: FloorReport, echo: Callable[[str], None], *, width: int 
             rows = result.dicts()
         table = Table(title=title, title_justify="left")
         for _, heading, _ in columns:
-            table.add_column(heading)
+            table.add_column(heading, overflow="fold")
         for row in rows:
             table.add_row(*(fmt(row.get(c), k) for c, _, k in columns), style="bold red" if flagged(row) else None)
         console.print(table)
