@@ -421,7 +421,10 @@ def _quality_of(recon: Any, shoes: list[Any]) -> list[Any]:
     from tablectl.review.quality import analyse
 
     last = recon.last_seq or 0
-    spans = [(s.start_seq, s.end_seq if s.end_seq is not None else last) for s in shoes if s.kind == "csm"]
+    session_end = {x.index: x.end_seq for x in recon.sessions}
+    # a load never unloaded ends with its session (a later session's loads are another's)
+    spans = [(s.start_seq, s.end_seq if s.end_seq is not None else session_end.get(s.session) or last)
+             for s in shoes if s.kind == "csm"]
     events = CsmEvents()
     if spans:
         for kind, card, seq in recon.csm_events:

@@ -75,7 +75,7 @@ def command(dataset: Path, sql: str | None, date_from: str | None, date_to: str 
 
         table = Table()
         for c in result.columns:
-            table.add_column(c)
+            table.add_column(c, overflow="fold")
         for row in result.rows:
             table.add_row(*(display(v) for v in row))
         Console(width=shutil.get_terminal_size().columns).print(table)
