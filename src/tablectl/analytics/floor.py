@@ -43,6 +43,7 @@ class FloorReport:
     p_limit: float = P_LIMIT
     seconds: float = 0.0
     flagged: dict[str, list[str]] = field(default_factory=dict)
+    table_days: Result | None = None  # per table and day, with the band (the hold plots of the HTML page)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -69,6 +70,7 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
     shufflers = _combined(run(con, sql["floor_shufflers"], date_from, date_to))
     maths = run(con, "SELECT * FROM wager_math ORDER BY game, decks, rules_id, wager")
     report = FloorReport(str(root), date_from, date_to, tables, dealers, days, seats, shufflers, maths, z_limit, p_limit)
+    report.table_days = _banded(run(con, sql["floor_table_days"]), z_limit)
     report.flagged = {
         "tables": [r["table_id"] for r in tables.dicts() if _low(r, z_limit)],
         "dealers": [r["dealer"] for r in dealers.dicts() if _low(r, z_limit)],
