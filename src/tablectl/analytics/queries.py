@@ -50,10 +50,13 @@ def describe(sql: str) -> str:
 
 
 def display(value: Any) -> str:
-    """A query value as shown in a terminal table: floats to at most 4 decimals, NULL empty."""
+    """A query value as shown in a terminal table: floats to at most 4 decimals (one too small for
+    them, such as a p-value, to 3 significant digits), NULL empty."""
     if value is None:
         return ""
     if isinstance(value, float):
+        if value != 0 and abs(value) < 5e-5:
+            return f"{value:.3g}"
         text = f"{value:.4f}".rstrip("0").rstrip(".")
         return "0" if text in ("-0", "") else text
     return str(value)
