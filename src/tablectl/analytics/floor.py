@@ -62,6 +62,7 @@ class FloorReport:
     p_limit: float = P_LIMIT
     seconds: float = 0.0
     flagged: dict[str, list[str]] = field(default_factory=dict)
+    table_days: Result | None = None  # per table and day, with the band (the hold plots of the HTML page)
     alpha: float = ALPHA
     alarms: dict[str, Alarms] = field(default_factory=dict)
     correction: str = CORRECTION
@@ -111,11 +112,12 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
     maths = run(con, "SELECT * FROM wager_math ORDER BY game, decks, rules_id, wager")
     report = FloorReport(str(root), date_from, date_to, tables, dealers, days, seats, shufflers, maths, z_limit, p_limit,
                          alpha=alpha, alarms=alarms)
+    report.table_days = _banded(run(con, sql["floor_table_days"]), z_limit)
     report.flagged = {
-        "tables": [r["table"] for r in tables.dicts() if _low(r, report.limit("tables"))],
+        "tables": [r["table_id"] for r in tables.dicts() if _low(r, report.limit("tables"))],
         "dealers": [r["dealer"] for r in dealers.dicts() if _low(r, report.limit("dealers"))],
         "days": [str(r["date"]) for r in days.dicts() if _low(r, report.limit("days"))],
-        "seats": [f"{r['table']}:{r['seat']}" for r in seats.dicts() if _low(r, report.limit("seats"))],
+        "seats": [f"{r['table_id']}:{r['seat']}" for r in seats.dicts() if _low(r, report.limit("seats"))],
         "shufflers": _weak(shufflers, p_limit, "machine"),
         "hand_shuffles": _weak(shufflers, p_limit, "hand"),
     }

@@ -42,11 +42,26 @@ def named_queries() -> dict[str, str]:
 
 
 def describe(sql: str) -> str:
-    """The first comment line of a named query: what it answers."""
+    """The leading comment of a named query, its lines joined: what it answers."""
+    lines = []
     for line in sql.splitlines():
-        if line.startswith("--"):
-            return line[2:].strip()
-    return ""
+        if not line.startswith("--"):
+            break
+        lines.append(line[2:].strip())
+    return " ".join(lines)
+
+
+def display(value: Any) -> str:
+    """A query value as shown in a terminal table: floats to at most 4 decimals (one too small for
+    them, such as a p-value, to 3 significant digits), NULL empty."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if value != 0 and abs(value) < 5e-5:
+            return f"{value:.3g}"
+        text = f"{value:.4f}".rstrip("0").rstrip(".")
+        return "0" if text in ("-0", "") else text
+    return str(value)
 
 
 @dataclass
@@ -78,10 +93,13 @@ def connect(root: Path, warn: Callable[[str], None] | None = None) -> duckdb.Duc
         files = parts[name]
         if files:
             listed = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
-            con.execute(
-                f"CREATE VIEW {name} AS SELECT * FROM read_parquet([{listed}], hive_partitioning = true, "
-                "union_by_name = true, hive_types = {'table': VARCHAR, 'date': DATE})"
-            )
+            source = (f"read_parquet([{listed}], hive_partitioning = true, union_by_name = true, "
+                      "hive_types = {'table': VARCHAR, 'date': DATE})")
+            columns = {row[0] for row in con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+            # files written before the id was a column: the id of their folder (``table``, kept too)
+            select = ('* REPLACE (coalesce(table_id, "table") AS table_id)' if "table_id" in columns
+                      else '*, "table" AS table_id')
+            con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM {source}")
         else:
             con.register(f"{name}_empty", with_partitions(name).empty_table())
             con.execute(f"CREATE VIEW {name} AS SELECT * FROM {name}_empty")

@@ -58,6 +58,11 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
         raise CommandError(f"integrity failure: {e}", EXIT_INTEGRITY) from None
     except DatasetError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
+    from tablectl.analytics.lookalike import lookalikes
+
+    for group in lookalikes(r["dealer"] for r in report.dealers.dicts()):
+        warn(f"dealer ids {', '.join(repr(g) for g in group)} look alike (case, dashes or Unicode forms): "
+             "reported apart, check the dealer names logged")
     if html_path is not None:
         try:
             html_path.write_text(render_html(report), encoding="utf-8")
