@@ -31,6 +31,8 @@ MATH_CACHE = "_math.json"  # in MANIFESTS
 MATH_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id", pa.string()), ("wager", pa.string()),
                          ("edge", pa.float64()), ("variance", pa.float64()), ("strategy", pa.string()),
                          ("note", pa.string())])
+COV_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id", pa.string()), ("wager_a", pa.string()),
+                        ("wager_b", pa.string()), ("seats", pa.string()), ("covariance", pa.float64())])
 
 
 def named_queries() -> dict[str, str]:
@@ -40,11 +42,26 @@ def named_queries() -> dict[str, str]:
 
 
 def describe(sql: str) -> str:
-    """The first comment line of a named query: what it answers."""
+    """The leading comment of a named query, its lines joined: what it answers."""
+    lines = []
     for line in sql.splitlines():
-        if line.startswith("--"):
-            return line[2:].strip()
-    return ""
+        if not line.startswith("--"):
+            break
+        lines.append(line[2:].strip())
+    return " ".join(lines)
+
+
+def display(value: Any) -> str:
+    """A query value as shown in a terminal table: floats to at most 4 decimals (one too small for
+    them, such as a p-value, to 3 significant digits), NULL empty."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if value != 0 and abs(value) < 5e-5:
+            return f"{value:.3g}"
+        text = f"{value:.4f}".rstrip("0").rstrip(".")
+        return "0" if text in ("-0", "") else text
+    return str(value)
 
 
 @dataclass
@@ -76,15 +93,21 @@ def connect(root: Path, warn: Callable[[str], None] | None = None) -> duckdb.Duc
         files = parts[name]
         if files:
             listed = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
-            con.execute(
-                f"CREATE VIEW {name} AS SELECT * FROM read_parquet([{listed}], hive_partitioning = true, "
-                "union_by_name = true, hive_types = {'table': VARCHAR, 'date': DATE})"
-            )
+            source = (f"read_parquet([{listed}], hive_partitioning = true, union_by_name = true, "
+                      "hive_types = {'table': VARCHAR, 'date': DATE})")
+            columns = {row[0] for row in con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+            # files written before the id was a column: the id of their folder (``table``, kept too)
+            select = ('* REPLACE (coalesce(table_id, "table") AS table_id)' if "table_id" in columns
+                      else '*, "table" AS table_id')
+            con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM {source}")
         else:
             con.register(f"{name}_empty", with_partitions(name).empty_table())
             con.execute(f"CREATE VIEW {name} AS SELECT * FROM {name}_empty")
-    con.register("wager_math_table", _wager_math(con, root, warn))
+    maths, covs = _wager_math(con, root, warn)
+    con.register("wager_math_table", maths)
     con.execute("CREATE VIEW wager_math AS SELECT * FROM wager_math_table")
+    con.register("wager_cov_table", covs)
+    con.execute("CREATE VIEW wager_cov AS SELECT * FROM wager_cov_table")
     allowed = [str(f) for files in parts.values() for f in files]
     con.execute("SET allowed_paths = $paths", {"paths": allowed})
     con.execute("SET temp_directory = ''")
@@ -93,19 +116,22 @@ def connect(root: Path, warn: Callable[[str], None] | None = None) -> duckdb.Duc
     return con
 
 
-def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, warn: Callable[[str], None] | None) -> pa.Table:
-    """The math of every (game, decks, rules) the rounds were played under, cached in the dataset
+def _wager_math(con: duckdb.DuckDBPyConnection, root: Path,
+                warn: Callable[[str], None] | None) -> tuple[pa.Table, pa.Table]:
+    """The math of every (game, decks, rules) the rounds were played under (``wager_math``), and
+    the covariances between its wagers (``wager_cov``, ``tablectl.analytics.variance``), cached in the dataset
     (``_manifests/_math.json``) for as long as the game math's code is the same. A cache that
     cannot be written (a full disk, a read-only dataset) is told to ``warn``; the math is used
     all the same."""
     from dataclasses import asdict
 
     from tablectl.analytics.expected import math_version, wager_math
+    from tablectl.analytics.variance import covariances
 
     registry = load_rules(root)
     cache_path = root / MANIFESTS / MATH_CACHE
     version = math_version()
-    cache: dict[str, Any] = {"version": version, "entries": {}}
+    cache: dict[str, Any] = {"version": version, "entries": {}, "covariances": {}}
     if cache_path.exists():
         try:
             found = orjson.loads(cache_path.read_bytes())
@@ -113,7 +139,9 @@ def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, warn: Callable[[str]
                 cache = found
         except orjson.JSONDecodeError:
             pass  # rebuilt below
+    cache.setdefault("covariances", {})
     rows: dict[str, list[Any]] = {name: [] for name in MATH_SCHEMA.names}
+    cov_rows: dict[str, list[Any]] = {name: [] for name in COV_SCHEMA.names}
     changed = False
     seen = con.execute("SELECT DISTINCT game, decks, rules_id FROM rounds WHERE game IS NOT NULL").fetchall()
     for game, decks, rules_id in seen:
@@ -126,13 +154,20 @@ def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, warn: Callable[[str]
             for name, value in (("decks", decks), ("rules_id", rules_id), *m.items()):
                 if name in rows:
                     rows[name].append(value)
+        if key not in cache["covariances"]:
+            rules = (registry.get(rules_id) or {}).get("rules")
+            cache["covariances"][key] = [asdict(c) for c in covariances(game, decks, rules)]
+            changed = True
+        for c in cache["covariances"][key]:
+            for name, value in (("game", game), ("decks", decks), ("rules_id", rules_id), *c.items()):
+                cov_rows[name].append(value)
     if changed:
         try:
             atomic_write(cache_path, orjson.dumps(cache))
         except OSError as e:
             if warn is not None:
                 warn(f"{e.filename or cache_path}: cannot cache the game math ({e.strerror or e}); computed again next time")
-    return pa.Table.from_pydict(rows, schema=MATH_SCHEMA)
+    return pa.Table.from_pydict(rows, schema=MATH_SCHEMA), pa.Table.from_pydict(cov_rows, schema=COV_SCHEMA)
 
 
 def make_cells(con: duckdb.DuckDBPyConnection, date_from: str | None = None, date_to: str | None = None) -> None:

@@ -3,7 +3,8 @@ human uses — the dealer-input API (``TableController``) and the devices themse
 simulators' control API: pulling a card from the shoe, pressing its burn button, returning
 cards to a continuous shuffler, asking the shuffler for a packet).
 
-It follows the table's prompt (what the procedure waits for) and makes random legal decisions.
+It follows the table's prompt (what the procedure waits for); its players decide by the game
+math's optimal strategy, wrong at the ``player_errors`` rate (``tablectl.table.players``).
 With a mistake rate it commits procedure errors on purpose and writes each one it committed as a
 JSON line ``{"round": R, "kind": K}``; each kind is one the controller must flag in that round
 (``EXPECTED_VIOLATION``). When the table is held, it resolves as the supervisor.
@@ -36,6 +37,7 @@ from tablectl.table import lifecycle as lc
 from tablectl.table import validation as va
 from tablectl.table.controller import TableController
 from tablectl.table.inputs import InputRejected
+from tablectl.table.players import Players
 from tablectl.table.view import Prompt, TableView
 
 SKIP_BURN = "skip_burn"
@@ -97,6 +99,7 @@ class VirtualDealer:
         mistakes_log: IO[str] | None = None,
         dealer_change_rate: float = 0.02,
         timeout: float = 10.0,
+        player_errors: float = 0.0,
     ) -> None:
         self.controller = controller
         self.config = controller.config
@@ -106,6 +109,8 @@ class VirtualDealer:
         self.kind = self.config.card_driver
         self.sim = sim
         self.rng = random.Random(seed)
+        self.players = Players(self.game.id, self.config.decks, self.rng, errors=player_errors)
+        self._dealt: dict[str, list[int | None]] = {}  # this round's cards by position, in order
         self.mistake_rate = mistakes
         self.mistakes_log = mistakes_log
         self.dealer_change_rate = dealer_change_rate
@@ -143,6 +148,7 @@ class VirtualDealer:
         return self.report
 
     def _play_round(self, *, last: bool = False) -> None:
+        self._dealt = {}
         self._arm(last=last)
         view = self._ready()
         seats, wagers, stake = self._bets(view)
@@ -178,7 +184,8 @@ class VirtualDealer:
         elif p.action == "packet":
             self._packet(p, view, round_no)
         elif p.action == "decide":
-            choice = self.rng.choice(p.options)  # type: ignore[arg-type]
+            cards = self._dealt.get(f"seat:{p.seat}", [])
+            choice = self.players.decide(p.options, cards)  # type: ignore[arg-type]
             self._do(lambda: self.controller.decide(p.seat, choice))  # type: ignore[arg-type]
             self.report.decisions += 1
         elif p.action == "discard":
@@ -314,10 +321,10 @@ class VirtualDealer:
             if self._ignore_cap and view.cap_cards is not None and drawn + 1 > view.cap_cards:
                 self._record(round_no, CARD_PAST_CAP)
                 self._ignore_cap = False
-                self._burn() if burn else self._draw()
+                self._burn() if burn else self._draw(position)
                 break
             unread = len(self._unread)
-            self._burn() if burn else self._draw()
+            self._burn() if burn else self._draw(position)
             drawn += 1
             if skipped and not burn:
                 break  # the card that shows the skipped burn: the table holds
@@ -331,26 +338,33 @@ class VirtualDealer:
         self._sync_last()
 
     def _packet(self, p: Prompt, view: TableView, round_no: int) -> None:
-        self._deliver(p.count)
+        events = self._deliver(p.count)
+        hand = self._dealt.setdefault(p.to[0], [])
+        for e in events:
+            if isinstance(e, CardDrawn):
+                hand.append(e.card)
+            elif isinstance(e, PacketDelivered):
+                hand.extend(e.cards)
         if self._armed == EXTRA_CARD and self._snapshot().prompt.action != "packet":
             self._record(round_no, EXTRA_CARD)
             self._armed = None
             self._deliver(1)
 
-    def _deliver(self, count: int) -> None:
+    def _deliver(self, count: int) -> list[DeviceEvent]:
         """A packet from the shuffler; one a jam cut short is what it is (the table judges it):
-        the attendant clears the jam and the dealer goes on as the table asks."""
+        the attendant clears the jam and the dealer goes on as the table asks. Its events."""
         events = self._act(lambda: self.sim.deliver_packet(count))
         self.report.cards += sum(len(e.cards) for e in events if isinstance(e, PacketDelivered))
         if self._blocked():
             self._clear()
         self._sync_last()
+        return events
 
     def _burn(self) -> None:
         self._act(lambda: self.sim.press_button(0))
         self._draw()
 
-    def _draw(self) -> None:
+    def _draw(self, position: str | None = None) -> None:
         """One card out of the device: drawn again after a jam (or an open door) that kept it in."""
         for _ in range(_RETRIES):
             events = self._act(self.sim.draw)
@@ -358,6 +372,8 @@ class VirtualDealer:
             for e in drawn:
                 self.report.cards += 1
                 face = e.card if e.card is not None else next(iter(self.sim.faces(e.event_no)), None)
+                if position is not None:
+                    self._dealt.setdefault(position, []).append(face)
                 if self.kind == "csm" and face is not None:
                     self._out.append(face)
             if drawn or not self._blocked():
