@@ -1,6 +1,8 @@
 """``tablectl math``: JSON shape, readable tables, and one-line errors with exit 2."""
 
 import json
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -110,3 +112,10 @@ def test_the_readable_main_game_shows_the_starting_hand_chart_and_the_street_tab
 def test_a_strategy_file_for_a_game_without_one_is_a_usage_error() -> None:
     result = run("one-card-poker", "--strategy-file", "x.npz")
     assert result.exit_code == 2 and "only texas-holdem-bonus" in result.output
+
+
+def test_quick_says_on_stderr_what_it_left_out() -> None:
+    done = subprocess.run([sys.executable, "-m", "tablectl", "math", "texas-holdem-bonus", "--quick"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0
+    assert done.stderr.count("\n") == 1 and "main game" in done.stderr and "left out" in done.stderr
