@@ -1,0 +1,130 @@
+"""Exact values of the play/fold decision of Three Card Poker (player-banked) and its Florida
+variant, from what the player saw.
+
+The dealer's three cards are the cards known of them plus every set of the others from the
+unseen cards (one deck), each weighted by how many orders of dealing agree with what an edge sort
+told (``dealer_weights``). Every dealer hand is valued by the rules engine's own three-card table
+(``tablectl.rules.hand3``), vectorised; each distinct dealer value is settled once by
+``three_card_poker.showdown`` and ``ante_play_payouts`` (and the Ante bonus, player-banked).
+Values are per unit of Ante: Ante plus Play (plus Ante bonus); the Pair Plus, Pairplus and 6 Card
+Bonus are separate wagers and are left out.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+from math import perm
+
+import numpy as np
+
+from tablectl.gamemath.sight import HIGH, LOW, DecisionValues, Sight, is_high
+from tablectl.rules import hand3
+from tablectl.rules import three_card_poker as tcp
+from tablectl.rules.hand3 import value3
+
+_TABLE = np.array(hand3._TABLE, dtype=np.int64)  # the rules engine's own lookup
+_SUITED = 13**3
+FOLD = tcp.FOLD_DECISION
+
+
+@cache
+def _subsets(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every m-card set of one deck: cards (n x m), a 52-bit mask each, the high cards in each."""
+    sets = np.array(list(combinations(range(52), m)), dtype=np.int64).reshape(-1, m)
+    masks = np.zeros(len(sets), dtype=np.uint64)
+    for j in range(m):
+        masks |= np.left_shift(np.uint64(1), sets[:, j].astype(np.uint64))
+    highs = ((sets >> 2) >= 10).sum(axis=1) if m else np.zeros(len(sets), dtype=np.int64)
+    return sets, masks, highs
+
+
+def _values3(hands: np.ndarray) -> np.ndarray:
+    """``value3`` of each row of an (n x 3) card array."""
+    r = hands >> 2
+    s = hands & 3
+    i = r[:, 0] * 169 + r[:, 1] * 13 + r[:, 2]
+    suited = (s[:, 0] == s[:, 1]) & (s[:, 1] == s[:, 2])
+    return _TABLE[i + suited * _SUITED]
+
+
+def dealer_weights(sight: Sight, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The dealer's possible hands (n x size cards) and the weight of each: the orders of dealing
+    its unknown cards that agree with the high/low marks (1 each when nothing is marked)."""
+    known = [c for c in sight.dealer if isinstance(c, int)]
+    marks = [c for c in sight.dealer if isinstance(c, str)]
+    want_high, want_low = marks.count(HIGH), marks.count(LOW)
+    m = size - len(known)
+    sets, masks, highs = _subsets(m)
+    seen = 0
+    for c in sight.seen():
+        seen |= 1 << c
+    keep = (masks & np.uint64(seen)) == 0
+    sets, highs = sets[keep], highs[keep]
+    if want_high or want_low:
+        weights = np.array([perm(h, want_high) * perm(m - h, want_low) for h in range(m + 1)], dtype=np.int64)[highs]
+    else:
+        weights = np.ones(len(sets), dtype=np.int64)
+    hands = np.hstack([np.full((len(sets), len(known)), known, dtype=np.int64), sets]) if known else sets
+    return hands, weights
+
+
+@cache
+def _net(game: str, player: int, dealer: int, ante_bonus: object) -> Fraction:
+    """The Ante and Play (and Ante bonus) of a hand that plays, per Ante, by the rules engine."""
+    ante, play = tcp.ante_play_payouts(tcp.showdown(player, dealer))
+    net = ante.odds + (play.odds if play else 0)
+    if game == tcp.GAME:
+        bonus = tcp.ante_bonus_payout(player, ante_bonus)  # type: ignore[arg-type]
+        if bonus is not None:
+            net += bonus.odds
+    return Fraction(net)
+
+
+def values(game: str, options: tuple[str, ...], sight: Sight, rules: object) -> DecisionValues:
+    """Each option's value (``options`` = (play or raise, fold)) for a player holding
+    ``sight.own`` with what ``sight`` says of the dealer's cards and the others seen."""
+    play_option = next(o for o in options if o != FOLD)
+    player = value3(sorted(sight.own))
+    hands, weights = dealer_weights(sight, 3)
+    dealer = _values3(np.sort(hands, axis=1))
+    uniq, inverse = np.unique(dealer, return_inverse=True)
+    counts = np.bincount(inverse, weights=weights).astype(np.int64) if len(uniq) else np.zeros(0, np.int64)
+    total = int(weights.sum())
+    if total == 0:
+        raise ValueError("no dealer hand agrees with what was seen")
+    bonus = getattr(rules, "ante_bonus", None)
+    play = sum((int(n) * _net(game, player, int(d), bonus) for d, n in zip(uniq, counts)), Fraction(0)) / total
+    fold, _ = tcp.ante_play_payouts(None)
+    return DecisionValues({play_option: play, FOLD: Fraction(fold.odds)})
+
+
+def brute_force(game: str, options: tuple[str, ...], sight: Sight, rules: object) -> DecisionValues:
+    """The same values by settling every ordered dealer deal with the rules engine (slow; tests)."""
+    from itertools import permutations
+
+    from tablectl.rounds import RoundHands, SeatHand
+    from tablectl.rules.settle import settle
+
+    play_option = next(o for o in options if o != FOLD)
+    unseen = [c for c in range(52) if c not in sight.seen()]
+    slots = list(sight.dealer) + [None] * (3 - len(sight.dealer))
+    free = [i for i, s in enumerate(slots) if not isinstance(s, int)]
+    totals = {play_option: Fraction(0), FOLD: Fraction(0)}
+    n = 0
+    for cards in permutations(unseen, len(free)):
+        if any(isinstance(slots[i], str) and is_high(c) != (slots[i] == HIGH) for i, c in zip(free, cards)):
+            continue
+        dealer = [s for s in slots]
+        for i, c in zip(free, cards):
+            dealer[i] = c
+        n += 1
+        for option in totals:
+            seat = SeatHand(1, list(sight.own), {"ante": 100}, [option])
+            result = settle(RoundHands(game, [seat], dealer=dealer), rules)  # type: ignore[arg-type]
+            totals[option] += Fraction(sum(r.net for r in result.results), 100)
+    return DecisionValues({o: v / n for o, v in totals.items()})
+
+
+__all__ = ["brute_force", "dealer_weights", "values"]

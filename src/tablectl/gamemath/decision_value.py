@@ -1,0 +1,110 @@
+"""The exact value of every option of every player decision of the five games, from what the
+player could see (``Sight``): ``decision_values(game, options, sight)``, the best option, the cost
+of a choice (``DecisionValues.cost``), and ``best_knowing_dealer``: the best option had the player
+seen the dealer's cards.
+
+Each game's enumeration is its own module (``decision_threecard``, ``decision_ranks``,
+``decision_holdem``); this one dispatches and caches. Results are cached by (game, options, house
+rules, decks, canonical cards): suits are renamed to their first appearance where suits matter
+(Three Card Poker, Texas Hold'em Bonus), only ranks are kept where they do not (One Card Poker,
+One for the Money), and cards whose order does not matter are sorted. Values are exact Fractions,
+per unit of the seat's initial main wager.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import permutations
+from typing import Any
+
+from tablectl.gamemath import decision_holdem, decision_ranks, decision_threecard
+from tablectl.gamemath.sight import DecisionValues, Sight
+from tablectl.rules import one_card_poker as ocp
+from tablectl.rules import one_for_the_money as oftm
+from tablectl.rules import texas_holdem_bonus as thb
+from tablectl.rules import three_card_poker as tcp
+from tablectl.rules import three_card_poker_florida as fl
+from tablectl.rules.houserules import RULES_BY_GAME
+
+GAMES = (tcp.GAME, fl.GAME, ocp.GAME, oftm.GAME, thb.GAME)
+_SUITED = (tcp.GAME, fl.GAME, thb.GAME)
+_PERMS = tuple(permutations(range(4)))
+_cache: dict[tuple[Any, ...], DecisionValues] = {}
+CACHE_LIMIT = 1_000_000
+
+
+class DecisionError(ValueError):
+    """A decision the math cannot value as given (unknown game, impossible cards)."""
+
+
+def _entry(c: object, f: Any) -> tuple[int, int]:
+    return (0, f(c)) if isinstance(c, int) else (1, 0 if c is None else 1 + (c == "low"))
+
+
+def canonical(game: str, sight: Sight) -> tuple[Any, ...]:
+    """A key equal for every sight the game values alike (see the module docstring)."""
+    if game not in _SUITED:
+        rank = lambda c: c >> 2  # noqa: E731
+        own = tuple(map(rank, sight.own)) if game == oftm.GAME else tuple(sorted(map(rank, sight.own)))
+        return (own, tuple(sorted(_entry(c, rank) for c in sight.dealer)),
+                tuple(sorted(map(rank, sight.others))), sight.made)
+    best: tuple[Any, ...] | None = None
+    for p in _PERMS:
+        f = lambda c, p=p: c & ~3 | p[c & 3]  # noqa: E731
+        key = (tuple(sorted(map(f, sight.own))), tuple(sorted(map(f, sight.board))),
+               tuple(sorted(_entry(c, f) for c in sight.dealer)), tuple(sorted(map(f, sight.others))))
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return (*best, tuple(d for d in sight.made if d != thb.CHECK))
+
+
+def _check(game: str, sight: Sight, decks: int) -> None:
+    cards = sight.seen()
+    if any(not 0 <= c < 52 for c in cards):
+        raise DecisionError(f"{game}: a card outside 0-51 in {list(cards)}")
+    if decks == 1 and len(set(cards)) != len(cards):
+        raise DecisionError(f"{game}: a card seen twice in a one-deck game: {sorted(cards)}")
+
+
+def decision_values(game: str, options: Sequence[str], sight: Sight, rules: Any = None, decks: int = 1) -> DecisionValues:
+    """Each of ``options``' exact value (per initial main wager) for a seat that saw ``sight``
+    at ``game`` under ``rules`` (None: the defaults), from ``decks`` decks."""
+    if game not in GAMES:
+        raise DecisionError(f"unknown game {game!r} (expected one of {', '.join(GAMES)})")
+    rules = RULES_BY_GAME[game]() if rules is None else rules
+    options = tuple(options)
+    key = (game, options, rules, decks, canonical(game, sight))
+    hit = _cache.get(key)
+    if hit is not None:
+        return hit
+    _check(game, sight, decks)
+    try:
+        if game in (tcp.GAME, fl.GAME):
+            out = decision_threecard.values(game, options, sight, rules)
+        elif game == oftm.GAME:
+            out = decision_ranks.oftm_values(options, sight, decks)
+        elif game == ocp.GAME:
+            out = decision_ranks.ocp_values(options, sight, decks, rules)
+        else:
+            out = decision_holdem.values(options, sight, rules)
+    except (ValueError, ZeroDivisionError) as e:
+        raise DecisionError(f"{game}: {e}") from None
+    if len(_cache) >= CACHE_LIMIT:
+        _cache.clear()
+    _cache[key] = out
+    return out
+
+
+def best_knowing_dealer(game: str, options: Sequence[str], sight: Sight, dealer: Sequence[int], rules: Any = None,
+                        decks: int = 1) -> str | None:
+    """The best option had the seat seen every one of the dealer's cards (``dealer``)."""
+    return decision_values(game, options, sight.knowing(tuple(dealer)), rules, decks).best
+
+
+def clear_cache() -> None:
+    """Forget every cached value (benchmarks measure the cold rate this way)."""
+    _cache.clear()
+
+
+__all__ = ["GAMES", "DecisionError", "DecisionValues", "Sight", "best_knowing_dealer", "canonical", "clear_cache", "decision_values"]
