@@ -19,7 +19,7 @@ from math import perm
 
 import numpy as np
 
-from tablectl.gamemath.sight import HIGH, LOW, DecisionValues, Sight, is_high
+from tablectl.gamemath.sight import HIGH, LOW, DecisionValues, Sight
 from tablectl.rules import hand3
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules.hand3 import value3
@@ -32,7 +32,7 @@ FOLD = tcp.FOLD_DECISION
 @cache
 def _subsets(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every m-card set of one deck: cards (n x m), a 52-bit mask each, the high cards in each."""
-    sets = np.array(list(combinations(range(52), m)), dtype=np.int64).reshape(-1, m)
+    sets = np.array(list(combinations(range(52), m)), dtype=np.int64).reshape(-1, m) if m else np.zeros((1, 0), np.int64)
     masks = np.zeros(len(sets), dtype=np.uint64)
     for j in range(m):
         masks |= np.left_shift(np.uint64(1), sets[:, j].astype(np.uint64))
@@ -100,31 +100,4 @@ def values(game: str, options: tuple[str, ...], sight: Sight, rules: object) -> 
     return DecisionValues({play_option: play, FOLD: Fraction(fold.odds)})
 
 
-def brute_force(game: str, options: tuple[str, ...], sight: Sight, rules: object) -> DecisionValues:
-    """The same values by settling every ordered dealer deal with the rules engine (slow; tests)."""
-    from itertools import permutations
-
-    from tablectl.rounds import RoundHands, SeatHand
-    from tablectl.rules.settle import settle
-
-    play_option = next(o for o in options if o != FOLD)
-    unseen = [c for c in range(52) if c not in sight.seen()]
-    slots = list(sight.dealer) + [None] * (3 - len(sight.dealer))
-    free = [i for i, s in enumerate(slots) if not isinstance(s, int)]
-    totals = {play_option: Fraction(0), FOLD: Fraction(0)}
-    n = 0
-    for cards in permutations(unseen, len(free)):
-        if any(isinstance(slots[i], str) and is_high(c) != (slots[i] == HIGH) for i, c in zip(free, cards)):
-            continue
-        dealer = [s for s in slots]
-        for i, c in zip(free, cards):
-            dealer[i] = c
-        n += 1
-        for option in totals:
-            seat = SeatHand(1, list(sight.own), {"ante": 100}, [option])
-            result = settle(RoundHands(game, [seat], dealer=dealer), rules)  # type: ignore[arg-type]
-            totals[option] += Fraction(sum(r.net for r in result.results), 100)
-    return DecisionValues({o: v / n for o, v in totals.items()})
-
-
-__all__ = ["brute_force", "dealer_weights", "values"]
+__all__ = ["dealer_weights", "values"]
