@@ -4,8 +4,9 @@ variant, from what the player saw.
 The dealer's three cards are the cards known of them plus every set of the others from the
 unseen cards (one deck), each weighted by how many orders of dealing agree with what an edge sort
 told (``dealer_weights``). Every dealer hand is valued by the rules engine's own three-card table
-(``tablectl.rules.hand3``), vectorised; each distinct dealer value is settled once by
-``three_card_poker.showdown`` and ``ante_play_payouts`` (and the Ante bonus, player-banked).
+(``tablectl.rules.hand3``), vectorised; each distinct dealer value goes through
+``three_card_poker.showdown``, and each showdown result is settled once by ``ante_play_payouts``
+(and the Ante bonus, player-banked).
 Values are per unit of Ante: Ante plus Play (plus Ante bonus); the Pair Plus, Pairplus and 6 Card
 Bonus are separate wagers and are left out.
 """
@@ -30,14 +31,15 @@ FOLD = tcp.FOLD_DECISION
 
 
 @cache
-def _subsets(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every m-card set of one deck: cards (n x m), a 52-bit mask each, the high cards in each."""
+def _subsets(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """Every m-card set of one deck: cards (n x m), a 52-bit mask each, the high cards in each,
+    and (three cards) each set's value."""
     sets = np.array(list(combinations(range(52), m)), dtype=np.int64).reshape(-1, m) if m else np.zeros((1, 0), np.int64)
     masks = np.zeros(len(sets), dtype=np.uint64)
     for j in range(m):
         masks |= np.left_shift(np.uint64(1), sets[:, j].astype(np.uint64))
     highs = ((sets >> 2) >= 10).sum(axis=1) if m else np.zeros(len(sets), dtype=np.int64)
-    return sets, masks, highs
+    return sets, masks, highs, _values3(sets) if m == 3 else None
 
 
 def _values3(hands: np.ndarray) -> np.ndarray:
@@ -49,31 +51,33 @@ def _values3(hands: np.ndarray) -> np.ndarray:
     return _TABLE[i + suited * _SUITED]
 
 
-def dealer_weights(sight: Sight, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """The dealer's possible hands (n x size cards) and the weight of each: the orders of dealing
-    its unknown cards that agree with the high/low marks (1 each when nothing is marked)."""
+def dealer_weights(sight: Sight, size: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """The value of each of the dealer's possible hands and its weight: the orders of dealing its
+    unknown cards that agree with the high/low marks (1 each when nothing is marked)."""
     known = [c for c in sight.dealer if isinstance(c, int)]
     marks = [c for c in sight.dealer if isinstance(c, str)]
     want_high, want_low = marks.count(HIGH), marks.count(LOW)
     m = size - len(known)
-    sets, masks, highs = _subsets(m)
+    sets, masks, highs, values = _subsets(m)
     seen = 0
     for c in sight.seen():
         seen |= 1 << c
     keep = (masks & np.uint64(seen)) == 0
     sets, highs = sets[keep], highs[keep]
+    values = values[keep] if values is not None else None
     if want_high or want_low:
         weights = np.array([perm(h, want_high) * perm(m - h, want_low) for h in range(m + 1)], dtype=np.int64)[highs]
     else:
         weights = np.ones(len(sets), dtype=np.int64)
-    hands = np.hstack([np.full((len(sets), len(known)), known, dtype=np.int64), sets]) if known else sets
-    return hands, weights
+    if values is None:
+        values = _values3(np.hstack([np.full((len(sets), len(known)), known, dtype=np.int64), sets]))
+    return values, weights
 
 
 @cache
-def _net(game: str, player: int, dealer: int, ante_bonus: object) -> Fraction:
-    """The Ante and Play (and Ante bonus) of a hand that plays, per Ante, by the rules engine."""
-    ante, play = tcp.ante_play_payouts(tcp.showdown(player, dealer))
+def _net(game: str, player: int, result: str, ante_bonus: object) -> Fraction:
+    """The Ante and Play (and Ante bonus) per Ante of a hand that plays, for a showdown result."""
+    ante, play = tcp.ante_play_payouts(result)
     net = ante.odds + (play.odds if play else 0)
     if game == tcp.GAME:
         bonus = tcp.ante_bonus_payout(player, ante_bonus)  # type: ignore[arg-type]
@@ -87,15 +91,18 @@ def values(game: str, options: tuple[str, ...], sight: Sight, rules: object) -> 
     ``sight.own`` with what ``sight`` says of the dealer's cards and the others seen."""
     play_option = next(o for o in options if o != FOLD)
     player = value3(sorted(sight.own))
-    hands, weights = dealer_weights(sight, 3)
-    dealer = _values3(np.sort(hands, axis=1))
-    uniq, inverse = np.unique(dealer, return_inverse=True)
-    counts = np.bincount(inverse, weights=weights).astype(np.int64) if len(uniq) else np.zeros(0, np.int64)
+    dealer, weights = dealer_weights(sight)  # the rules' table holds every order of the three cards
+    counts = np.bincount(dealer, weights=weights)  # weighted counts < 2**53: exact
+    uniq = np.flatnonzero(counts)
+    counts = counts[uniq].astype(np.int64)
     total = int(weights.sum())
     if total == 0:
         raise ValueError("no dealer hand agrees with what was seen")
     bonus = getattr(rules, "ante_bonus", None)
-    play = sum((int(n) * _net(game, player, int(d), bonus) for d, n in zip(uniq, counts)), Fraction(0)) / total
+    by_result = dict.fromkeys(tcp.SHOWDOWNS, 0)
+    for d, n in zip(uniq.tolist(), counts.tolist()):
+        by_result[tcp.showdown(player, d)] += n
+    play = sum((n * _net(game, player, r, bonus) for r, n in by_result.items() if n), Fraction(0)) / total
     fold, _ = tcp.ante_play_payouts(None)
     return DecisionValues({play_option: play, FOLD: Fraction(fold.odds)})
 

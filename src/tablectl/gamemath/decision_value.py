@@ -5,7 +5,7 @@ seen the dealer's cards.
 
 Each game's enumeration is its own module (``decision_threecard``, ``decision_ranks``,
 ``decision_holdem``); this one dispatches and caches. Results are cached by (game, options, house
-rules, decks, canonical cards): suits are renamed to their first appearance where suits matter
+rules, decks) and the cards as seen, then by canonical cards: suits are renamed to their first appearance where suits matter
 (Three Card Poker, Texas Hold'em Bonus), only ranks are kept where they do not (One Card Poker,
 One for the Money), and cards whose order does not matter are sorted. Values are exact Fractions,
 per unit of the seat's initial main wager.
@@ -74,9 +74,14 @@ def decision_values(game: str, options: Sequence[str], sight: Sight, rules: Any 
         raise DecisionError(f"unknown game {game!r} (expected one of {', '.join(GAMES)})")
     rules = RULES_BY_GAME[game]() if rules is None else rules
     options = tuple(options)
+    exact = (game, options, rules, decks, sight)
+    hit = _cache.get(exact)
+    if hit is not None:
+        return hit
     key = (game, options, rules, decks, canonical(game, sight))
     hit = _cache.get(key)
     if hit is not None:
+        _cache[exact] = hit
         return hit
     _check(game, sight, decks)
     try:
@@ -92,7 +97,7 @@ def decision_values(game: str, options: Sequence[str], sight: Sight, rules: Any 
         raise DecisionError(f"{game}: {e}") from None
     if len(_cache) >= CACHE_LIMIT:
         _cache.clear()
-    _cache[key] = out
+    _cache[key] = _cache[exact] = out
     return out
 
 
