@@ -5,7 +5,10 @@ serial path: transport, framer, link, driver) instead of opening the configured 
 ``--headless`` runs without the live display. ``--autoplay ROUNDS`` (with ``--simulate``) has
 the virtual dealer play that many rounds, its players deciding by the game math's optimal
 strategy (``--player-errors RATE``: each decision wrong at that rate; ``tablectl.table.players``),
-then exits 0.
+then exits 0. ``--player SEAT:PROFILE`` (repeatable) has a seat play a profile (basic,
+recreational, hole-card[#K][@SHARE], edge-sort[@SHARE], team: ``tablectl.table.profiles``); the
+simulation's truth (who played what, and what each saw) goes to ``--truth PATH``, by default
+``LOGDIR.simulation.jsonl`` beside the log directory (``tablectl.table.truth``).
 ``--mistakes RATE --mistakes-log FILE`` makes it commit procedure errors at that rate per round
 and write each one to FILE as a JSON line ``{"round": R, "kind": K}``.
 
@@ -102,6 +105,8 @@ class _Termination:
 @click.option("--log-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Write the event log here instead of the config's log dir.")
 @click.option("--mistakes", "rate", type=Finite(0.0, 1.0), default=None, metavar="RATE", help="Virtual dealer commits a procedure error in this fraction of rounds.")
 @click.option("--player-errors", type=Finite(0.0, 1.0), default=None, metavar="RATE", help="With --autoplay: the players choose a wrong option in this fraction of their decisions (default 0: optimal play).")
+@click.option("--player", "players", multiple=True, metavar="SEAT:PROFILE", help="With --autoplay: this seat plays a profile: basic, recreational, hole-card[#K][@SHARE], edge-sort[@SHARE] or team (repeatable).")
+@click.option("--truth", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="PATH", help="With --player: where the simulation's truth goes (default: LOGDIR.simulation.jsonl beside the log directory).")
 @click.option("--mistakes-log", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE", help="Where the virtual dealer writes each mistake it committed (JSON lines).")
 @click.option("--signing-key", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="PATH", help="Ed25519 private key for the log's checkpoints (overrides the config's log.signing_key).")
 @click.option("--fault", "faults", multiple=True, metavar="SPEC", help="With --simulate: a fault for every simulated device, e.g. drop=0.05, disconnect@200, jam=0.001 (repeatable).")
@@ -119,12 +124,14 @@ def command(
     faults: tuple[str, ...],
     pace: float | None,
     player_errors: float | None,
+    players: tuple[str, ...],
+    truth: Path | None,
 ) -> None:
     """Run a table from its config (real or simulated devices)."""
     termination = _Termination()  # first: a SIGTERM from here on is a clean stop
     try:
         _command(config_path, simulate, headless, rounds, seed, log_dir, rate, mistakes_log, signing_key, faults, pace, termination,
-                 player_errors)
+                 player_errors, players, truth)
     finally:
         termination.restore()
 
@@ -132,7 +139,7 @@ def command(
 def _command(
     config_path: Path, simulate: bool, headless: bool, rounds: int | None, seed: int | None, log_dir: Path | None,
     rate: float | None, mistakes_log: Path | None, signing_key: Path | None, faults: tuple[str, ...], pace: float | None,
-    termination: _Termination, player_errors: float | None = None,
+    termination: _Termination, player_errors: float | None = None, players: tuple[str, ...] = (), truth: Path | None = None,
 ) -> None:
     from tablectl.config import ConfigError, load_config
 
@@ -144,6 +151,10 @@ def _command(
         raise CommandError("--mistakes needs --autoplay", EXIT_USAGE)
     if player_errors is not None and rounds is None:
         raise CommandError("--player-errors needs --autoplay", EXIT_USAGE)
+    if players and rounds is None:
+        raise CommandError("--player needs --autoplay", EXIT_USAGE)
+    if truth is not None and not players:
+        raise CommandError("--truth needs --player", EXIT_USAGE)
     if faults and not simulate:
         raise CommandError("--fault needs --simulate (faults are injected by the simulators)", EXIT_USAGE)
     for spec in faults:
@@ -154,6 +165,17 @@ def _command(
         raise CommandError(str(e), EXIT_USAGE) from None
     where = log_dir or config.log.dir
     _check_log_dir(where, "--log-dir" if log_dir is not None else f"{config.source}: log.dir")
+    from tablectl.table.profiles import ProfileError, parse_profiles
+    from tablectl.table.truth import default_truth_path
+
+    try:
+        profiles = parse_profiles(players, config.seats)
+    except ProfileError as e:
+        raise CommandError(str(e), EXIT_USAGE) from None
+    if profiles:
+        truth = truth or default_truth_path(where)
+        if truth.resolve().parent == Path(where).resolve():
+            raise CommandError(f"--truth {truth}: not inside the log directory (review must not read it)", EXIT_USAGE)
     key = signing_key or config.log.signing_key
     if key is None and simulate:
         key = _session_key(config.table, where)
@@ -172,7 +194,7 @@ def _command(
     _run(
         config, simulate=simulate, rounds=rounds, seed=seed, log_dir=log_dir, rate=rate or 0.0, mistakes_log=mistakes_log,
         headless=headless, pace=0.25 if pace is None else pace, signing_key=key, faults=faults, termination=termination,
-        demo_supervisor=demo, player_errors=player_errors or 0.0,
+        demo_supervisor=demo, player_errors=player_errors or 0.0, profiles=profiles, truth=truth,
     )
 
 
@@ -251,6 +273,8 @@ def _run(
     termination: _Termination | None = None,
     demo_supervisor: bool = False,
     player_errors: float = 0.0,
+    profiles: dict | None = None,  # type: ignore[type-arg]
+    truth: Path | None = None,
 ) -> None:  # type: ignore[no-untyped-def]
     from tablectl.drivers.errors import DriverError
     from tablectl.eventlog import EventLogError, KeyFileError, LogCorruptError, LogFailedError
@@ -276,6 +300,18 @@ def _run(
     except (EventLogError, KeyFileError) as e:
         raise CommandError(f"{config.source}: log: {e}", EXIT_USAGE) from None
     out = open(mistakes_log, "w", encoding="utf-8") if mistakes_log is not None else None  # noqa: SIM115
+    writer = None
+    if profiles:
+        from tablectl.table.profiles import truth_record
+        from tablectl.table.truth import TruthWriter
+
+        try:
+            writer = TruthWriter(truth, {"table": config.table, "game": config.game, "seed": seed,  # type: ignore[arg-type]
+                                         "profiles": truth_record(profiles)})
+        except OSError as e:
+            runtime.stop()
+            raise CommandError(f"--truth {truth}: {e.strerror or e}", EXIT_USAGE) from None
+    player_errors = (player_errors, profiles or {}, writer.decision if writer else None)  # type: ignore[assignment]
     interrupted = False
 
     def stopping() -> bool:
@@ -295,6 +331,8 @@ def _run(
     finally:
         if out is not None:
             out.close()
+        if writer is not None:
+            writer.close()
         runtime.stop()  # a signed "shutdown" checkpoint closes the log, whatever ended the run
     if controller.error is not None:  # a stop asked for after the log failed is still that failure
         raise _failure(config, controller.error)
@@ -303,10 +341,12 @@ def _run(
 
 
 def _virtual_dealer(controller, runtime, config, *, seed, rate, mistakes_out, player_errors=0.0):  # type: ignore[no-untyped-def]
+    """``player_errors``: the error rate, or (rate, profiles by seat, the truth's decision callback)."""
     from tablectl.table.virtual_dealer import VirtualDealer
 
+    errors, profiles, on_decision = player_errors if isinstance(player_errors, tuple) else (player_errors, {}, None)
     return VirtualDealer(controller, runtime.sims[config.card_device], seed=seed, mistakes=rate, mistakes_log=mistakes_out,
-                         player_errors=player_errors)
+                         player_errors=errors, profiles=profiles, on_decision=on_decision)
 
 
 def _report(config, report, where) -> str:  # type: ignore[no-untyped-def]

@@ -4,7 +4,8 @@ simulators' control API: pulling a card from the shoe, pressing its burn button,
 cards to a continuous shuffler, asking the shuffler for a packet).
 
 It follows the table's prompt (what the procedure waits for); its players decide by the game
-math's optimal strategy, wrong at the ``player_errors`` rate (``tablectl.table.players``).
+math's optimal strategy, wrong at the ``player_errors`` rate, and seats given a profile play it
+(``tablectl.table.players``, ``tablectl.table.profiles``).
 With a mistake rate it commits procedure errors on purpose and writes each one it committed as a
 JSON line ``{"round": R, "kind": K}``; each kind is one the controller must flag in that round
 (``EXPECTED_VIOLATION``). When the table is held, it resolves as the supervisor.
@@ -25,7 +26,7 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -38,6 +39,7 @@ from tablectl.table import validation as va
 from tablectl.table.controller import TableController
 from tablectl.table.inputs import InputRejected
 from tablectl.table.players import Players
+from tablectl.table.profiles import Profile
 from tablectl.table.view import Prompt, TableView
 
 SKIP_BURN = "skip_burn"
@@ -100,6 +102,8 @@ class VirtualDealer:
         dealer_change_rate: float = 0.02,
         timeout: float = 10.0,
         player_errors: float = 0.0,
+        profiles: Mapping[int, Profile] | None = None,
+        on_decision: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         self.controller = controller
         self.config = controller.config
@@ -109,7 +113,9 @@ class VirtualDealer:
         self.kind = self.config.card_driver
         self.sim = sim
         self.rng = random.Random(seed)
-        self.players = Players(self.game.id, self.config.decks, self.rng, errors=player_errors)
+        self.players = Players(self.game.id, self.config.decks, self.rng, errors=player_errors, profiles=profiles,
+                               rules=self.config.settlement_rules if profiles else None,
+                               profile_seed=None if seed is None else seed + 1, on_decision=on_decision)
         self._dealt: dict[str, list[int | None]] = {}  # this round's cards by position, in order
         self.mistake_rate = mistakes
         self.mistakes_log = mistakes_log
@@ -137,6 +143,7 @@ class VirtualDealer:
         if self.kind == "csm":
             self._pick_up()
         if view.state in (lc.IN_ROUND, lc.SETTLING) and view.round is not None:
+            self.players.new_round(view.round)
             self._finish_round(view, view.round)
         if self.game.banker:
             for seat in range(1, self.config.seats + 1):
@@ -165,6 +172,7 @@ class VirtualDealer:
                 raise
         view = self._snapshot()
         assert view.round is not None
+        self.players.new_round(view.round)
         self._finish_round(view, view.round)
 
     def _finish_round(self, view: TableView, round_no: int) -> None:
@@ -185,7 +193,7 @@ class VirtualDealer:
             self._packet(p, view, round_no)
         elif p.action == "decide":
             cards = self._dealt.get(f"seat:{p.seat}", [])
-            choice = self.players.decide(p.options, cards)  # type: ignore[arg-type]
+            choice = self.players.decide(p.options, cards, seat=p.seat, table=self._dealt)  # type: ignore[arg-type]
             self._do(lambda: self.controller.decide(p.seat, choice))  # type: ignore[arg-type]
             self.report.decisions += 1
         elif p.action == "discard":
