@@ -166,3 +166,17 @@ def test_holdem_turn_decision_equals_settling_every_turn_and_river_with_the_rive
                          for river in ("river", "check"))
         brute[option] = total / (len(unseen) * (len(unseen) - 1))
     assert decision_values("texas-holdem-bonus", ("turn", "check"), sight).values == brute
+
+
+@pytest.mark.parametrize("dealer", [("7c", HIGH), (HIGH, LOW)])
+def test_holdem_river_decision_with_edge_sorted_dealer_cards_equals_settling_every_deal(dealer: tuple[str, ...]) -> None:
+    hole, board = cards("Qd Jd"), cards("Td 9c 3s 3h")
+    seen_dealer = tuple(d if d in (HIGH, LOW) else parse_card(d) for d in dealer)
+    sight = Sight(hole, board=board, dealer=seen_dealer, made=("flop", "turn"))
+    unseen = [c for c in range(52) if c not in sight.seen()]
+    brute = {}
+    for option, last in (("river", "river"), ("check", "check")):
+        results = [_thb(hole, d, [*board, r], ["flop", "turn", last])
+                   for r in unseen for d in completions(seen_dealer, 2, [c for c in unseen if c != r])]
+        brute[option] = sum(results, Fraction(0)) / len(results)
+    assert decision_values("texas-holdem-bonus", ("river", "check"), sight).values == brute
