@@ -33,9 +33,11 @@ from __future__ import annotations
 import errno
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import click
 
@@ -311,7 +313,7 @@ def _run(
         except OSError as e:
             runtime.stop()
             raise CommandError(f"--truth {truth}: {e.strerror or e}", EXIT_USAGE) from None
-    player_errors = (player_errors, profiles or {}, writer.decision if writer else None)  # type: ignore[assignment]
+    seated = SeatedPlayers(player_errors, profiles or {}, writer.decision if writer else None)
     interrupted = False
 
     def stopping() -> bool:
@@ -321,10 +323,10 @@ def _run(
         if termination is not None:
             termination.arm(controller.request_stop)
         if headless:
-            _run_headless(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, player_errors=player_errors, where=where,
+            _run_headless(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, players=seated, where=where,
                           stopping=stopping)
         else:
-            _run_display(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, player_errors=player_errors, pace=pace, where=where,
+            _run_display(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, players=seated, pace=pace, where=where,
                          demo_supervisor=demo_supervisor, stopping=stopping)
     except KeyboardInterrupt:
         interrupted = True
@@ -340,13 +342,21 @@ def _run(
         raise SystemExit(EXIT_INTERRUPTED)
 
 
-def _virtual_dealer(controller, runtime, config, *, seed, rate, mistakes_out, player_errors=0.0):  # type: ignore[no-untyped-def]
-    """``player_errors``: the error rate, or (rate, profiles by seat, the truth's decision callback)."""
+@dataclass(frozen=True)
+class SeatedPlayers:
+    """How the virtual dealer's players play: the error rate, the seats' profiles, and where each
+    profiled decision's truth goes."""
+
+    errors: float = 0.0
+    profiles: Mapping[int, Any] = field(default_factory=dict)
+    on_decision: Callable[[dict[str, Any]], None] | None = None
+
+
+def _virtual_dealer(controller, runtime, config, *, seed, rate, mistakes_out, players=SeatedPlayers()):  # type: ignore[no-untyped-def]
     from tablectl.table.virtual_dealer import VirtualDealer
 
-    errors, profiles, on_decision = player_errors if isinstance(player_errors, tuple) else (player_errors, {}, None)
     return VirtualDealer(controller, runtime.sims[config.card_device], seed=seed, mistakes=rate, mistakes_log=mistakes_out,
-                         player_errors=errors, profiles=profiles, on_decision=on_decision)
+                         player_errors=players.errors, profiles=players.profiles, on_decision=players.on_decision)
 
 
 def _report(config, report, where) -> str:  # type: ignore[no-untyped-def]
@@ -356,7 +366,7 @@ def _report(config, report, where) -> str:  # type: ignore[no-untyped-def]
     )
 
 
-def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_out, where, stopping, player_errors=0.0) -> None:  # type: ignore[no-untyped-def]
+def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_out, where, stopping, players=SeatedPlayers()) -> None:  # type: ignore[no-untyped-def]
     """No display: serve until SIGTERM / Ctrl-C, or have the virtual dealer play ``rounds``.
     A signal stops the controller (``stopping()`` says so); the dealer then finds its inputs
     rejected and this returns."""
@@ -367,7 +377,7 @@ def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_o
         click.echo(f"{config.table}: running ({config.game}); log in {where}; Ctrl-C stops", err=True)
         controller.wait_stopped()  # until SIGTERM / Ctrl-C stops it, or its log failed
         return
-    dealer = _virtual_dealer(controller, runtime, config, seed=seed, rate=rate, mistakes_out=mistakes_out, player_errors=player_errors)
+    dealer = _virtual_dealer(controller, runtime, config, seed=seed, rate=rate, mistakes_out=mistakes_out, players=players)
     try:
         report = dealer.play(rounds)
     except (DealerError, InputRejected) as e:
@@ -381,7 +391,7 @@ def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_o
     click.echo(_report(config, report, where))
 
 
-def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_out, pace, player_errors=0.0, where, demo_supervisor=False,  # type: ignore[no-untyped-def]
+def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_out, pace, players=SeatedPlayers(), where, demo_supervisor=False,  # type: ignore[no-untyped-def]
                  stopping=lambda: False) -> None:
     """The live display in this terminal, with the virtual dealer playing (``rounds``) or a
     person at the keys; the report line is printed after the display gives the terminal back."""
@@ -390,7 +400,7 @@ def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_ou
 
     autoplay = None
     if rounds is not None:
-        dealer = _virtual_dealer(Paced(controller, pace), runtime, config, seed=seed, rate=rate, mistakes_out=mistakes_out, player_errors=player_errors)
+        dealer = _virtual_dealer(Paced(controller, pace), runtime, config, seed=seed, rate=rate, mistakes_out=mistakes_out, players=players)
         autoplay = lambda: dealer.play(rounds)  # noqa: E731
     # at the keys on simulated hardware, the display works the simulated card device too
     sim = runtime.sims.get(config.card_device) if autoplay is None else None

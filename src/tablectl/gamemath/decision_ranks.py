@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import cache
 
 from tablectl.gamemath.one_card_poker import _decided
-from tablectl.gamemath.sight import HIGH, HIGH_RANKS, LOW, DecisionValues, Sight
+from tablectl.gamemath.sight import HIGH, HIGH_RANKS, DecisionValues, Sight
 from tablectl.rules import one_card_poker as ocp
 from tablectl.rules import one_for_the_money as oftm
 from tablectl.rules.houserules import OneCardPokerRules
@@ -130,4 +130,4 @@ def ocp_values(options: tuple[str, ...], sight: Sight, decks: int, rules: OneCar
     return DecisionValues(out)
 
 
-__all__ = ["LOW", "dealer_highs", "ocp_values", "oftm_values", "shoe_counts"]
+__all__ = ["dealer_highs", "ocp_values", "oftm_values", "shoe_counts"]
