@@ -21,8 +21,9 @@ random.
 Seats given a profile (``tablectl.table.profiles``: basic, recreational, hole-card, edge-sort,
 team) decide instead from the exact option values of ``gamemath.decision_value`` and what their
 profile sees; their own random draws (the recreational player's choice, whether a part-time
-hole-carder sees the card this round) come from a generator of their own, so a seed deals the
-same cards and bets with or without profiles. Each profiled decision is reported to ``on_decision``
+hole-carder sees the card this round) come from a generator of their own, so a seed gives the
+same shuffles and bets with or without profiles (a decision that takes cards -- a trade, a war --
+still changes which cards follow). Each profiled decision is reported to ``on_decision``
 (the simulation's truth, ``tablectl.table.truth``).
 """
 
@@ -38,7 +39,8 @@ from tablectl.gamemath import three_card_poker as tcp_math
 from tablectl.rules import one_card_poker as ocp
 from tablectl.rules import one_for_the_money as oftm
 from tablectl.rules.hand3 import value3
-from tablectl.table.profiles import Profile, choose, sight_for
+from tablectl.games.procedure import BOARD, DEALER, DP
+from tablectl.table.profiles import HIDDEN, Profile, choose, sight_for
 
 THREE_CARD = ("three-card-poker", "three-card-poker-florida")
 
@@ -97,7 +99,8 @@ class Players:
         """A round starts: draw, per profiled seat, whether it has its hidden information."""
         self.round = number
         self._made = {}
-        self.hidden = {seat: self.profile_rng.random() < p.share for seat, p in sorted(self.profiles.items())}
+        self.hidden = {seat: p.kind in HIDDEN and self.profile_rng.random() < p.share
+                       for seat, p in sorted(self.profiles.items())}
 
     def decide(self, options: Sequence[str], cards: Sequence[int | None], *, seat: int | None = None,
                table: Mapping[str, Sequence[int | None]] | None = None) -> str:
@@ -128,10 +131,11 @@ class Players:
         made = self._made.get(profile.seat, [])
         if self.game == oftm.GAME and len(own) == 2:
             made = [oftm.TRADE]
-        hidden = self.hidden.get(profile.seat, True)
-        sight = sight_for(profile, own=own, board=[c for c in table.get("board", []) if c is not None],
-                          dealer=list(table.get("dealer", [])), team=team, made=made, hidden=hidden,
-                          dealer_exposed=self.game == ocp.GAME)
+        hidden = self.hidden.get(profile.seat, False)
+        exposed = self.game == ocp.GAME  # a tie is decided with the DP's card face up
+        dealer = list(table.get(DP, [])[:1]) if exposed else list(table.get(DEALER, []))
+        sight = sight_for(profile, own=own, board=[c for c in table.get(BOARD, []) if c is not None],
+                          dealer=dealer, team=team, made=made, hidden=hidden, dealer_exposed=exposed)
         try:
             values = decision_values(self.game, tuple(options), sight, self.rules, self.decks)
         except DecisionError:

@@ -3,7 +3,7 @@
 A JSON-lines file kept apart from the event log (review never reads it): a first line
 ``{"kind": "simulation", "table": T, "game": G, "seed": S, "profiles": {"1": "hole-card@0.5"}}``,
 then one line per profiled decision (``kind`` "decision": round, seat, profile, ``hidden``
-(whether the seat had its hidden information that round), ``saw`` (each dealer card as seen:
+(a hole-card or edge-sort seat had its hidden information that round), ``saw`` (each dealer card as seen:
 its text, "high"/"low", or null), ``partners`` (a team seat's partners), options, ``chose``,
 ``best`` and each option's exact value). Each line is flushed and fsynced as written, so a run
 cut short keeps the truth of every decision already in the log.
