@@ -18,6 +18,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from tablectl.gamemath.decision_value import Sight, clear_cache, decision_values
+from tablectl.gamemath.judge import judge_round
 from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules.settle import settle
 
@@ -64,6 +65,12 @@ def baseline_three_card(sight: Sight) -> dict[str, Fraction]:
     return out
 
 
+def _tcp_round(rng: random.Random) -> RoundHands:
+    deck = rng.sample(range(52), 21)
+    seats = [SeatHand(s, deck[3 * s : 3 * s + 3], {"ante": 500}, [rng.choice(("play", "fold"))]) for s in range(1, 7)]
+    return RoundHands("three-card-poker", seats, dealer=deck[:3])
+
+
 def rate(stream: list[tuple[str, tuple[str, ...], Sight, int]]) -> float:
     start = time.perf_counter()
     for game, options, sight, decks in stream:
@@ -91,6 +98,13 @@ def main() -> None:
         cold = rate(stream)
         warm = rate(stream)
         print(f"{label:<40} {n:>6} {cold:>10.0f} {warm:>12.0f}")
+    rounds = [_tcp_round(rng) for _ in range(max(1, args.decisions // 6))]
+    clear_cache()
+    start = time.perf_counter()
+    judged = sum(len(judge_round(hands)) for hands in rounds)
+    elapsed = time.perf_counter() - start
+    print(f"three-card-poker rounds of 6 seats judged (values, cost, best knowing the dealer): "
+          f"{judged} decisions, {judged / elapsed:.0f}/s from a cold cache")
     sights = [three_card(rng)[2] for _ in range(3)]
     sights = [Sight(s.own) for s in sights]
     start = time.perf_counter()

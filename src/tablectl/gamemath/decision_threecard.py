@@ -91,6 +91,11 @@ def values(game: str, options: tuple[str, ...], sight: Sight, rules: object) -> 
     ``sight.own`` with what ``sight`` says of the dealer's cards and the others seen."""
     play_option = next(o for o in options if o != FOLD)
     player = value3(sorted(sight.own))
+    if len(sight.dealer) == 3 and all(isinstance(c, int) for c in sight.dealer):  # the dealer's hand known
+        fold, _ = tcp.ante_play_payouts(None)
+        result = tcp.showdown(player, value3(sight.dealer))  # type: ignore[arg-type]
+        return DecisionValues({play_option: _net(game, player, result, getattr(rules, "ante_bonus", None)),
+                               FOLD: Fraction(fold.odds)})
     dealer, weights = dealer_weights(sight)  # the rules' table holds every order of the three cards
     counts = np.bincount(dealer, weights=weights)  # weighted counts < 2**53: exact
     uniq = np.flatnonzero(counts)
