@@ -8,12 +8,15 @@ from fractions import Fraction
 from itertools import permutations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tablectl.cards import card as parse_card
 from tablectl.gamemath.decision_value import DecisionError, Sight, best_knowing_dealer, canonical, decision_values
 from tablectl.gamemath.one_for_the_money import Strategy
 from tablectl.gamemath.sight import HIGH, LOW, is_high
 from tablectl.rounds import RoundHands, SeatHand
+from tablectl.rules.houserules import ThreeCardPokerRules
 from tablectl.rules.settle import settle
 
 
@@ -82,6 +85,20 @@ def test_hands_alike_but_for_suit_names_share_one_value() -> None:
     b = Sight(cards("Qs 6s 3d"), dealer=(parse_card("Ks"),))
     assert canonical("three-card-poker", a) == canonical("three-card-poker", b)
     assert decision_values("three-card-poker", ("play", "fold"), a) == decision_values("three-card-poker", ("play", "fold"), b)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(range(52)), st.permutations(range(4)), st.integers(0, 3))
+def test_renaming_suits_keeps_the_key_and_the_values_and_a_suited_hand_differs(deck: list[int], suits: list[int], hole: int) -> None:
+    rename = lambda c: c & ~3 | suits[c & 3]  # noqa: E731
+    sight = Sight(tuple(deck[:3]), dealer=tuple(deck[3 : 3 + hole]), others=tuple(deck[6:9]))
+    renamed = Sight(tuple(map(rename, sight.own)), dealer=tuple(map(rename, sight.dealer)), others=tuple(map(rename, sight.others)))
+    assert canonical("three-card-poker", sight) == canonical("three-card-poker", renamed)
+    from tablectl.gamemath import decision_threecard
+
+    assert decision_threecard.values("three-card-poker", ("play", "fold"), sight, ThreeCardPokerRules()) == \
+        decision_threecard.values("three-card-poker", ("play", "fold"), renamed, ThreeCardPokerRules())
+    assert canonical("three-card-poker", Sight(cards("2S 5S 9S"))) != canonical("three-card-poker", Sight(cards("2S 5S 9H")))
 
 
 def test_a_card_seen_twice_is_refused_naming_it() -> None:

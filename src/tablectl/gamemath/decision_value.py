@@ -5,7 +5,8 @@ seen the dealer's cards.
 
 Each game's enumeration is its own module (``decision_threecard``, ``decision_ranks``,
 ``decision_holdem``); this one dispatches and caches. Results are cached by (game, options, house
-rules, decks) and the cards as seen, then by canonical cards: suits are renamed to their first appearance where suits matter
+rules, decks) and the cards as seen, then by canonical cards: suits are forgotten (each suit's
+ranks kept, the suits put in order) where suits matter
 (Three Card Poker, Texas Hold'em Bonus), only ranks are kept where they do not (One Card Poker,
 One for the Money), and cards whose order does not matter are sorted. Values are exact Fractions,
 per unit of the seat's initial main wager.
@@ -14,7 +15,6 @@ per unit of the seat's initial main wager.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import permutations
 from typing import Any
 
 from tablectl.gamemath import decision_holdem, decision_ranks, decision_threecard
@@ -28,7 +28,6 @@ from tablectl.rules.houserules import RULES_BY_GAME
 
 GAMES = (tcp.GAME, fl.GAME, ocp.GAME, oftm.GAME, thb.GAME)
 _SUITED = (tcp.GAME, fl.GAME, thb.GAME)
-_PERMS = tuple(permutations(range(4)))
 _cache: dict[tuple[Any, ...], DecisionValues] = {}
 CACHE_LIMIT = 1_000_000
 
@@ -42,21 +41,22 @@ def _entry(c: object, f: Any) -> tuple[int, int]:
 
 
 def canonical(game: str, sight: Sight) -> tuple[Any, ...]:
-    """A key equal for every sight the game values alike (see the module docstring)."""
+    """A key equal for every sight the game values alike (see the module docstring). Where suits
+    matter: each suit's ranks in each group of cards (own, board, dealer's known, others), the
+    four suits' signatures sorted -- equal exactly when one sight is the other with suits renamed."""
     if game not in _SUITED:
         rank = lambda c: c >> 2  # noqa: E731
         own = tuple(map(rank, sight.own)) if game == oftm.GAME else tuple(sorted(map(rank, sight.own)))
         return (own, tuple(sorted(_entry(c, rank) for c in sight.dealer)),
                 tuple(sorted(map(rank, sight.others))), sight.made)
-    best: tuple[Any, ...] | None = None
-    for p in _PERMS:
-        f = lambda c, p=p: c & ~3 | p[c & 3]  # noqa: E731
-        key = (tuple(sorted(map(f, sight.own))), tuple(sorted(map(f, sight.board))),
-               tuple(sorted(_entry(c, f) for c in sight.dealer)), tuple(sorted(map(f, sight.others))))
-        if best is None or key < best:
-            best = key
-    assert best is not None
-    return (*best, tuple(d for d in sight.made if d != thb.CHECK))
+    known = [c for c in sight.dealer if isinstance(c, int)]
+    marks = tuple(sorted(_entry(c, int) for c in sight.dealer if not isinstance(c, int)))
+    suits: list[list[list[int]]] = [[[], [], [], []] for _ in range(4)]
+    for g, group in enumerate((sight.own, sight.board, known, sight.others)):
+        for c in group:
+            suits[c & 3][g].append(c >> 2)
+    signature = tuple(sorted(tuple(tuple(sorted(ranks)) for ranks in suit) for suit in suits))
+    return (signature, marks, tuple(d for d in sight.made if d != thb.CHECK))
 
 
 def _check(game: str, sight: Sight, decks: int) -> None:
