@@ -8,7 +8,7 @@ import io
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tablectl.analytics.floor import FloorReport
+from tablectl.analytics.floor import FloorReport, outside_band
 from tablectl.analytics.queries import Result
 
 #: (column, heading, format) of the per-table / dealer / day sections
@@ -25,8 +25,11 @@ _SHUFFLER_COLUMNS = [("serial", "serial", "text"), ("kind", "kind", "text"), ("s
                      ("tables", "tables", "int"), ("test", "test", "text"), ("figure", "figure", "num"),
                      ("expected", "perfect", "num"), ("combined_p", "combined p", "p")]
 _MATH_COLUMNS = [("game", "game", "text"), ("decks", "decks", "int"), ("rules_id", "rules", "text"),
-                 ("wager", "wager", "text"), ("edge", "house edge", "pct"), ("variance", "variance", "num"),
-                 ("strategy", "strategy", "text"), ("note", "note", "text")]
+                 ("judged_by", "judged by (approved)", "text"), ("wager", "wager", "text"), ("edge", "house edge", "pct"),
+                 ("variance", "variance", "num"), ("strategy", "strategy", "text"), ("note", "note", "text")]
+_RULES_COLUMNS = [("table", "table", "text"), ("date", "day", "text"), ("finding", "finding", "text"),
+                  ("rules_id", "rules", "text"), ("detail", "detail", "text"), ("rounds", "rounds", "int"),
+                  ("seq_from", "from seq", "int"), ("seq_to", "to seq", "int")]
 
 
 def fmt(value: Any, kind: str) -> str:
@@ -55,9 +58,13 @@ def sections(report: FloorReport) -> list[tuple[str, Result, list[tuple[str, str
         return row.get("z") is not None and row["z"] <= -z
 
     return [
-        ("Tables", report.tables, [("table", "table", "text"), ("game", "game", "text"), *_GROUP_COLUMNS], low),
+        ("Rules against the approved math", report.rules, _RULES_COLUMNS, lambda r: r["finding"] != "not judged"),
+        ("Tables (bank: house, or player: the bank's result is not the house's)", report.tables,
+         [("table", "table", "text"), ("game", "game", "text"), ("bank", "bank", "text"), ("rules", "rules", "text"),
+          *_GROUP_COLUMNS], lambda r: outside_band(r, z)),
         ("Dealers", report.dealers, [("dealer", "dealer", "text"), *_GROUP_COLUMNS], low),
-        ("Days", report.days, [("date", "day", "text"), *_GROUP_COLUMNS], low),
+        ("Days (the house's own games; player banks apart)", report.days,
+         [("date", "day", "text"), *_GROUP_COLUMNS, ("player_bank_win", "player banks' win $", "money")], low),
         ("Seats", report.seats, _SEAT_COLUMNS, low),
         ("Shuffle quality by serial number", report.shufflers, _SHUFFLER_COLUMNS,
          lambda r: r.get("combined_p") is not None and r["combined_p"] < report.p_limit),
@@ -69,10 +76,12 @@ def summary(report: FloorReport) -> list[str]:
     period = f"{report.date_from or 'start'} .. {report.date_to or 'end'}"
     lines = [f"floor report of {report.dataset}, {period}; flagged: z <= -{report.z_limit:g} "
              f"(the bank lost more than the game math allows), shufflers with combined p < {report.p_limit:g}"]
+    lines.append(f"judged against the approved math {report.approved}")
+    lines += report.house_revenue
     for what, names in report.flagged.items():
         if names:
-            lines.append(f"FLAGGED {what}: {', '.join(names)}")
-    if not any(report.flagged.values()):
+            lines.append(f"NOT JUDGED tables: {', '.join(names)}" if what == "not_judged" else f"FLAGGED {what}: {', '.join(names)}")
+    if not any(names for what, names in report.flagged.items() if what != "not_judged"):
         lines.append("nothing flagged")
     return lines
 

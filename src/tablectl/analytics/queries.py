@@ -21,6 +21,8 @@ import duckdb
 import orjson
 import pyarrow as pa
 
+from tablectl.analytics.approved import Approved, default_path
+from tablectl.analytics.approved import load as load_approved
 from tablectl.analytics.dataset import MANIFESTS, DatasetError, atomic_write, listed_parts, load_rules
 from tablectl.analytics.schemas import SCHEMAS, with_partitions
 
@@ -28,9 +30,10 @@ EARLIEST, LATEST = "0001-01-01", "9999-12-31"
 #: named queries that are building blocks of the floor report, not for ``tablectl query`` listings
 INTERNAL = frozenset({"floor_cells"})
 MATH_CACHE = "_math.json"  # in MANIFESTS
+MATH_FORMAT = 2  # of MATH_CACHE: entries keyed by the approved set and the logged rules
 MATH_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id", pa.string()), ("wager", pa.string()),
                          ("edge", pa.float64()), ("variance", pa.float64()), ("strategy", pa.string()),
-                         ("note", pa.string())])
+                         ("note", pa.string()), ("judged_by", pa.string())])
 
 
 def named_queries() -> dict[str, str]:
@@ -58,7 +61,8 @@ class Result:
         return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
 
 
-def connect(root: Path, warn: Callable[[str], None] | None = None) -> duckdb.DuckDBPyConnection:
+def connect(root: Path, warn: Callable[[str], None] | None = None, approved: Approved | None = None,
+            progress: Callable[[str], None] | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB with a view per dataset of ``root`` over the files its manifests list
     (``dataset.listed_parts``: :class:`IntegrityError` for a file no manifest lists, a listed file
     missing or rows differing from the manifests; an empty table of the right columns for a
@@ -66,7 +70,10 @@ def connect(root: Path, warn: Callable[[str], None] | None = None) -> duckdb.Duc
     the world: no file but the listed ones can be read, none written, no database attached, no
     extension installed or loaded (``enable_external_access`` off, the listed files in
     ``allowed_paths``, no spilling to a temporary directory), and the configuration locked so SQL
-    cannot undo it. ``warn``: told (one line) when the game math cannot be cached in the dataset."""
+    cannot undo it. ``warn``: told (one line) when the game math cannot be cached in the dataset.
+    ``approved``: the approved math every round is judged by (None: the dataset's own, else the
+    shipped, ``approved.default_path``); ``game_banks`` names who banks each game. ``progress``:
+    told when game math that takes minutes is being computed."""
     if not root.is_dir() or not (root / MANIFESTS).is_dir():
         raise DatasetError(f"{root}: not a tablectl surveillance dataset (no {MANIFESTS}/; make one with tablectl export)")
     root = root.absolute()
@@ -83,8 +90,13 @@ def connect(root: Path, warn: Callable[[str], None] | None = None) -> duckdb.Duc
         else:
             con.register(f"{name}_empty", with_partitions(name).empty_table())
             con.execute(f"CREATE VIEW {name} AS SELECT * FROM {name}_empty")
-    con.register("wager_math_table", _wager_math(con, root, warn))
+    if approved is None:
+        approved = load_approved(default_path(root))
+    con.register("wager_math_table", _wager_math(con, root, approved, warn, progress))
     con.execute("CREATE VIEW wager_math AS SELECT * FROM wager_math_table")
+    games = sorted({s.game for s in approved.sets})
+    con.register("game_banks_table", pa.table({"game": games, "bank": [approved.bank(g) for g in games]}))
+    con.execute("CREATE VIEW game_banks AS SELECT * FROM game_banks_table")
     allowed = [str(f) for files in parts.values() for f in files]
     con.execute("SET allowed_paths = $paths", {"paths": allowed})
     con.execute("SET temp_directory = ''")
@@ -93,36 +105,49 @@ def connect(root: Path, warn: Callable[[str], None] | None = None) -> duckdb.Duc
     return con
 
 
-def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, warn: Callable[[str], None] | None) -> pa.Table:
-    """The math of every (game, decks, rules) the rounds were played under, cached in the dataset
-    (``_manifests/_math.json``) for as long as the game math's code is the same. A cache that
-    cannot be written (a full disk, a read-only dataset) is told to ``warn``; the math is used
+def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, warn: Callable[[str], None] | None,
+                progress: Callable[[str], None] | None) -> pa.Table:
+    """The math every (game, decks, rules) the rounds were played under is judged by: that of the
+    approved set its rules match, else the closest (``approved.verdict``); none for rules the math
+    does not model. Cached in the dataset (``_manifests/_math.json``) keyed by the approved sets
+    and the logged rules, for as long as the game math's code is the same; an entry made without
+    a wager's math (a Texas Hold'em Bonus main game not yet analysed) is computed again. A cache
+    that cannot be written (a full disk, a read-only dataset) is told to ``warn``; the math is used
     all the same."""
     from dataclasses import asdict
 
-    from tablectl.analytics.expected import math_version, wager_math
+    from tablectl.analytics.approved import verdict
+    from tablectl.analytics.expected import WagerMath, complete, math_version, prepare, wager_math
 
     registry = load_rules(root)
     cache_path = root / MANIFESTS / MATH_CACHE
-    version = math_version()
+    version = f"{MATH_FORMAT}/{math_version()}"
     cache: dict[str, Any] = {"version": version, "entries": {}}
     if cache_path.exists():
         try:
             found = orjson.loads(cache_path.read_bytes())
-            if found.get("version") == version:
+            if isinstance(found, dict) and found.get("version") == version and isinstance(found.get("entries"), dict):
                 cache = found
         except orjson.JSONDecodeError:
             pass  # rebuilt below
     rows: dict[str, list[Any]] = {name: [] for name in MATH_SCHEMA.names}
     changed = False
-    seen = con.execute("SELECT DISTINCT game, decks, rules_id FROM rounds WHERE game IS NOT NULL").fetchall()
+    seen = con.execute("SELECT DISTINCT game, decks, rules_id FROM rounds WHERE game IS NOT NULL ORDER BY ALL").fetchall()
+    digest = approved.digest()
     for game, decks, rules_id in seen:
-        key = f"{game}/{decks}/{rules_id}"
-        if key not in cache["entries"]:
-            maths = wager_math(game, decks, (registry.get(rules_id) or {}).get("rules"))
-            cache["entries"][key] = [asdict(m) for m in maths]
+        key = f"{digest}/{game}/{decks}/{rules_id}"
+        entry = cache["entries"].get(key)
+        if not (isinstance(entry, list) and complete(entry)):
+            v = verdict(approved, game, decks, (registry.get(rules_id) or {}).get("rules"))
+            if v.judged_by is None:
+                maths = [WagerMath(game, "*", None, None, "", f"not judged: {v.not_judged}")]
+            else:
+                prepare(game, progress)
+                maths = wager_math(game, decks, v.judged_by.rules)
+            entry = cache["entries"][key] = [{**asdict(m), "judged_by": v.judged_by.name if v.judged_by else None}
+                                             for m in maths]
             changed = True
-        for m in cache["entries"][key]:
+        for m in entry:
             for name, value in (("decks", decks), ("rules_id", rules_id), *m.items()):
                 if name in rows:
                     rows[name].append(value)

@@ -1,0 +1,212 @@
+"""The approved game math: the games, shoe sizes, house rules and pay tables the house approved
+(its par sheets), and how a table's logged rules are judged against them (pure logic; reading
+the file is :func:`load`).
+
+The shipped file (``tablectl/analytics/approved.toml``) holds the shipped table configs' rules;
+a dataset may keep its own as ``_manifests/approved.toml`` (:func:`default_path`), and
+``tablectl floor --approved FILE`` names another. A logged rule set is *approved* when an
+approved set of its game has its shoe size and the same settlement rules (house rules and pay
+tables as the settlement reads them, defaults filled in); otherwise its differences from the
+closest approved set of the game are named. Every round is judged against the math of the
+approved set its rules match, else of the closest one: a table paying more than the house
+approved loses against the approved math. A rule value the game math does not model
+(:data:`UNMODELLED`) leaves the round *not judged*.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import asdict, dataclass, is_dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from tablectl.analytics.dataset import MANIFESTS
+
+APPROVED = "approved.toml"  # in a dataset's MANIFESTS: the approved math kept with the dataset
+BANKS = ("house", "player")
+
+#: settlement rules the game math models at one value only: any other value is not judged
+UNMODELLED: dict[str, dict[str, Any]] = {
+    "one-card-poker": {"dp_declines_war": "push", "limit_to_banker_stake": False, "losses_extend_cover": False},
+}
+
+
+class ApprovedError(Exception):
+    """An approved-math file that cannot be used (one line, naming the file)."""
+
+
+@dataclass(frozen=True)
+class ApprovedSet:
+    """One par sheet: a game at some shoe sizes under one set of house rules and pay tables."""
+
+    name: str
+    game: str
+    bank: str  # "house" or "player"
+    decks: tuple[int, ...]
+    rules: dict[str, Any]  # {"house_rules": ..., "pay_tables": ...} as in a table config
+    collection: int | None = None  # the house's fee per round at a player-banked table, cents
+
+
+@dataclass(frozen=True)
+class Approved:
+    """The approved sets of a file, and where they came from."""
+
+    source: str
+    sets: tuple[ApprovedSet, ...]
+
+    def digest(self) -> str:
+        """A short id of the approved sets (the game math cached with a dataset is keyed by it)."""
+        data = [asdict(s) for s in self.sets]
+        return hashlib.blake2b(orjson.dumps(data, option=orjson.OPT_SORT_KEYS), digest_size=6).hexdigest()
+
+    def of_game(self, game: str) -> list[ApprovedSet]:
+        return [s for s in self.sets if s.game == game]
+
+    def bank(self, game: str) -> str:
+        """Who banks ``game``: "player" when an approved set says so, else "house"."""
+        return next((s.bank for s in self.of_game(game)), "house")
+
+
+def shipped_path() -> Path:
+    """The approved math shipped with tablectl."""
+    return Path(str(resources.files("tablectl.analytics") / APPROVED))
+
+
+def default_path(root: Path) -> Path:
+    """The dataset's own approved math (``_manifests/approved.toml``) if it keeps one, else the shipped."""
+    kept = root / MANIFESTS / APPROVED
+    return kept if kept.is_file() else shipped_path()
+
+
+def load(path: Path) -> Approved:
+    """Read an approved-math file; :class:`ApprovedError` (one line) if it is not one."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ApprovedError(f"{path}: cannot read the approved math: {e.strerror or e}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ApprovedError(f"{path}: not TOML ({e})") from None
+    return parse(data, str(path))
+
+
+def parse(data: dict[str, Any], source: str) -> Approved:
+    """The approved sets of ``data`` (a parsed file), each checked against the game's rules."""
+    from tablectl.review.replay import game_rules
+
+    entries = data.get("approved")
+    if not isinstance(entries, list) or not entries:
+        raise ApprovedError(f"{source}: no [[approved]] sets")
+    sets = []
+    for i, e in enumerate(entries):
+        where = f"{source}: approved set {i + 1}"
+        if not isinstance(e, dict) or not isinstance(e.get("game"), str):
+            raise ApprovedError(f"{where}: no game")
+        name = str(e.get("name", e["game"]))
+        bank = e.get("bank", "house")
+        decks = e.get("decks", [])
+        collection = e.get("collection")
+        if bank not in BANKS:
+            raise ApprovedError(f"{where} ({name}): bank {bank!r} is not one of {', '.join(BANKS)}")
+        if not isinstance(decks, list) or not all(isinstance(d, int) and d > 0 for d in decks):
+            raise ApprovedError(f"{where} ({name}): decks must be a list of shoe sizes")
+        if collection is not None and not (isinstance(collection, int) and collection >= 0):
+            raise ApprovedError(f"{where} ({name}): collection must be a whole number of cents")
+        rules = {"house_rules": dict(e.get("house_rules") or {}), "pay_tables": dict(e.get("pay_tables") or {})}
+        try:
+            game_rules(e["game"], rules, source)
+        except ValueError as err:
+            raise ApprovedError(f"{where} ({name}): {err}") from None
+        sets.append(ApprovedSet(name, e["game"], bank, tuple(decks), rules, collection))
+    return Approved(source, tuple(sets))
+
+
+def settlement(game: str, rules: dict[str, Any] | None) -> dict[str, Any]:
+    """The settlement rules of ``rules`` (None: the game's defaults) as flat ``name -> value``
+    (``tie_wager.any_tie``), defaults filled in; ValueError for rules the game refuses."""
+    from tablectl.review.replay import game_rules
+
+    out: dict[str, Any] = {}
+    _flatten(asdict(game_rules(game, rules, "approved").settlement), "", out)  # type: ignore[call-overload]
+    return out
+
+
+def _flatten(value: Any, prefix: str, out: dict[str, Any]) -> None:
+    if is_dataclass(value) and not isinstance(value, type):
+        value = asdict(value)
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flatten(v, f"{prefix}{k}.", out)
+    else:
+        out[prefix[:-1]] = value
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How one logged rule set (game, decks, rules) stands against the approved math."""
+
+    judged_by: ApprovedSet | None  # the approved set whose math judges its rounds (None: not judged)
+    approved: bool  # the logged rules are an approved set's
+    differences: tuple[str, ...]  # "tie_wager.any_tie 40 (approved 4)", "decks 8 (approved 6)"
+    not_judged: str  # why its rounds are not judged ("" when they are)
+
+
+def verdict(approved: Approved, game: str, decks: int | None, rules: dict[str, Any] | None) -> Verdict:
+    """The approved set that judges rounds logged under ``rules``, and how they differ from it."""
+    candidates = approved.of_game(game)
+    if not candidates:
+        return Verdict(None, False, (f"game {game} has no approved math",), f"no approved math for {game}")
+    try:
+        logged = settlement(game, rules)
+    except ValueError as e:
+        return Verdict(None, False, (f"house rules not usable: {e}",), f"house rules not usable: {e}")
+    best: tuple[int, ApprovedSet, list[str]] | None = None
+    for s in candidates:
+        diffs = _differences(logged, settlement(game, s.rules))
+        if s.decks and decks not in s.decks:
+            diffs.insert(0, f"decks {decks} (approved {'/'.join(map(str, s.decks))})")
+        if best is None or len(diffs) < best[0]:
+            best = (len(diffs), s, diffs)
+    assert best is not None
+    _, judged_by, diffs = best
+    missing = [f"{k} = {logged.get(k)!r}" for k, v in UNMODELLED.get(game, {}).items() if logged.get(k, v) != v]
+    reason = f"house rule {', '.join(missing)} is not modelled by the game math" if missing else ""
+    return Verdict(None if reason else judged_by, not diffs, tuple(diffs), reason)
+
+
+def _differences(logged: dict[str, Any], approved: dict[str, Any]) -> list[str]:
+    return [f"{k} {logged.get(k)!r} (approved {approved.get(k)!r})"
+            for k in sorted(logged.keys() | approved.keys()) if logged.get(k) != approved.get(k)]
+
+
+def rules_findings(approved: Approved, registry: dict[str, dict[str, Any]], spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a floor analyst must know of each table's rules, from ``spans`` (per table, day and
+    rules id: game, decks, rounds, first and last seq): rules no approved set has ("not approved",
+    naming the rules that differ), rules changed within a day ("changed"), rounds whose rules the
+    game math does not model ("not judged"). One dict per finding: table, date (None: every day),
+    finding, rules_id, detail, rounds, seq_from, seq_to."""
+    out: list[dict[str, Any]] = []
+    by_rules: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    by_day: dict[tuple[str, Any], list[dict[str, Any]]] = {}
+    for s in spans:
+        by_rules.setdefault((s["table"], s["rules_id"]), []).append(s)
+        by_day.setdefault((s["table"], s["date"]), []).append(s)
+    for (table, rid), rows in sorted(by_rules.items()):
+        first = rows[0]
+        v = verdict(approved, first["game"], first["decks"], (registry.get(rid) or {}).get("rules"))
+        common = {"table": table, "date": None, "rules_id": rid, "rounds": sum(r["rounds"] for r in rows),
+                  "seq_from": min(r["seq_from"] for r in rows), "seq_to": max(r["seq_to"] for r in rows)}
+        if not v.approved:
+            out.append({**common, "finding": "not approved", "detail": "; ".join(v.differences)})
+        if v.not_judged:
+            out.append({**common, "finding": "not judged", "detail": v.not_judged})
+    for (table, date), rows in sorted(by_day.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
+        if len({r["rules_id"] for r in rows}) > 1:
+            for r in sorted(rows, key=lambda r: r["seq_from"]):
+                out.append({"table": table, "date": date, "finding": "changed", "rules_id": r["rules_id"],
+                            "detail": f"{len(rows)} rule sets on {date}", "rounds": r["rounds"],
+                            "seq_from": r["seq_from"], "seq_to": r["seq_to"]})
+    return out
