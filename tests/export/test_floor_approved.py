@@ -10,7 +10,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from conftest import Tablectl, run_tablectl
+from conftest import THB_MAIN, Tablectl, run_tablectl
 from floorgen import CONFIGS, GAME_CONFIGS, Floor, play_shift
 
 from tablectl.analytics import approved as ap
@@ -107,7 +107,7 @@ def test_math_json_without_the_holdem_main_game_is_recomputed(exported: Path, tm
     stored.write_bytes(orjson.dumps(cache))
     _, report = _report(tablectl, dataset)
     ante = next(m for m in report["math"] if m["game"] == "texas-holdem-bonus" and m["wager"] == "ante")
-    assert ante["edge"] is not None and abs(ante["edge"] - 0.0251) < 5e-4
+    assert ante["edge"] is not None and abs(ante["edge"] - 0.020369) < 1e-5  # the exact optimal-play figure
     thb = next(t for t in report["tables"] if t["table"] == "thb-1")
     assert thb["judged_handle"] > 0 and thb["expected_hold"] < 0.06  # the Ante with the Bonus, not the Bonus alone
 
@@ -134,3 +134,17 @@ def test_an_unusable_approved_file_is_a_one_line_usage_error(exported: Path, tmp
     bad.write_text('[[approved]]\ngame = "one-card-poker"\nbank = "casino"\n')
     done = tablectl("floor", exported, "--approved", bad)
     assert done.code == 2 and done.err == f"tablectl: {bad}: approved set 1 (one-card-poker): bank 'casino' is not one of house, player\n"
+
+
+def test_a_missing_holdem_main_game_is_computed_with_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablectl.analytics.expected import prepare, wager_math
+    from tablectl.gamemath import holdem_strategy
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # a machine without the main game
+    stored = orjson.loads(THB_MAIN.read_bytes())
+    monkeypatch.setattr(holdem_strategy, "_run", lambda: ([holdem_strategy._from_dict(d) for d in stored], {}))
+    told: list[str] = []
+    prepare("texas-holdem-bonus", told.append)
+    assert holdem_strategy.cached() is not None and len(told) == 2 and "computing" in told[0]
+    ante = next(m for m in wager_math("texas-holdem-bonus", 1, None) if m.wager == "ante")
+    assert ante.edge is not None and ante.note.startswith("optimal play")

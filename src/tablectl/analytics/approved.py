@@ -130,7 +130,7 @@ def settlement(game: str, rules: dict[str, Any] | None) -> dict[str, Any]:
     from tablectl.review.replay import game_rules
 
     out: dict[str, Any] = {}
-    _flatten(asdict(game_rules(game, rules, "approved").settlement), "", out)  # type: ignore[call-overload]
+    _flatten(asdict(game_rules(game, rules, "approved").settlement), "", out)
     return out
 
 
