@@ -1,5 +1,6 @@
 """Each wager's house edge and exact variance from ``tablectl.gamemath``, under the house rules
-and pay tables in force (as the log records them, or the game's defaults).
+and pay tables given (the floor report gives those of the approved set judging the rounds; None: the
+game's defaults).
 
 ``edge`` is the bank's expected win per unit of the initial wager (the bets a decision adds, such
 as Play or War, are part of it), ``variance`` the exact variance of the bank's result per unit,
