@@ -91,6 +91,7 @@ def test_a_player_bank_result_is_not_the_house_win_and_has_its_own_band(exported
     assert sum(d["player_bank_win"] for d in report["days"]) == player_win
     for t in (t for t in report["tables"] if t["bank"] == "player"):
         assert t["band_low"] < t["expected_hold"] < t["band_high"]
+    assert set(report["flagged"]["player_banks"]) <= {"ocp-1", "tcp-1"}
     assert any("none (no collection fee" in line and line.startswith("one-card-poker") for line in report["house_revenue"])
 
 
@@ -148,3 +149,10 @@ def test_a_missing_holdem_main_game_is_computed_with_progress(tmp_path: Path, mo
     assert holdem_strategy.cached() is not None and len(told) == 2 and "computing" in told[0]
     ante = next(m for m in wager_math("texas-holdem-bonus", 1, None) if m.wager == "ante")
     assert ante.edge is not None and ante.note.startswith("optimal play")
+
+
+def test_a_player_bank_is_flagged_above_its_band_and_the_house_is_not() -> None:
+    from tablectl.analytics.floor import outside_band
+
+    assert outside_band({"bank": "player", "z": 3.5}, 3.0) and outside_band({"bank": "player", "z": -3.5}, 3.0)
+    assert not outside_band({"bank": "house", "z": 3.5}, 3.0) and outside_band({"bank": "house", "z": -3.5}, 3.0)

@@ -7,8 +7,9 @@ math analyses lies more than ``z_limit`` standard deviations below what the math
 house lost more than chance allows; above the band is reported, not flagged: players playing
 worse than the math's strategy hand the house more). A player-banked table (a Designated Player
 or player-dealer banks; the house has no interest in the play) is judged from the bank's
-position and flagged outside the band either way: a bank beating the players far beyond chance
-is a finding too. The days total the house's own games; player banks are reported apart.
+position and flagged outside the band either way: below it with the tables, above it as
+``player_banks`` (a bank beating the players far beyond chance; players playing worse than the
+math's strategy do that too, so the finding asks for a look at the play). The days total the house's own games; player banks are reported apart.
 A table whose logged rules no approved set has, or whose rules change within a day, is flagged
 (``flagged["rules"]``, the findings in ``rules``); rounds under a rule the math does not model
 are reported *not judged*. A shuffler serial is flagged when its shuffle-quality p-values,
@@ -96,7 +97,9 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
     report.approved = str(approved_path)
     report.house_revenue = house_revenue(approved_math, tables.dicts())
     report.flagged = {
-        "tables": [r["table"] for r in tables.dicts() if outside_band(r, z_limit)],
+        "tables": [r["table"] for r in tables.dicts() if _low(r, z_limit)],
+        "player_banks": [r["table"] for r in tables.dicts()
+                         if r.get("bank") == "player" and r.get("z") is not None and r["z"] >= z_limit],
         "rules": sorted({f["table"] for f in findings if f["finding"] in ("not approved", "changed")}),
         "not_judged": sorted({f["table"] for f in findings if f["finding"] == "not judged"}),
         "dealers": [r["dealer"] for r in dealers.dicts() if _low(r, z_limit)],
