@@ -505,7 +505,7 @@ def bench_cost(g: Game, cards: int, batch: int) -> dict[str, float]:
                         commit()
                 results["card"] = card_time
             results["lines"] = log.seq - lines0
-            violations = list(core.violations)
+            violations = list(core.alarms.violations)
             log.close()
             assert not violations, violations
     return {
@@ -721,7 +721,7 @@ def bench_stack(g: Game, cards: int, fsync: bool, separate: bool) -> dict[str, A
             cpu = {k: _cpu(t) - cpu0[k] for k, t in threads.items()}
             batches = controller.batches - batches0
             log_lines = log.seq - lines0
-            violations = list(controller.core.violations)
+            violations = list(controller.core.alarms.violations)
         finally:
             controller.stop()
             driver.stop()
@@ -801,6 +801,9 @@ def main() -> None:
     parser.add_argument("--games", default="ocp,oftm,tcp")
     parser.add_argument("--batch", type=int, default=64, help="events per commit in the cost mode")
     parser.add_argument("--fsync", choices=("on", "off", "both"), default="both")
+    parser.add_argument("--append-lines", type=int, default=200_000, help="log lines of the EventLog.append timing (cost mode)")
+    parser.add_argument("--settle-rounds", type=int, default=20_000, help="rounds per game of the settle timing (cost mode)")
+    parser.add_argument("--device-cards", type=int, default=40_000, help="cards of the device-layer run (device mode)")
     args = parser.parse_args()
     games = [GAMES[k] for k in args.games.split(",")]
     fsyncs = {"on": (True,), "off": (False,), "both": (True, False)}[args.fsync]
@@ -816,8 +819,8 @@ def main() -> None:
                 f" ({r['lines_per_round']:.1f} log lines/round; {r['cards']:,} cards, {r['device_events']:,} device events,"
                 f" {r['inputs']:,} inputs)"
             )
-        print(f"  EventLog.append: {bench_append():.2f} us/line (CPU)")
-        s = bench_settle()
+        print(f"  EventLog.append: {bench_append(args.append_lines):.2f} us/line (CPU)")
+        s = bench_settle(args.settle_rounds)
         print("  settle, 7 seats: " + ", ".join(f"{k} {v:.1f} us/round" for k, v in s.items()))
     if args.mode in ("stack", "proc", "all"):
         print("(controller thread CPU/card: that thread's CPU time over the run / cards; with fsync off it excludes fsync)")
@@ -832,7 +835,7 @@ def main() -> None:
             for fsync in fsyncs:
                 _print_stack(g, bench_stack(g, args.cards, fsync, separate=True), fsync, True)
     if args.mode in ("device", "all"):
-        rate, cpu = bench_device_path(max(args.cards, 40_000))
+        rate, cpu = bench_device_path(args.device_cards)
         print(f"device layer alone (simulated shoe -> pty -> driver, no controller, one process): {rate:,.0f} cards/s;"
               f" {cpu:.1f} us of process CPU per card (all threads): the full stack in one process can reach at most"
               f" {1e6 / cpu:,.0f} cards/s on this machine, before the controller, log and dealer")

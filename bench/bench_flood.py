@@ -54,7 +54,7 @@ def main() -> None:
                 peak_inbox = max(peak_inbox, controller._inbox.qsize())
         controller.wait_processed("dev", args.events + 1, timeout=600)
         elapsed = time.perf_counter() - start
-        kept = len(controller.core.violations)
+        kept = len(controller.core.alarms.violations)
         grown = rss_mb() - base
         controller.stop()
         log.close()

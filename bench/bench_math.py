@@ -1,4 +1,5 @@
-"""Time the exact math (``python bench/bench_math.py``); prints each figure and its time.
+"""Time the exact math (``python bench/bench_math.py [--quick]``; --quick: the quickest figure
+only, a smoke run); prints each figure and its time.
 
 Targets (2 cores, pure Python): the Florida variant's full tables (407,170,400 hand pairs each)
 in <= 10 s; each side bet in <= 1 s. Not a test: run by hand.
@@ -35,13 +36,18 @@ def oftm_side_bets(decks: int) -> list[BetAnalysis]:
 
 
 def main() -> None:
+    import sys
+
+    rules = OneCardPokerRules()
+    if "--quick" in sys.argv[1:]:  # a smoke run: the quickest figures only
+        timed("one-card-poker (6 decks): Tie, extended", lambda: one_card_poker.tie_wager(6, rules, True), 1)
+        return
     print("Full tables (player hand x dealer hand)")
     timed("three-card-poker-florida: Ante + Pairplus (both tie rules)", three_card_poker.florida_variant, 10)
     timed("three-card-poker: Ante/Play with Ante bonus", three_card_poker.ante_play, 10)
     print("Side bets")
     timed("three-card-poker: Pair Plus", three_card_poker.pairplus, 1)
     timed("three-card-poker: 6 Card Bonus", three_card_poker.six_card_bonus, 1)
-    rules = OneCardPokerRules()
     timed("one-card-poker (6 decks): Tie, extended", lambda: one_card_poker.tie_wager(6, rules, True), 1)
     timed("one-card-poker (6 decks): Tie, surrendered", lambda: one_card_poker.tie_wager(6, rules, False), 1)
     for decks in (6, 8):

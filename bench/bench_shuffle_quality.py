@@ -50,12 +50,12 @@ def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
     return min(times)
 
 
-def timing() -> None:
+def timing(shuffles: int = 1000, csm_rounds: int = 500) -> None:
     rng = random.Random(1)
-    batch = [ObservedShuffle(uniform_shuffle(DECK, rng), DECK) for _ in range(1000)]
-    events = simulate_csm(random.Random(2), decks=6, rounds=500)
-    print(f"position test, 1,000 shuffles: {best_of(lambda: position_test(batch)) * 1000:.0f} ms")
-    print(f"guessing test, 1,000 shuffles: {best_of(lambda: guessing_test(batch)) * 1000:.0f} ms")
+    batch = [ObservedShuffle(uniform_shuffle(DECK, rng), DECK) for _ in range(shuffles)]
+    events = simulate_csm(random.Random(2), decks=6, rounds=csm_rounds)
+    print(f"position test, {shuffles:,} shuffles: {best_of(lambda: position_test(batch)) * 1000:.0f} ms")
+    print(f"guessing test, {shuffles:,} shuffles: {best_of(lambda: guessing_test(batch)) * 1000:.0f} ms")
     print(f"re-entry test, {len(events):,} CSM events (6 decks): {best_of(lambda: reentry_test(events, decks=6)) * 1000:.0f} ms")
 
 
@@ -95,8 +95,10 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--shuffles", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--timing-shuffles", type=int, default=1000, help="shuffles of the timing runs")
+    parser.add_argument("--timing-rounds", type=int, default=500, help="CSM rounds of the re-entry timing")
     args = parser.parse_args()
-    timing()
+    timing(args.timing_shuffles, args.timing_rounds)
     if args.power:
         power(args.repeats, args.shuffles, args.rounds)
 

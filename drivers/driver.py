@@ -16,7 +16,11 @@ answer the thread fills in). docs/protocol.md, "Session", is the normative flow;
    device's own counter: a held event beyond it makes the driver ask REQ_IDENTIFY, and one the
    answer shows was never issued is dropped and reported (``Fault(BAD_EVENT)``). A number (an
    event's, or an IDENTIFY's counter) far past anything known of the device is not believed
-   (``tablectl.drivers.numbering``): the event is refused at once, the IDENTIFY refuses the device;
+   (``tablectl.drivers.numbering``): the event is refused at once, the IDENTIFY refuses the device.
+   With ``adopt``, a device the host knows nothing of (``resume_after`` 0) is adopted where its
+   events begin: the first event after REPLAY_FROM(1) is the oldest it holds (protocol section 6),
+   so one numbered ``n`` (no further than its IDENTIFY's counter + 1) makes events 1..n-1 belong
+   to no log of this host, not a gap (``adopted`` = n - 1);
 3. ``persisted(n)`` -> PERSISTED(n) (only ever up to what was delivered), coalesced: sent once
    ``PERSIST_EVERY`` events are waiting to be confirmed or ``persist_after`` seconds after the
    first of them was, whichever comes first (the device keeps them in NV memory until then);
@@ -137,6 +141,7 @@ class DeviceDriver:
         sink: Sink,
         *,
         resume_after: int = 0,
+        adopt: bool = False,
         answer_timeout: float = 2.0,
         retransmit_after: float = 0.05,
         reconnect_initial: float = 0.05,
@@ -158,6 +163,8 @@ class DeviceDriver:
         address = getattr(transport, "address", "")
         self.label = name if not address or name == address else f"{name} ({address})"
         self._last = resume_after
+        self._adopt = adopt and resume_after == 0
+        self._adopted: int | None = None
         self._device_last = 0  # the device's own last_event_no, from its latest current IDENTIFY
         self._identity: ev.Identify | None = None
         self._refusal: DriverError | None = None  # what this handshake would refuse the device for
@@ -270,6 +277,12 @@ class DeviceDriver:
     def last_event_no(self) -> int:
         """The highest event number delivered to the sink (``resume_after`` before any)."""
         return self._last
+
+    @property
+    def adopted(self) -> int | None:
+        """What the device was adopted after (``adopt``: its first event, less one; nothing up to
+        it is expected), or None while it was not (no event yet, or the host knew it)."""
+        return self._adopted
 
     @property
     def connected(self) -> bool:
@@ -664,6 +677,9 @@ class DeviceDriver:
 
     def _on_event(self, event: ev.DeviceEvent, now: float) -> None:
         n = event.event_no
+        if self._adopt and self._last == 0 and self._state is _State.READY and 1 < n <= self._device_last + 1:
+            self._adopt = False
+            self._adopted = self._last = n - 1
         if n <= self._last:
             self._stats.duplicate_events += 1
             return

@@ -55,7 +55,6 @@ class CsmModel(DeviceModel):
         base = self.order if self.order is not None else shuffled(full_shoe(self.decks), self.rng)
         self._carousel = list(base)
         self._out_counts = [0] * DECK_SIZE
-        self.shoe_id += 1
 
     @property
     def cards_in_device(self) -> int:
@@ -70,6 +69,7 @@ class CsmModel(DeviceModel):
         self._check_ready("load")
         def act() -> None:
             self._fill()
+            self.shoe_id += 1
             self._issue(lambda n: ShuffleStarted(n, self.shoe_id))
             self._issue_done()
         return self._run(act)
@@ -93,7 +93,9 @@ class CsmModel(DeviceModel):
             card = self._carousel.pop(0)
         self._out_counts[card] += 1
         seen: int | None = None if "misread" in fired else card
-        self._issue(lambda n: CardDrawn(n, seen))
+        drawn = self._issue(lambda n: CardDrawn(n, seen))
+        if seen is None:
+            self._unread(drawn, card)
 
     def return_cards(self, cards: Iterable[int]) -> list[DeviceEvent]:
         """Cards into the in-feed, in the order given. Stops at a jam or an open door."""
@@ -108,7 +110,9 @@ class CsmModel(DeviceModel):
                     self._out_counts[card] -= 1
                 self._insert(card)
                 seen: int | None = None if "misread" in fired else card
-                self._issue(_returned(seen))
+                back = self._issue(_returned(seen))
+                if seen is None:
+                    self._unread(back, card)
         return self._run(act)
 
     def _insert(self, card: int) -> None:

@@ -209,6 +209,11 @@ class SimDevice:
         parsed = [c if isinstance(c, int) else int(parse_card(c)) for c in cards]
         return self._control(lambda: self.model.return_cards(parsed))
 
+    def faces(self, event_no: int) -> tuple[int, ...]:
+        """The faces of the cards event ``event_no`` reported as misreads (a dealer turning them over)."""
+        with self._lock:
+            return self.model.faces(event_no)
+
     def cards_out(self) -> list[int]:
         """A CSM's cards dispensed and not returned yet (what a dealer finds on the table)."""
         with self._lock:

@@ -16,6 +16,7 @@ number), ``jam`` alone (armed). ``parse_fault_spec`` reads them.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -79,6 +80,7 @@ class FaultPlan:
 
     def __post_init__(self) -> None:
         self.rng = random.Random(f"faults:{self.seed}")
+        self.fired: Counter[str] = Counter()  # how often each kind has fired
         for kind, rate in self.rates.items():
             if not 0.0 <= rate <= 1.0:
                 raise FaultSpecError(f"fault {kind}: rate {rate} is outside 0..1")
@@ -124,6 +126,7 @@ class FaultPlan:
                 hit = True
             if hit:
                 fired.add(kind)
+        self.fired.update(fired)
         return fired
 
     def uniform(self, n: int) -> int:

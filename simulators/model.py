@@ -58,6 +58,9 @@ def _cleared(kind: FaultKind) -> Callable[[int], DeviceEvent]:
     return lambda n: Fault(n, kind, True, "cleared")
 
 
+_FACES_KEPT = 1024
+
+
 class DeviceModel:
     """Base of the three device models. Subclasses set ``kind`` and ``capabilities``."""
 
@@ -88,6 +91,7 @@ class DeviceModel:
         self.restart_requested = False
         self.shoe_id = 0
         self._batch: list[DeviceEvent] = []
+        self._faces: dict[int, tuple[int, ...]] = {}  # event_no -> the faces its reader missed
 
     # --- to be provided by each model ----------------------------------------------------------
 
@@ -183,6 +187,18 @@ class DeviceModel:
         event = self.store.issue(make)
         self._batch.append(event)
         return event
+
+    def _unread(self, event: DeviceEvent, *faces: int) -> None:
+        """``event`` reported ``faces`` as misreads: kept (the latest ``_FACES_KEPT``) for
+        :meth:`faces`."""
+        if len(self._faces) >= _FACES_KEPT:
+            del self._faces[next(iter(self._faces))]
+        self._faces[event.event_no] = faces
+
+    def faces(self, event_no: int) -> tuple[int, ...]:
+        """The faces of the cards event ``event_no`` reported as misreads, in order (what a dealer
+        reads turning them over); () if it reported none."""
+        return self._faces.get(event_no, ())
 
     def _raise(self, kind: FaultKind, detail: str = "") -> None:
         if kind not in self.active_faults:

@@ -82,7 +82,9 @@ class ShoeModel(DeviceModel):
         self._drawn_counts[card] += 1
         self.drawn += 1
         seen: int | None = None if "misread" in fired else card
-        self._issue(lambda n: CardDrawn(n, seen))
+        drawn = self._issue(lambda n: CardDrawn(n, seen))
+        if seen is None:
+            self._unread(drawn, card)
         if not self._cut_reported and self.drawn >= self.cut_at:
             self._cut_reported = True
             self._issue(lambda n: CutCardReached(n))

@@ -121,6 +121,7 @@ class ShufflerModel(DeviceModel):
             raise DeviceRefused(msg.ERR_NOT_NOW, "DELIVER_PACKET: the deck is used up; shuffle")
         def act() -> None:
             out: list[int | None] = []
+            unread: list[int] = []
             stop: set[str] = set()
             for _ in range(min(count, len(self._deck) - self._pos)):
                 fired = self.faults.roll(self.store.next_no, _CARD_FAULTS)
@@ -132,10 +133,14 @@ class ShufflerModel(DeviceModel):
                 card = self._deck[self._pos] & 0xFF
                 self._pos += 1
                 out.append(None if "misread" in fired else card)
+                if "misread" in fired:
+                    unread.append(card)
             if out:
                 index = self.packet_index
                 self.packet_index += 1
-                self._issue(lambda n: PacketDelivered(n, index, tuple(out)))
+                packet = self._issue(lambda n: PacketDelivered(n, index, tuple(out)))
+                if unread:
+                    self._unread(packet, *unread)
             if "jam" in stop:
                 self._raise(FaultKind.JAM, "card jam")
             if "door" in stop:

@@ -9,6 +9,12 @@
     seats = 7
     min_bet = 5                   # dollars (cents allowed: 5.50, unless the game's wager is whole dollars)
     max_bet = 500                 # at most 1,000,000 dollars
+    # max_payout = 25000          # dollars: no bet's top payout at its maximum may exceed it
+
+    [limits.tie]                  # any bet's limits in dollars (min, max, unit); the rest default
+    min = 1                       # (tablectl.rules.bets: the primary bets min_bet/max_bet,
+    max = 100                     # each side bet its own)
+    unit = 1
 
     [devices.shoe]                # name -> driver + address
     driver = "shoe"
@@ -60,6 +66,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from tablectl.drivers.messages import printable
 from tablectl.files import MAX_CONFIG_BYTES, read_regular
 from tablectl.games import GAMES, GameDef
+from tablectl.rules.bets import BetLimit, bet_names, money, table_limits, top_pays
 from tablectl.rules.configure import RulesConfigError
 from tablectl.rules.houserules import RULES_BY_GAME, rules_from_dict
 
@@ -241,6 +248,20 @@ class DeviceConfig(_Strict):
         return value
 
 
+class BetLimitConfig(_Strict):
+    """One bet's limits as configured (``[limits.BET]``), in dollars; omitted keys keep the bet's
+    default (``tablectl.rules.bets``)."""
+
+    min: int | None = None
+    max: int | None = None
+    unit: int | None = None
+
+    @field_validator("min", "max", "unit", mode="before")
+    @classmethod
+    def _amount(cls, value: Any) -> int | None:
+        return None if value is None else _cents(value)
+
+
 class LogConfig(_Strict):
     """Where and how the table's card event log is written."""
 
@@ -270,6 +291,8 @@ class TableConfig(_Strict):
     seats: int
     min_bet: int
     max_bet: int
+    max_payout: int | None = None
+    limits: dict[str, BetLimitConfig] = Field(default_factory=dict)
     devices: dict[str, DeviceConfig]
     house_rules: dict[str, Any] = Field(default_factory=dict)
     pay_tables: dict[str, Any] = Field(default_factory=dict)
@@ -331,10 +354,10 @@ class TableConfig(_Strict):
                 raise _KeyError(f"devices.{name}", "a device name is letters, digits, '.', '_', '-' (at most 64)")
         return value
 
-    @field_validator("min_bet", "max_bet", mode="before")
+    @field_validator("min_bet", "max_bet", "max_payout", mode="before")
     @classmethod
-    def _amount(cls, value: Any) -> int:
-        return _cents(value)
+    def _amount(cls, value: Any) -> int | None:
+        return None if value is None else _cents(value)
 
     @model_validator(mode="after")
     def _consistent(self) -> TableConfig:
@@ -371,9 +394,63 @@ class TableConfig(_Strict):
             problem = _rule_number_problem(rules)
             if problem is not None:
                 raise _KeyError(self._rule_key(problem[0]), problem[1])
+        self._check_limits()
         return self
 
+    def _check_limits(self) -> None:
+        """Each ``[limits.BET]`` names a bet of the game, its minimum is not above its maximum, both
+        are in its unit, and, when the table sets a ``max_payout``, no bet's top payout at its
+        maximum is beyond it."""
+        names = self.bet_names
+        by_name = {names.get(b, b): b for b in self.game_def.wagers}
+        for key in self.limits:
+            if key not in by_name and key not in self.game_def.wagers:
+                raise _KeyError(f"limits.{key}", f"no such bet at this table (bets: {', '.join(by_name)})")
+        top = top_pays(self.game, self.settlement_rules)
+        for bet, limit in self.bet_limits.items():
+            key = f"limits.{names.get(bet, bet)}"
+            shown = f"{names.get(bet, bet)}"
+            if limit.maximum < limit.minimum:
+                raise _KeyError(key, f"max {money(limit.maximum)} is below min {money(limit.minimum)}")
+            if limit.minimum % limit.unit or limit.maximum % limit.unit:
+                raise _KeyError(key, f"min and max must be multiples of the unit {money(limit.unit)}")
+            cap = self.max_payout
+            if cap is not None and bet in top and limit.maximum * top[bet] > cap:
+                raise _KeyError(
+                    key,
+                    f"a {shown} of {money(limit.maximum)} pays up to {money(limit.maximum * top[bet])} "
+                    f"({top[bet]} to 1), beyond max_payout ({money(cap)})",
+                )
+
     # --- derived ----------------------------------------------------------------------------
+
+    @property
+    def bet_names(self) -> dict[str, str]:
+        """Bet -> the name this table gives it, where it is not the rules engine's name."""
+        return bet_names(self.game, self.settlement_rules)
+
+    @property
+    def bet_limits(self) -> dict[str, BetLimit]:
+        """Every bet placed before the deal -> its limits (``tablectl.rules.bets``), in cents."""
+        game = self.game_def
+        names = self.bet_names
+        unnamed = {names.get(b, b): b for b in game.wagers}
+        defaults = table_limits(
+            self.game, game.wagers, game.limited, min_bet=self.min_bet, max_bet=self.max_bet,
+            whole_dollars=self.whole_dollar_bets,
+        )
+        out = dict(defaults)
+        for key, set_ in self.limits.items():
+            bet = unnamed.get(key, key)
+            if bet not in defaults:
+                continue
+            d = defaults[bet]
+            out[bet] = BetLimit(
+                set_.min if set_.min is not None else d.minimum,
+                set_.max if set_.max is not None else d.maximum,
+                set_.unit if set_.unit is not None else d.unit,
+            )
+        return out
 
     @property
     def game_def(self) -> GameDef:

@@ -135,10 +135,13 @@ class Screen:
         nxt = next((ln for ln in lines if ln.startswith("Next: ")), None)
         if header is None or nxt is None or len(lines) < 3:
             return None
-        keys_line = lines[-1] if lines[-1].strip() else (lines[-2] if len(lines) > 1 else "")
-        status = next((ln for ln in reversed(lines[:-1]) if ln.startswith(("» ", "✗ ", "· "))), "")
+        while lines and not lines[-1].strip():
+            lines.pop()
+        status_at = next((i for i in range(len(lines) - 1, 0, -1) if lines[i].startswith(("» ", "✗ ", "· "))), None)
+        status = lines[status_at] if status_at is not None else ""
+        keys_lines = " ".join(lines[status_at + 1 :] if status_at is not None else lines[-3:])  # the key line wraps
         decision = None
-        m = _DECIDE.search(keys_line)
+        m = _DECIDE.search(keys_lines)
         if m:
             decision = (int(m.group(1)), {opt: key for key, opt in _OPTION.findall(m.group(2))})
         return cls(
@@ -147,8 +150,24 @@ class Screen:
             signed_in="NO DEALER SIGNED IN" not in lines[0], prompt_open=status.startswith("» "),
         )
 
+    def seat_lines(self) -> list[str]:
+        """The seats' lines (and the legend under them): from the column heads or the first seat
+        to the dealer's cards."""
+        lines = self.text.splitlines()[1:]
+        end = next((i for i, ln in enumerate(lines) if ln.startswith(("Dealer", "DP (", "DP:", "Player-dealer"))), len(lines))
+        return lines[:end]
+
+    def bank_line(self) -> str | None:
+        """The bank's (DP's, player-dealer's) row, or None."""
+        return next((ln for ln in self.seat_lines() if re.match(r"^[ ▶]\d+ (◆ )?(BANK|DP)\b", ln)), None)
+
+    @property
+    def answer(self) -> bool:
+        """The status line is the controller's answer to an input (taken or rejected)."""
+        return self.status.startswith(("· ✓ ", "✗ "))
+
     def key(self) -> tuple[str, str, str, str, str]:
-        return (self.state, str(self.round), self.next, self.status, self.text.splitlines()[-1] if self.text else "")
+        return (self.state, str(self.round), self.next, self.status, self.text.rstrip().splitlines()[-1] if self.text else "")
 
 
 @dataclass
@@ -193,29 +212,42 @@ class ScreenDealer:
         self.log = Log()
         self._prepared: set[int] = set()
 
-    def press(self, keys: bytes, before: Screen | None, *, table_moves: bool = False) -> Screen:
-        """Type ``keys``, then wait for the screen to change (or ``step_timeout``) and to hold
-        still for ``QUIET`` s, as a person waits for the screen to settle before looking.
-        ``table_moves``: wait for the table itself (its state, round or what it waits for), not
-        only the status line: a device step's card reaches the table a moment after the key."""
+    def press(self, keys: bytes, before: Screen | None, *, table_moves: bool = False, reply: bool = False,
+              quiet: bool = False) -> Screen:
+        """Type ``keys``, then wait for the screen to show what they did, as a person waits for
+        the screen before looking again: the first frame that changed (``table_moves``: the
+        table itself, its state, round or what it waits for; a device step's card reaches the
+        table a moment after the key), and with ``reply`` the controller's answer on the status
+        line too (taken or rejected: the keys went to the table). A refusal ends the wait at once.
+        ``quiet`` (keys whose effects come in an order the screen cannot tell, such as a shoe
+        change and a shoe loaded at once): wait for the screen to hold still ``QUIET`` s instead."""
         self.log.keys.append(keys)
         self.t.type(keys)
         deadline = time.monotonic() + self.step_timeout
         changed: Screen | None = None
         since = 0.0
+        answered = False  # the controller's answer to these keys is on the status line
+        local = False  # a status of the keys' own was shown (a later answer is theirs)
         while time.monotonic() < deadline and not self.t.closed:
             now = Screen.read(self.t.screen())
             if now is None or now.prompt_open:
                 continue
+            refused = now.status.startswith("✗ ") and (before is None or now.status != before.status)
+            if reply and not answered:
+                if now.answer and (local or before is None or now.status != before.status):
+                    answered = True
+                elif not now.answer:
+                    local = local or before is None or now.status != before.status
             if changed is None:
-                refused = now.status.startswith("✗ ") and now.status != before.status if before is not None else False
                 moved = before is None or refused or (now.key()[:3] != before.key()[:3] if table_moves else now.key() != before.key())
                 if moved:
                     changed, since = now, time.monotonic()
             elif now.key() != changed.key():
                 changed, since = now, time.monotonic()
-            elif time.monotonic() - since >= self.QUIET:
+            if changed is not None and not quiet and (refused or not reply or answered):
                 break
+            if changed is not None and time.monotonic() - since >= self.QUIET * (1 if quiet else 4):
+                break  # the screen holds still: the answer will not change it (or came before it)
         now = changed or Screen.read(self.t.screen())
         assert now is not None, f"no readable screen after {keys!r}:\n{self.t.screen()}"
         if now.status.startswith("✗ "):
@@ -240,7 +272,7 @@ class ScreenDealer:
                 raise AssertionError(f"tablectl ended during the shift (round {s.round}); its last output:\n{tail}")
             s = self.step(s)
             if s.round >= self.shift.rounds and s.state in ("READY", "RESHUFFLE DUE") and self.log.planted_in is not None:
-                self.press(b"Qy\r", s)
+                self.press(b"Qy", s)
                 return self.log
         raise AssertionError(f"the shift did not finish in {limit} s; last screen:\n{s.text}")
 
@@ -249,34 +281,34 @@ class ScreenDealer:
             self.on_screen(s)
         nxt = s.next
         if not s.signed_in and s.state in ("IDLE", "SHUFFLING", "READY", "RESHUFFLE DUE"):
-            return self.press(b"dD-01\r", s)
+            return self.press(b"dD-01\r", s, reply=True)
         if nxt.startswith("SUPERVISOR"):
             self.log.resolved += 1
-            return self.press(b"Sdemo\rdemo\rplanted: the round was ended early\r", s, table_moves=True)
+            return self.press(b"Sdemo\rdemo\rplanted: the round was ended early\r", s, table_moves=True, reply=True)
         if s.decision is not None:
             seat, options = s.decision
-            return self.press(options[self.rng.choice(sorted(options))].encode(), s, table_moves=True)
+            return self.press(options[self.rng.choice(sorted(options))].encode(), s, table_moves=True, reply=True)
         if nxt.startswith(("deal:", "packet of")) and s.round == self.shift.planted and self.log.planted_in is None and s.state == "IN ROUND":
             self.log.planted_in = s.round
-            return self.press(b"E", s, table_moves=True)
+            return self.press(b"Ey", s, table_moves=True, reply=True)
         if nxt.startswith(("deal:", "load a shuffled shoe", "shuffle", "packet of", "shuffler discards", "return ")):
             return self.press(b"\r", s, table_moves=True)
         if nxt.startswith("shuffling"):
             return self.press(b"", s, table_moves=True)
         if nxt.startswith("change the shoe"):
-            return self.press(b"Cy\r", s, table_moves=True)
+            return self.press(b"Cy", s, table_moves=True, quiet=True)
         if nxt.startswith("pay and collect"):
-            return self.press(b"E", s, table_moves=True)
+            return self.press(b"E", s, table_moves=True, reply=True)
         if nxt.startswith("no seat has the bank"):
             if self.shift.bank and not self.log.bank_offered:
                 self.log.bank_offered = True
                 for seat in self.shift.bank:
-                    s = self.press(f"{seat}o".encode(), s)
+                    s = self.press(f"{seat}o".encode(), s, reply=True)
                 return self.press(b"0", s)
-            return self.press(b"o", s)
+            return self.press(b"o", s, reply=True)
         if nxt.startswith("start a round"):
             return self.start_round(s)
-        return self.press(b"", s)
+        return self.press(b"", s, quiet=True)
 
     def start_round(self, s: Screen) -> Screen:
         upcoming = s.round + 1
@@ -284,10 +316,10 @@ class ScreenDealer:
         if upcoming not in self._prepared:
             self._prepared.add(upcoming)
             if upcoming == shift.dealer_change:
-                s = self.press(b"dD-02\r", s)
+                s = self.press(b"dD-02\r", s, reply=True)
                 self.log.dealer_changed = True
             if upcoming == shift.shoe_change and not self.log.shoe_changed:
-                s = self.press(b"Cy\r", s, table_moves=True)
+                s = self.press(b"Cy", s, table_moves=True, quiet=True)
                 self.log.shoe_changed = True
                 return s
             for seat in shift.sit_out.get(upcoming, []):
@@ -295,11 +327,25 @@ class ScreenDealer:
             for line in shift.wagers.get(upcoming, []):
                 seat, _, typed = line.partition(b" ")
                 s = self.press(seat + b"$" + typed + b"\r", s)
-        s = self.press(b"n", s, table_moves=True)
+        s = self.press(b"n", s, table_moves=True, reply=True)
         m = _STAKE_FIRST.search(s.status)
         if m:
             s = self.press(f"{m.group(1)}$".encode() + self.shift.stake + b"\r", s)
         return s
+
+
+def wait_for(t: Terminal, what: Callable[[Screen], bool], timeout: float = 10.0) -> Screen:
+    """The first screen, read as the command redraws it, for which ``what`` holds (no fixed
+    pause: the screen is read again as soon as the command draws); AssertionError with the last
+    screen after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    last = ""
+    while time.monotonic() < deadline and not t.closed:
+        last = t.screen()
+        s = Screen.read(last)
+        if s is not None and what(s):
+            return s
+    raise AssertionError(f"the screen never showed what was awaited in {timeout} s; last screen:\n{last}")
 
 
 def run_shift(argv: list[str], shift: Shift, *, rows: int, cols: int, seed: int = 0,

@@ -31,7 +31,7 @@ from tablectl.cli import main
 REPO = Path(__file__).resolve().parents[2]
 TABLES = REPO / "config" / "tables"
 OCP = (TABLES / "one-card-poker.toml").read_text(encoding="utf-8")
-EXE = shutil.which("tablectl") or str(Path(sys.executable).with_name("tablectl"))
+EXE = str(Path(sys.executable).with_name("tablectl")) if Path(sys.executable).with_name("tablectl").exists() else (shutil.which("tablectl") or "tablectl")  # the tablectl of this interpreter, not one earlier on PATH
 
 
 def write(tmp_path: Path, text: str, name: str = "table.toml") -> Path:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tablectl.cards import card
-from tablectl.display.keys import BACKSPACE, ENTER, ESCAPE, KeyResult, Quit, SupervisorRequest, handle_key
+from tablectl.display.keys import BACKSPACE, ENTER, ESCAPE, KeyResult, Quit, SupervisorCheck, SupervisorRequest, handle_key
 from tablectl.display.live import LiveDisplay, authorize, decode_keys, describe_input
 from tablectl.display.state import DisplayState
 from tablectl.supervisor import hash_credential
@@ -26,6 +26,7 @@ from tablectl.table.inputs import (
     Resolve,
     ShoeChange,
     StartRound,
+    SupervisorDenied,
 )
 from tablectl.table.view import Prompt, SeatView, TableView
 
@@ -170,24 +171,51 @@ def test_an_empty_required_field_is_not_accepted() -> None:
     assert actions == [] and state.prompt is not None and state.status_error
 
 
-def test_shoe_change_asks_to_confirm() -> None:
-    assert press(["C", "n", ENTER])[1] == []
-    assert press(["C", "y", ENTER])[1] == [ShoeChange()]
+def test_shoe_change_asks_to_confirm_with_one_key() -> None:
+    assert press(["C", "n"])[1] == []
+    assert press(["C", "y"])[1] == [ShoeChange()]
 
 
-def test_quit_asks_to_confirm() -> None:
-    assert press(["Q", "n", ENTER])[1] == []
-    assert press(["Q", "y", ENTER])[1] == [Quit()]
+def test_quit_asks_to_confirm_with_one_key() -> None:
+    state, actions = press(["Q", "n"])
+    assert actions == [] and state.prompt is None and state.status == "quit cancelled"
+    assert press(["Q", "y"])[1] == [Quit()]
 
 
-def test_S_prompts_for_supervisor_credential_and_note() -> None:
-    _, actions = press(["S", *"anna", ENTER, *"pw", ENTER, *"ok", ENTER])
+IN_PLAY = replace(make_view(Prompt("deal", to=("seat:2",)), state="in_round", round=4),
+                  seats=tuple(SeatView(s, in_play=s == 2) for s in range(1, 8)))
+
+
+def test_quit_with_a_round_in_play_says_so() -> None:
+    state, _ = press(["Q"], IN_PLAY)
+    assert state.prompt is not None and state.prompt.shown() == "round 4 is in play: quit anyway? (y/n): "
+
+
+def test_E_before_the_round_is_all_dealt_asks_first_and_any_other_key_keeps_the_round() -> None:
+    state, actions = press(["E"], IN_PLAY)
+    assert actions == [] and state.prompt is not None and "end it short? (y/n)" in state.prompt.shown()
+    state, actions = press(["E", "n"], IN_PLAY)
+    assert actions == [] and state.prompt is None and "cancelled" in state.status
+    assert press(["E", "y"], IN_PLAY)[1] == [EndRound()]
+
+
+def test_E_once_the_round_is_settling_ends_it_at_once() -> None:
+    assert press(["E"], make_view(Prompt("end_round"), state="settling", round=4))[1] == [EndRound()]
+
+
+def test_S_checks_the_credential_before_asking_for_the_note() -> None:
+    state, actions = press(["S", *"anna", ENTER, *"pw", ENTER])
+    assert actions == [SupervisorCheck("anna", "pw", void_round=False)]
+    assert state.prompt is not None and state.prompt.current.label == "note (optional)"
+    _, actions = press([*"ok", ENTER], state=state)
     assert actions == [SupervisorRequest("anna", "pw", "ok", void_round=False)]
 
 
-def test_V_asks_the_same_and_voids_the_round() -> None:
-    _, actions = press(["V", *"anna", ENTER, *"pw", ENTER, ENTER])
-    assert actions == [SupervisorRequest("anna", "pw", "", void_round=True)]
+def test_V_asks_to_confirm_with_one_key_then_the_same_and_voids_the_round() -> None:
+    state, actions = press(["V", "n"], IN_PLAY)
+    assert actions == [] and state.prompt is None
+    _, actions = press(["V", "y", *"anna", ENTER, *"pw", ENTER, ENTER], IN_PLAY)
+    assert actions[-1] == SupervisorRequest("anna", "pw", "", void_round=True)
 
 
 def test_the_credential_is_never_in_the_status_line() -> None:
@@ -238,10 +266,20 @@ class FakeController:
 def test_the_display_submits_resolve_only_after_the_credential_checks_out() -> None:
     ctl = FakeController(make_view(Prompt("resolve"), state="held"))
     display = LiveDisplay(ctl, supervisors={"anna": hash_credential("pw", **FAST)})  # type: ignore[arg-type]
-    for key in ["S", *"anna", ENTER, *"bad", ENTER, ENTER]:
+    for key in ["S", *"anna", ENTER, *"bad", ENTER]:
         display.key(key)
     assert [i for i in ctl.submitted if isinstance(i, Resolve)] == []
     assert display.state.status_error
+
+
+def test_a_wrong_credential_is_refused_before_the_note_is_asked_for_and_logged_by_id() -> None:
+    ctl = FakeController(make_view(Prompt("resolve"), state="held"))
+    display = LiveDisplay(ctl, supervisors={"anna": hash_credential("pw", **FAST)})  # type: ignore[arg-type]
+    for key in ["S", *"anna", ENTER, *"bad", ENTER]:
+        display.key(key)
+    assert display.state.prompt is None and display.state.status == "supervisor 'anna': credential not accepted"
+    (denied,) = [i for i in ctl.submitted if isinstance(i, SupervisorDenied)]
+    assert denied.supervisor == "anna" and "bad" not in repr(denied)
     for key in ["S", *"anna", ENTER, *"pw", ENTER, ENTER]:
         display.key(key)
     assert [i for i in ctl.submitted if isinstance(i, Resolve)] == [Resolve("anna", "", False)]
@@ -426,8 +464,10 @@ def test_wrong_credentials_lock_the_supervisor_id_for_a_while_and_each_refusal_i
     )
 
     def attempt(secret: str) -> None:
-        for key in ["S", *"anna", ENTER, *secret, ENTER, ENTER]:
+        for key in ["S", *"anna", ENTER, *secret, ENTER]:
             display.key(key)
+        if display.state.prompt is not None:  # accepted: the note
+            display.key(ENTER)
 
     for _ in range(3):
         attempt("bad")
@@ -442,10 +482,21 @@ def test_wrong_credentials_lock_the_supervisor_id_for_a_while_and_each_refusal_i
 
 # --- wagers, the bank, help, supervisors -------------------------------------------------------------
 
+from pathlib import Path  # noqa: E402
+
+from tablectl.config import load_config  # noqa: E402
 from tablectl.display.wagers import TableLimits, parse  # noqa: E402
 
-OTM_LIMITS = TableLimits(("ante", "bonus"), ("ante",), ("ante",), 500, 50000, whole_dollars=False)
-TCP_LIMITS = TableLimits(("ante", "pairplus", "six-card-bonus"), ("ante",), ("ante",), 500, 50000, banker_stake_limits=True)
+TABLES = Path(__file__).resolve().parents[2] / "config" / "tables"
+
+
+def limits_of(table: str) -> TableLimits:
+    """The wager limits of a shipped table config."""
+    return TableLimits.of(load_config(TABLES / f"{table}.toml"))
+
+
+OTM_LIMITS = limits_of("texas-holdem-bonus")  # ante $5-$500 in cents, bonus $1-$25
+TCP_LIMITS = limits_of("three-card-poker")
 
 
 def typed(text: str) -> list[str]:
@@ -467,7 +518,7 @@ def test_wagers_typed_for_a_seat_stand_for_the_next_rounds() -> None:
 def test_a_wager_over_the_table_maximum_is_refused_in_one_line_naming_the_seat() -> None:
     state, actions = press(["3", "$", *typed("9999")], state=DisplayState(limits=OTM_LIMITS))
     assert actions == [] and state.status_error
-    assert state.status.startswith("seat 3: ante: 9999.00 is outside the table limits") and "\n" not in state.status
+    assert state.status == "seat 3: ante: $9,999 is outside the limits $5-$500"
 
 
 @pytest.mark.parametrize(("text", "wanted"), [
@@ -494,8 +545,7 @@ def test_wagers_a_person_mistypes_are_refused_with_why(text: str, why: str) -> N
 
 
 def test_whole_dollar_games_refuse_cents() -> None:
-    limits = TableLimits(("primary", "tie"), ("primary",), ("primary",), 500, 50000, whole_dollars=True)
-    assert "whole dollars" in str(parse("7.50", limits))
+    assert "whole dollars" in str(parse("7.50", limits_of("one-card-poker")))
 
 
 def test_n_leaves_out_the_seat_the_bank_goes_to_and_no_sit_out_is_needed() -> None:

@@ -198,7 +198,7 @@ def hole_cards(events: list[dict[str, Any]]) -> int:
 
 
 def tablectl() -> str:
-    return shutil.which("tablectl") or str(Path(sys.executable).with_name("tablectl"))
+    return str(Path(sys.executable).with_name("tablectl")) if Path(sys.executable).with_name("tablectl").exists() else (shutil.which("tablectl") or "tablectl")  # the tablectl of this interpreter, not one earlier on PATH
 
 
 def run_options() -> str:
@@ -350,9 +350,9 @@ def test_supervisor_keys_in_a_pty_check_the_credential_and_the_controller_logs_t
     config.write_text(shipped + f'\n[supervisors]\nanna = "{hash_credential("right-one")}"\n', encoding="utf-8")
     log_dir = tmp_path / "logs"
     typed = [
-        (1.5, b"S"), (1.6, b"anna\r"), (1.7, b"wrong-one\r"), (1.8, b"\r"),  # refused at the display
+        (1.5, b"S"), (1.6, b"anna\r"), (1.7, b"wrong-one\r"),  # refused at the display, before the note
         (2.5, b"S"), (2.6, b"anna\r"), (2.7, b"right-one\r"), (2.8, b"checked\r"),  # sent; nothing is held
-        (3.6, b"Q"), (3.7, b"y\r"),
+        (3.6, b"Q"), (3.7, b"y"),
     ]  # fmt: skip
     argv = [tablectl(), "run", str(config), "--simulate", "--seed", "1", "--log-dir", str(log_dir)]
     result = run_in_pty(argv, timeout=60, keys=typed)
@@ -387,7 +387,7 @@ def test_a_person_at_the_keys_deals_a_round_on_simulated_hardware(tmp_path: Path
         (3.0, b"\r"), (3.4, b"\r"), (3.8, b"\r"),  # seat 1, dealer, dealer
         (4.3, b"c"),  # seat 1 checks: the dealer reveals
         (4.8, b"E"),  # paid and collected
-        (5.3, b"Q"), (5.4, b"y\r"),
+        (5.3, b"Q"), (5.4, b"y"),
     ]  # fmt: skip
     argv = [tablectl(), "run", str(config), "--simulate", "--seed", "2", "--log-dir", str(log_dir)]
     result = run_in_pty(argv, timeout=60, keys=typed)

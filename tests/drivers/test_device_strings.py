@@ -19,7 +19,7 @@ from tablectl.simulators.tcp_server import TcpServer
 
 HOSTILE = "\x1b]0;owned\x07\x1b[2J\r\u202eok"
 ESCAPED = "\\x1b]0;owned\\x07\\x1b[2J\\r\\u202eok"
-EXE = shutil.which("tablectl") or str(Path(sys.executable).with_name("tablectl"))
+EXE = str(Path(sys.executable).with_name("tablectl")) if Path(sys.executable).with_name("tablectl").exists() else (shutil.which("tablectl") or "tablectl")  # the tablectl of this interpreter, not one earlier on PATH
 
 
 def test_a_fault_detail_with_escape_sequences_decodes_escaped() -> None:

@@ -200,9 +200,9 @@ def test_files_of_an_interrupted_export_are_never_read_and_are_removed(small_flo
     assert len(read(dataset, "rounds")) == len(read(exported, "rounds"))
 
 
-def test_export_without_a_key_is_a_usage_error(small_floor: Floor, tmp_path: Path, tablectl: Tablectl) -> None:
-    done = tablectl("export", small_floor.logs["tcp-1"], "--to", tmp_path / "ds")
-    assert done.code == 2 and "--key" in done.err
+def test_export_without_a_trusted_key_is_a_usage_error(small_floor: Floor, tmp_path: Path, tablectl: Tablectl) -> None:
+    done = tablectl("export", small_floor.logs["tcp-1"], "--to", tmp_path / "ds", "--keyring", tmp_path / "empty-keyring")
+    assert done.code == 2 and "no trusted key of table tcp-1" in done.err
 
 
 def test_a_path_without_logs_is_a_one_line_error(small_floor: Floor, tmp_path: Path, tablectl: Tablectl) -> None:

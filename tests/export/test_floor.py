@@ -59,3 +59,12 @@ def test_the_html_report_marks_the_flagged_rows(exported: Path, tmp_path: Path, 
 def test_a_bad_day_is_a_usage_error(exported: Path, tablectl: Tablectl) -> None:
     done = tablectl("floor", exported, "--from", "yesterday")
     assert done.code == 2 and done.err == "tablectl: --from 'yesterday': not a day (YYYY-MM-DD)\n"
+
+
+def test_the_html_report_plots_each_tables_hold_against_its_band_per_day(small_floor: Floor, exported: Path,
+                                                                        tmp_path: Path, tablectl: Tablectl) -> None:
+    page = tmp_path / "floor.html"
+    tablectl("floor", exported, "--html", page)
+    html = page.read_text()
+    assert html.count("<svg") == len(small_floor.logs) and "<script" not in html
+    assert html.count("class='band'") == 2 * len(small_floor.logs)  # two days each

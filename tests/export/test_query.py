@@ -40,3 +40,28 @@ def test_a_bad_query_is_a_one_line_usage_error(exported: Path, tablectl: Tablect
 def test_a_directory_that_is_not_a_dataset_is_a_usage_error(tmp_path: Path, tablectl: Tablectl) -> None:
     done = tablectl("query", tmp_path, "SELECT 1")
     assert done.code == 2 and "not a tablectl surveillance dataset" in done.err
+
+
+def test_the_list_shows_each_querys_whole_description(exported: Path, tablectl: Tablectl) -> None:
+    listed = tablectl("query", exported, "--list").out
+    line = next(x for x in listed.splitlines() if x.startswith("tie_wins_by_seat"))
+    assert line.rstrip().endswith("a seat far above it is worth a look.")
+
+
+def test_numbers_are_rounded_for_display(exported: Path, tablectl: Tablectl) -> None:
+    done = tablectl("query", exported, "SELECT 100.0 / 3 AS third, 1e-9 AS tiny")
+    assert "33.3333 " in done.out and "33.33333333" not in done.out and "1e-09" in done.out
+
+
+def test_csv_lines_end_in_lf(exported: Path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "tablectl", "query", str(exported), "violations_by_dealer", "--csv"],
+                         capture_output=True, timeout=600).stdout
+    assert out.count(b"\n") > 2 and b"\r" not in out
+
+
+def test_tie_wins_by_seat_gives_the_expected_rate(exported: Path, tablectl: Tablectl) -> None:
+    rows = orjson.loads(tablectl("query", exported, "tie_wins_by_seat", "--json").out)
+    assert rows and all(abs(r["expected_rate"] - 23 / 311) < 1e-9 for r in rows)  # six decks: (4d-1)/(52d-1)

@@ -27,37 +27,39 @@ def spark_session():  # type: ignore[no-untyped-def]
 
 SPARK_SQL = """
 WITH b AS (
-    SELECT bets.*, m.edge, m.variance FROM bets
+    SELECT bets.*, m.edge, m.variance, (bets.bet = bets.wager AND bets.outcome <> 'no-action') AS initial FROM bets
     LEFT JOIN wager_math m ON m.game = bets.game AND m.decks = bets.decks AND m.rules_id = bets.rules_id
                            AND m.wager = bets.wager
+    LEFT ANTI JOIN (SELECT table_id, round_id FROM rounds WHERE status = 'voided') v
+      ON v.table_id = bets.table_id AND v.round_id = bets.round_id
 ),
 money AS (
-    SELECT `table`, sum(CASE WHEN bet = wager THEN stake END) AS handle, sum(-net) AS win,
-           sum(CASE WHEN bet = wager AND edge IS NOT NULL THEN stake END) AS judged_handle,
+    SELECT table_id, sum(CASE WHEN initial THEN stake END) AS handle, sum(-net) AS win,
+           sum(CASE WHEN initial AND edge IS NOT NULL THEN stake END) AS judged_handle,
            sum(CASE WHEN edge IS NOT NULL THEN -net END) AS judged_win,
-           sum(CASE WHEN bet = wager AND edge IS NOT NULL THEN stake * edge END) AS expected_win,
-           sum(CASE WHEN bet = wager AND edge IS NOT NULL THEN CAST(stake AS DOUBLE) * stake * variance END) AS variance
-    FROM b GROUP BY `table`
+           sum(CASE WHEN initial AND edge IS NOT NULL THEN stake * edge END) AS expected_win,
+           sum(CASE WHEN initial AND edge IS NOT NULL THEN CAST(stake AS DOUBLE) * stake * variance END) AS variance
+    FROM b GROUP BY table_id
 ),
 play AS (
-    SELECT `table`, count(*) AS rounds, sum(violations) AS violations, sum(holds) AS holds FROM rounds GROUP BY `table`
+    SELECT table_id, count(*) AS rounds, sum(violations) AS violations, sum(holds) AS holds FROM rounds GROUP BY table_id
 ),
 shoe_pen AS (
-    SELECT `table`, coalesce(dealer, '(none)') AS dealer, date, session, shoe, max(penetration) AS pen
-    FROM rounds WHERE penetration IS NOT NULL GROUP BY `table`, coalesce(dealer, '(none)'), date, session, shoe
+    SELECT table_id, coalesce(dealer, '(none)') AS dealer, date, session, shoe, max(penetration) AS pen
+    FROM rounds WHERE penetration IS NOT NULL GROUP BY table_id, coalesce(dealer, '(none)'), date, session, shoe
 ),
-pen AS (SELECT `table`, avg(pen) AS penetration FROM shoe_pen GROUP BY `table`),
+pen AS (SELECT table_id, avg(pen) AS penetration FROM shoe_pen GROUP BY table_id),
 flt AS (
-    SELECT r.`table`, count(*) AS faults FROM faults f JOIN rounds r
-      ON f.`table` = r.`table` AND f.ts BETWEEN r.start_ts AND r.end_ts GROUP BY r.`table`
+    SELECT r.table_id, count(*) AS faults FROM faults f JOIN rounds r
+      ON f.table_id = r.table_id AND f.ts BETWEEN r.start_ts AND r.end_ts GROUP BY r.table_id
 )
-SELECT play.`table`, play.rounds, money.handle, money.win, money.win / money.handle AS hold,
+SELECT play.table_id, play.rounds, money.handle, money.win, money.win / money.handle AS hold,
        money.judged_handle, money.judged_win, money.expected_win, sqrt(money.variance) AS win_sd,
        (money.judged_win - money.expected_win) / sqrt(money.variance) AS z,
        100.0 * play.violations / play.rounds AS violations_per_100, 100.0 * play.holds / play.rounds AS holds_per_100,
        coalesce(flt.faults, 0) AS faults, pen.penetration
-FROM play JOIN money ON play.`table` = money.`table`
-LEFT JOIN pen ON pen.`table` = play.`table` LEFT JOIN flt ON flt.`table` = play.`table`
+FROM play JOIN money ON play.table_id = money.table_id
+LEFT JOIN pen ON pen.table_id = play.table_id LEFT JOIN flt ON flt.table_id = play.table_id
 """
 
 
@@ -76,13 +78,13 @@ def test_spark_reads_the_dataset_and_agrees_with_duckdb_on_every_per_table_figur
         if (exported / "faults").exists():
             spark.read.parquet(str(exported / "faults")).createOrReplaceTempView("faults")
         else:  # a floor without a device fault: no file to read the columns from
-            spark.sql("SELECT CAST(NULL AS STRING) AS `table`, CAST(NULL AS TIMESTAMP) AS ts WHERE false"
+            spark.sql("SELECT CAST(NULL AS STRING) AS table_id, CAST(NULL AS TIMESTAMP) AS ts WHERE false"
                       ).createOrReplaceTempView("faults")
         spark.read.parquet(str(math_file)).createOrReplaceTempView("wager_math")
-        by_spark = {r["table"]: r.asDict() for r in spark.sql(SPARK_SQL).collect()}
+        by_spark = {r["table_id"]: r.asDict() for r in spark.sql(SPARK_SQL).collect()}
     finally:
         spark.stop()
-    by_duckdb = {r["table"]: r for r in floor(exported).tables.dicts()}
+    by_duckdb = {r["table_id"]: r for r in floor(exported).tables.dicts()}
     assert by_spark.keys() == by_duckdb.keys() and len(by_spark) == 5
     for table, ours in by_duckdb.items():
         theirs = by_spark[table]

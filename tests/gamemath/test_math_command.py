@@ -1,6 +1,8 @@
 """``tablectl math``: JSON shape, readable tables, and one-line errors with exit 2."""
 
 import json
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -18,7 +20,7 @@ def run(*args: str) -> Result:
 def test_json_has_the_documented_shape() -> None:
     result = run("texas-holdem-bonus", "--json", "--quick")
     assert result.exit_code == 0
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert (data["game"], data["decks"]) == ("texas-holdem-bonus", 1)
     [bet] = data["bets"]
     assert set(bet) >= {"bet", "rules", "outcomes", "combinations", "house_edge"}
@@ -27,13 +29,13 @@ def test_json_has_the_documented_shape() -> None:
 
 
 def test_house_edge_is_positive_when_the_house_wins() -> None:
-    bet = json.loads(run("texas-holdem-bonus", "--json", "--quick").output)["bets"][0]
+    bet = json.loads(run("texas-holdem-bonus", "--json", "--quick").stdout)["bets"][0]
     assert bet["house_edge"] > 0
     assert abs(bet["house_edge"] + sum(o["return"] for o in bet["outcomes"])) < 1e-12
 
 
 def test_decks_choose_the_shoe() -> None:
-    data = json.loads(run("one-card-poker", "--decks", "8", "--json").output)
+    data = json.loads(run("one-card-poker", "--decks", "8", "--json").stdout)
     assert data["decks"] == 8
 
 
@@ -60,7 +62,7 @@ def test_decks_out_of_range_are_a_one_line_error_with_exit_two() -> None:
 
 
 def test_quick_leaves_out_the_hold_em_main_game_and_only_it() -> None:
-    bets = json.loads(run("texas-holdem-bonus", "--json", "--quick").output)["bets"]
+    bets = json.loads(run("texas-holdem-bonus", "--json", "--quick").stdout)["bets"]
     assert [b["bet"] for b in bets] == ["bonus"]
 
 
@@ -90,7 +92,7 @@ def cached_main_game(cache: Path) -> None:
 def test_the_main_game_is_one_entry_per_variant_read_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     cached_main_game(tmp_path)
-    bets = json.loads(run("texas-holdem-bonus", "--json").output)["bets"]
+    bets = json.loads(run("texas-holdem-bonus", "--json").stdout)["bets"]
     assert [(b["bet"], b["rules"].get("ante_pays_from")) for b in bets] == [
         ("main game (ante, flop, turn, river)", "straight"), ("main game (ante, flop, turn, river)", "flush"), ("bonus", None)]
     main = bets[0]
@@ -110,3 +112,10 @@ def test_the_readable_main_game_shows_the_starting_hand_chart_and_the_street_tab
 def test_a_strategy_file_for_a_game_without_one_is_a_usage_error() -> None:
     result = run("one-card-poker", "--strategy-file", "x.npz")
     assert result.exit_code == 2 and "only texas-holdem-bonus" in result.output
+
+
+def test_quick_says_on_stderr_what_it_left_out() -> None:
+    done = subprocess.run([sys.executable, "-m", "tablectl", "math", "texas-holdem-bonus", "--quick"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0
+    assert done.stderr.count("\n") == 1 and "main game" in done.stderr and "left out" in done.stderr

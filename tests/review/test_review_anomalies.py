@@ -235,3 +235,14 @@ def test_a_run_of_rounds_with_no_dealer_is_one_anomaly_from_its_first_round_to_i
     t.close()
     found = [(a.round, a.detail) for a in review([tmp_path], [t.key.public_key()]).anomalies if a.kind == "no_dealer"]
     assert found == [("2", "3 rounds, 2 to 4 dealt with no dealer signed in"), ("6", "round 6 dealt with no dealer signed in")]
+
+
+def test_a_refused_supervisor_credential_is_an_anomaly_naming_the_id_tried(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
+    t.shoe()
+    refused = t.log.append("supervisor_refused", supervisor="pit-zed", action="void",
+                           reason="supervisor 'pit-zed': credential not accepted", state="in_round", round=None)
+    t.close()
+    report = review([tmp_path])
+    (a,) = [a for a in report.anomalies if a.kind == "supervisor_refused"]
+    assert a.seq == refused and "pit-zed" in a.detail and "void" in a.detail

@@ -80,3 +80,15 @@ def test_inbound_faults_apply_to_whole_frames_across_split_reads() -> None:
 def test_inbound_untouched_without_rates() -> None:
     faults = LineFaults(FaultPlan(at={"drop": {1}}))
     assert faults.inbound(FRAMES[0]) == FRAMES[0]
+
+
+def test_a_misread_cards_face_is_kept_for_the_dealer_who_turns_it_over() -> None:
+    from tablectl.drivers.events import CardDrawn
+    from tablectl.simulators.factory import build_device
+
+    shoe = build_device("shoe", seed=2, faults=["misread@1"])
+    (drawn,) = [e for e in shoe.draw() if isinstance(e, CardDrawn)]
+    assert drawn.card is None
+    face = [card for card, n in enumerate(shoe.model._drawn_counts) if n]  # the card that left the shoe
+    assert shoe.faces(drawn.event_no) == tuple(face)
+    assert shoe.model.faults.fired["misread"] == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tablectl.games.procedure import BURN_HOUSE_RULE, BURN_SHUFFLE, BURN_WAR, Burn, Deal
+from tablectl.rules.bets import BetLimit
 from tablectl.table import lifecycle as lc
 from tablectl.table import validation as va
 
@@ -60,7 +61,8 @@ def test_judge_packet(state, index, size, packet, placement, violation):
 
 
 def _wagers(w):
-    return va.check_wagers(w, known=("primary", "tie"), required=("primary",), limited=("primary",), minimum=500, maximum=50000, whole_dollars=True)
+    limits = {"primary": BetLimit(500, 50000, 100), "tie": BetLimit(100, 10000, 100)}
+    return va.check_wagers(w, known=("primary", "tie"), required=("primary",), limits=limits)
 
 
 def test_wagers_within_the_limits_are_taken():
@@ -71,11 +73,13 @@ def test_wagers_within_the_limits_are_taken():
     ("wagers", "reason"),
     [
         ({"tie": 500}, "needs a primary"),
-        ({"primary": 400}, "outside the table limits"),
-        ({"primary": 60000}, "outside the table limits"),
+        ({"primary": 400}, "outside the limits $5-$500"),
+        ({"primary": 60000}, "outside the limits $5-$500"),
         ({"primary": 1050}, "whole dollars"),
         ({"primary": 1000, "bonus": 100}, "unknown bet"),
         ({"primary": -5}, "not an amount"),
+        ({"primary": 1000, "tie": 10100}, "tie: $101 is outside the limits $1-$100"),
+        ({"primary": 1000, "tie": 1}, "tie: $0.01 is outside the limits $1-$100"),
     ],
 )
 def test_wagers_that_cannot_be_taken_say_why(wagers, reason):

@@ -1,6 +1,6 @@
 """``tablectl run`` given a bad log directory or config file, or run under umask 000: one line
 and exit 2 for a symbolic link loop, a dangling symbolic link or a FIFO, never a traceback or a
-hang; what a simulated run creates (``session.pub``, ``$XDG_STATE_HOME/tablectl``) is never
+hang; what a simulated run creates (its key in ``$XDG_STATE_HOME/tablectl``, the keyring) is never
 group- or world-writable. Real processes with timeouts, so a regression that hangs fails."""
 
 from __future__ import annotations

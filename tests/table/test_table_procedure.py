@@ -119,7 +119,7 @@ def test_a_refused_input_is_logged_with_the_reason(table):
     with pytest.raises(InputRejected):
         t.input(StartRound((1, 2), {1: {"primary": 1}, 2: {"primary": 1000}}))
     rejected = t.log.events("input_rejected")[-1]
-    assert rejected["input"] == "start_round" and "table limits" in rejected["reason"]
+    assert rejected["input"] == "start_round" and rejected["reason"] == "seat 1: primary: $0.01 is outside the limits $5-$500"
 
 
 def test_the_last_round_is_announced_and_a_reshuffle_is_due_after_it(table):

@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 
 from tablectl.commands.run import Terminated, _Termination
-from tablectl.eventlog import LogCorruptError, iter_events, load_public_key
+from tablectl.eventlog import LogCorruptError, iter_events, keyring
 from tablectl.eventlog.verify import verify
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "tables" / "one-card-poker.toml"
@@ -153,7 +153,7 @@ def _start(log_dir: Path, how: str) -> subprocess.Popen[str]:
     """``how``: ``flood`` (a device floods the table), ``autoplay`` (the virtual dealer plays),
     ``display`` (the virtual dealer plays at full pace under the live display, in a terminal),
     ``idle`` (nobody deals)."""
-    env = {**os.environ, "XDG_STATE_HOME": str(log_dir.parent / "state")}
+    env = {**os.environ, "XDG_STATE_HOME": str(log_dir.parent / "state"), "TABLECTL_KEYRING": str(log_dir.parent / "keyring")}
     run = ["run", str(CONFIG), "--simulate", "--log-dir", str(log_dir)]
     if how == "flood":
         program = log_dir.parent / "flooded_run.py"
@@ -197,7 +197,7 @@ def stop_while_cards_flow(log_dir: Path, rng: random.Random, *, how: str = "floo
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    report = verify([log_dir], load_public_key(log_dir / "session.pub"))
+    report = verify([log_dir], keyring.trust(log_dir.parent / "keyring", "ocp-1"))
     records = _records(log_dir)
     last = [(r["event"], r.get("to") if r["event"] == "state" else r.get("reason")) for r in records[-3:]]
     cards = sum(1 for r in records if r["event"] in _CARD_EVENTS)

@@ -29,10 +29,33 @@ from tablectl.analytics.dataset import MANIFESTS
 APPROVED = "approved.toml"  # in a dataset's MANIFESTS: the approved math kept with the dataset
 BANKS = ("house", "player")
 
-#: settlement rules the game math models at one value only: any other value is not judged
-UNMODELLED: dict[str, dict[str, Any]] = {
-    "one-card-poker": {"dp_declines_war": "push", "limit_to_banker_stake": False, "losses_extend_cover": False},
+#: settlement rules the game math (``tablectl.gamemath``) models at one value only, by game: the
+#: rule's ``(modelled value, why another is not)``. The math assumes the bank covers every wager
+#: (``limit_to_banker_stake`` off: then ``losses_extend_cover`` changes nothing), that the DP
+#: goes to war on every tie, and that side bets are settled on the cards whatever the player does.
+UNMODELLED: dict[str, dict[str, tuple[Any, str]]] = {
+    "one-card-poker": {
+        "limit_to_banker_stake": (False, "the math assumes the DP covers every wager"),
+        "dp_declines_war": ("push", "the math has the DP go to war on every tie"),
+    },
+    "three-card-poker": {
+        "limit_to_banker_stake": (False, "the math assumes the player-dealer covers every wager"),
+        "fold_forfeits_six_card_bonus": (False, "the math settles the 6 Card Bonus whatever the player does"),
+    },
+    "three-card-poker-florida": {
+        "limit_to_banker_stake": (False, "the math assumes the bank covers every wager"),
+    },
+    "texas-holdem-bonus": {
+        "fold_forfeits_bonus": (False, "the math settles the Bonus on the cards whatever the player does"),
+    },
 }
+
+
+def unmodelled(game: str, logged: dict[str, Any]) -> list[str]:
+    """The rules of ``logged`` (flat settlement rules, :func:`settlement`) the game math does not
+    model, each as "key = value (why)"."""
+    return [f"{k} = {logged[k]!r} ({why})" for k, (v, why) in UNMODELLED.get(game, {}).items()
+            if k in logged and logged[k] != v]
 
 
 class ApprovedError(Exception):
@@ -48,7 +71,6 @@ class ApprovedSet:
     bank: str  # "house" or "player"
     decks: tuple[int, ...]
     rules: dict[str, Any]  # {"house_rules": ..., "pay_tables": ...} as in a table config
-    collection: int | None = None  # the house's fee per round at a player-banked table, cents
 
 
 @dataclass(frozen=True)
@@ -108,19 +130,16 @@ def parse(data: dict[str, Any], source: str) -> Approved:
         name = str(e.get("name", e["game"]))
         bank = e.get("bank", "house")
         decks = e.get("decks", [])
-        collection = e.get("collection")
         if bank not in BANKS:
             raise ApprovedError(f"{where} ({name}): bank {bank!r} is not one of {', '.join(BANKS)}")
         if not isinstance(decks, list) or not all(isinstance(d, int) and d > 0 for d in decks):
             raise ApprovedError(f"{where} ({name}): decks must be a list of shoe sizes")
-        if collection is not None and not (isinstance(collection, int) and collection >= 0):
-            raise ApprovedError(f"{where} ({name}): collection must be a whole number of cents")
         rules = {"house_rules": dict(e.get("house_rules") or {}), "pay_tables": dict(e.get("pay_tables") or {})}
         try:
             game_rules(e["game"], rules, source)
         except ValueError as err:
             raise ApprovedError(f"{where} ({name}): {err}") from None
-        sets.append(ApprovedSet(name, e["game"], bank, tuple(decks), rules, collection))
+        sets.append(ApprovedSet(name, e["game"], bank, tuple(decks), rules))
     return Approved(source, tuple(sets))
 
 
@@ -172,8 +191,8 @@ def verdict(approved: Approved, game: str, decks: int | None, rules: dict[str, A
             best = (len(diffs), s, diffs)
     assert best is not None
     _, judged_by, diffs = best
-    missing = [f"{k} = {logged.get(k)!r}" for k, v in UNMODELLED.get(game, {}).items() if logged.get(k, v) != v]
-    reason = f"house rule {', '.join(missing)} is not modelled by the game math" if missing else ""
+    missing = unmodelled(game, logged)
+    reason = f"house rule {'; '.join(missing)}: not modelled by the game math" if missing else ""
     return Verdict(None if reason else judged_by, not diffs, tuple(diffs), reason)
 
 
@@ -182,31 +201,49 @@ def _differences(logged: dict[str, Any], approved: dict[str, Any]) -> list[str]:
             for k in sorted(logged.keys() | approved.keys()) if logged.get(k) != approved.get(k)]
 
 
+def _changes(before: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    found = [f"{k} {before.get(k)!r} -> {now.get(k)!r}" for k in sorted(before.keys() | now.keys())
+             if before.get(k) != now.get(k)]
+    return found or ["the same settlement rules (another rules id)"]
+
+
 def rules_findings(approved: Approved, registry: dict[str, dict[str, Any]], spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What a floor analyst must know of each table's rules, from ``spans`` (per table, day and
     rules id: game, decks, rounds, first and last seq): rules no approved set has ("not approved",
     naming the rules that differ), rules changed within a day ("changed"), rounds whose rules the
-    game math does not model ("not judged"). One dict per finding: table, date (None: every day),
-    finding, rules_id, detail, rounds, seq_from, seq_to."""
+    game math does not model ("not judged"). One dict per finding: table_id, date (None: every
+    day), finding, rules_id, detail, rounds, first_round, last_round (round ids), seq_from, seq_to."""
     out: list[dict[str, Any]] = []
     by_rules: dict[tuple[str, str], list[dict[str, Any]]] = {}
     by_day: dict[tuple[str, Any], list[dict[str, Any]]] = {}
     for s in spans:
-        by_rules.setdefault((s["table"], s["rules_id"]), []).append(s)
-        by_day.setdefault((s["table"], s["date"]), []).append(s)
+        by_rules.setdefault((s["table_id"], s["rules_id"]), []).append(s)
+        by_day.setdefault((s["table_id"], s["date"]), []).append(s)
     for (table, rid), rows in sorted(by_rules.items()):
         first = rows[0]
         v = verdict(approved, first["game"], first["decks"], (registry.get(rid) or {}).get("rules"))
-        common = {"table": table, "date": None, "rules_id": rid, "rounds": sum(r["rounds"] for r in rows),
-                  "seq_from": min(r["seq_from"] for r in rows), "seq_to": max(r["seq_to"] for r in rows)}
+        first_span = min(rows, key=lambda r: r["seq_from"])
+        last_span = max(rows, key=lambda r: r["seq_to"])
+        common = {"table_id": table, "date": None, "rules_id": rid, "rounds": sum(r["rounds"] for r in rows),
+                  "first_round": first_span["first_round"], "last_round": last_span["last_round"],
+                  "seq_from": first_span["seq_from"], "seq_to": last_span["seq_to"]}
         if not v.approved:
             out.append({**common, "finding": "not approved", "detail": "; ".join(v.differences)})
         if v.not_judged:
             out.append({**common, "finding": "not judged", "detail": v.not_judged})
     for (table, date), rows in sorted(by_day.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
         if len({r["rules_id"] for r in rows}) > 1:
+            before: dict[str, Any] | None = None
             for r in sorted(rows, key=lambda r: r["seq_from"]):
-                out.append({"table": table, "date": date, "finding": "changed", "rules_id": r["rules_id"],
-                            "detail": f"{len(rows)} rule sets on {date}", "rounds": r["rounds"],
+                try:
+                    now = settlement(r["game"], (registry.get(r["rules_id"]) or {}).get("rules"))
+                except ValueError as e:
+                    now = {"rules": f"not usable: {e}"}
+                detail = (f"in force first of {len(rows)} rule sets on {date}" if before is None
+                          else "changed to " + "; ".join(_changes(before, now)))
+                before = now
+                out.append({"table_id": table, "date": date, "finding": "changed", "rules_id": r["rules_id"],
+                            "detail": detail, "rounds": r["rounds"],
+                            "first_round": r["first_round"], "last_round": r["last_round"],
                             "seq_from": r["seq_from"], "seq_to": r["seq_to"]})
     return out

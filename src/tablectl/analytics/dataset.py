@@ -28,7 +28,7 @@ import os
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -43,6 +43,7 @@ from tablectl.analytics.schemas import SCHEMAS
 MANIFESTS = "_manifests"
 RULES = "_rules.json"  # in MANIFESTS: the rules registry (no table name starts with "_")
 PART = re.compile(r"part-(\d+)-(\d+)\.parquet")
+OPEN = re.compile(r"open-(\d+)-(\d+)\.parquet")  # rows of what is still in play where the log ends
 LOCK = ".lock"  # in MANIFESTS: held (flock, exclusive) by the export writing the dataset
 LOCK_WAIT = 600.0  # seconds an export waits for another export of the dataset by default
 FILE_MODE = 0o644  # every file the dataset's writers make, whatever the umask
@@ -75,6 +76,9 @@ class Manifest:
     through_seq: int = 0
     chain_head: str | None = None
     exports: list[Export] = field(default_factory=list)
+    # the files of rows still open at ``through_seq`` (a shoe or shuffler load still in play) ->
+    # rows: the next export replaces them (the row again, open or completed) and deletes them
+    open_parts: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def load(cls, root: Path, table: str) -> Manifest:
@@ -88,7 +92,11 @@ class Manifest:
                 if not isinstance(e.rows, dict) or not (e.parts is None or (isinstance(e.parts, dict) and all(
                         isinstance(k, str) and isinstance(n, int) for k, n in e.parts.items()))):
                     raise TypeError(f"export of seq {e.from_seq}-{e.to_seq}: rows or parts not a table of counts")
-            return cls(data["table"], data["through_seq"], data["chain_head"], exports)
+            open_parts = data.get("open_parts") or {}
+            if not isinstance(open_parts, dict) or not all(
+                    isinstance(k, str) and isinstance(n, int) for k, n in open_parts.items()):
+                raise TypeError("open_parts not a table of counts")
+            return cls(data["table"], data["through_seq"], data["chain_head"], exports, open_parts)
         except (orjson.JSONDecodeError, KeyError, TypeError) as e:
             raise DatasetError(f"{path}: not a tablectl export manifest ({e})") from None
 
@@ -146,9 +154,10 @@ def partition_dir(root: Path, dataset: str, table: str, date: str) -> Path:
     return root / dataset / f"table={table}" / f"date={date}"
 
 
-def remove_uncommitted(root: Path, table: str, through: int) -> int:
+def remove_uncommitted(root: Path, table: str, through: int, open_parts: Iterable[str] = ()) -> int:
     """Delete the files of ``table`` that an interrupted export wrote past ``through`` (and
-    temporary files); how many."""
+    temporary files, and open-row files the manifest no longer lists: ``open_parts``); how many."""
+    keep = {root / rel for rel in open_parts}
     removed = 0
     for dataset in SCHEMAS:
         base = root / dataset / f"table={table}"
@@ -156,7 +165,8 @@ def remove_uncommitted(root: Path, table: str, through: int) -> int:
             continue
         for path in base.glob("date=*/*"):
             m = PART.fullmatch(path.name)
-            if path.name.startswith(".") or (m is not None and int(m.group(1)) > through):
+            stale = OPEN.fullmatch(path.name) is not None and path not in keep
+            if path.name.startswith(".") or stale or (m is not None and int(m.group(1)) > through):
                 path.unlink()
                 removed += 1
     return removed
@@ -166,12 +176,13 @@ class PartWriter:
     """The rows of one export of one table, from line *from_seq* on, written as they come: per
     dataset and day, row groups of :attr:`CHUNK` rows into a hidden file, all renamed into place
     by :meth:`commit` once the export knows its last line (or removed by :meth:`abort`). Memory
-    holds one chunk per dataset and day, not the export."""
+    holds one chunk per dataset and day, not the export. Files are named ``<prefix>-<from>-<to>``
+    (``part``: final rows; ``open``: rows of what is still in play, replaced by the next export)."""
 
     CHUNK = 16384
 
-    def __init__(self, root: Path, table: str, from_seq: int) -> None:
-        self.root, self.table, self.from_seq = root, table, from_seq
+    def __init__(self, root: Path, table: str, from_seq: int, prefix: str = "part") -> None:
+        self.root, self.table, self.from_seq, self.prefix = root, table, from_seq, prefix
         self.written: dict[str, int] = dict.fromkeys(SCHEMAS, 0)  # rows per dataset
         self._chunks: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
         self._files: dict[tuple[str, str], tuple[pq.ParquetWriter, Path]] = {}
@@ -195,13 +206,28 @@ class PartWriter:
         data = pa.Table.from_pylist(rows, schema=schema)  # a key the schema does not name is left out
         file = self._files.get(key)
         if file is None:
-            tmp = partition_dir(self.root, dataset, self.table, date) / f".part-{self.from_seq:012d}.{os.getpid()}.tmp"
+            tmp = (partition_dir(self.root, dataset, self.table, date)
+                   / f".{self.prefix}-{self.from_seq:012d}.{os.getpid()}.tmp")
             make_dirs(tmp.parent)
             os.close(_create(tmp))  # made with FILE_MODE; the writer truncates it and keeps the mode
             file = self._files[key] = (pq.ParquetWriter(tmp, schema, compression="zstd"), tmp)
         file[0].write_table(data)
         self.written[dataset] += len(rows)
         self._rows[key] += len(rows)
+
+    def add_empty(self, dataset: str, date: str) -> None:
+        """Write an empty file of *dataset* (its schema, no rows) on *date*, unless this export
+        writes rows of it: every dataset then has a file a reader can open."""
+        if self.written[dataset] or any(d == dataset for d, _ in self._chunks):
+            return
+        key = (dataset, date)
+        tmp = partition_dir(self.root, dataset, self.table, date) / f".{self.prefix}-{self.from_seq:012d}.{os.getpid()}.tmp"
+        make_dirs(tmp.parent)
+        os.close(_create(tmp))
+        writer = pq.ParquetWriter(tmp, SCHEMAS[dataset], compression="zstd")
+        writer.write_table(SCHEMAS[dataset].empty_table())
+        self._files[key] = (writer, tmp)
+        self._rows[key] = 0
 
     def commit(self, to_seq: int) -> dict[str, int]:
         """Write what is left, and put every file in place (fsynced) as the export of the lines up to
@@ -211,7 +237,7 @@ class PartWriter:
         for key, (writer, tmp) in self._files.items():
             writer.close()
             _fsync(tmp)
-            final = tmp.with_name(f"part-{self.from_seq:012d}-{to_seq:012d}.parquet")
+            final = tmp.with_name(f"{self.prefix}-{self.from_seq:012d}-{to_seq:012d}.parquet")
             os.replace(tmp, final)
             self.parts[final.relative_to(self.root).as_posix()] = self._rows[key]
         self.parts = dict(sorted(self.parts.items()))
@@ -343,6 +369,8 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
     listed: set[Path] = set()
     for table, manifest in manifests.items():
         where = f"{MANIFESTS}/{table}.json"
+        if manifest.open_parts:
+            _check_listed(root, manifest.open_parts, where, "open rows", out, listed)
         for export in manifest.exports:
             span = f"seq {export.from_seq}-{export.to_seq}"
             parts: dict[tuple[str, Path], int | None]  # (dataset, file) -> rows recorded
@@ -389,11 +417,33 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
                 through = manifests[table].through_seq if table in manifests else 0
                 if m is not None and table is not None and int(m.group(1)) > through:
                     continue  # written by an interrupted export: never committed, never read
+                if OPEN.fullmatch(file) is not None and table is not None:
+                    continue  # open rows an export replaced (or never committed): deleted by the next
                 raise IntegrityError(f"{path}: in the dataset but listed by no manifest (a copy? move it out of "
                                      f"{root}): nothing read")
     for files in out.values():
         files.sort()
     return out
+
+
+def _check_listed(root: Path, parts: dict[str, int], where: str, span: str, out: dict[str, list[Path]],
+                  listed: set[Path]) -> None:
+    """Check the files *parts* (relative path -> rows) that *where* lists and add them to *out*."""
+    for rel, recorded in parts.items():
+        name, path = rel.split("/", 1)[0], root / rel
+        if name not in out or ".." in Path(rel).parts:
+            raise IntegrityError(f"{path}: listed by {where} ({span}) outside the datasets")
+        try:
+            rows = pq.read_metadata(path).num_rows
+        except FileNotFoundError:
+            raise IntegrityError(f"{path}: listed by {where} ({span}) but missing") from None
+        except (OSError, pa.ArrowException) as e:
+            raise IntegrityError(f"{path}: listed by {where} ({span}) but not readable Parquet "
+                                 f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
+        if rows != recorded:
+            raise IntegrityError(f"{path}: holds {rows} rows, its export ({where}, {span}) wrote {recorded}")
+        out[name].append(path)
+        listed.add(path)
 
 
 def _fsync(path: Path) -> None:

@@ -25,20 +25,6 @@ import orjson
 from tablectl.gamemath.table import BetAnalysis
 
 
-def math_version() -> str:
-    """A digest of the game math and rules engine sources: a cached analysis made by other code is
-    not used."""
-    import hashlib
-    from importlib import resources
-
-    digest = hashlib.blake2b(digest_size=8)
-    for package in ("tablectl.gamemath", "tablectl.rules"):
-        for path in sorted(resources.files(package).iterdir(), key=lambda p: p.name):
-            if path.name.endswith(".py"):
-                digest.update(path.name.encode() + path.read_bytes())
-    return digest.hexdigest()
-
-
 @dataclass(frozen=True)
 class WagerMath:
     """One wager under one set of rules."""

@@ -7,6 +7,12 @@ is refused with the file and line of its first failure and nothing of it stays (
 are removed). A log that no longer continues the chain its last export recorded (shorter, or
 different up to there) is refused the same way. Otherwise the rows anchored past the manifest's
 ``through_seq`` are put in place and the manifest moves on (``tablectl.analytics.dataset``).
+
+What is still in play where the log ends (a shoe, a continuous shuffler's load) is written as an
+*open* row to the export's open files, listed apart in the manifest (``open_parts``): each export
+replaces them, so the row comes again, open or completed, and is never counted twice. A dataset
+the table has no rows of yet gets an empty file with its schema (listed like any other), so every
+dataset opens in every reader.
 """
 
 from __future__ import annotations
@@ -99,9 +105,10 @@ def export_table(table: str, files: list[Path], root: Path, keys: Trust | Sequen
     result = TableExport(table, [str(f) for f in files])
     manifest = ds.Manifest.load(root, table)
     through = manifest.through_seq
-    result.removed = ds.remove_uncommitted(root, table, through)
+    result.removed = ds.remove_uncommitted(root, table, through, manifest.open_parts)
     out = ds.PartWriter(root, table, through + 1)
-    rows = Extractor(table, out, through)
+    open_out = ds.PartWriter(root, table, through + 1, prefix="open")
+    rows = Extractor(table, out, through, open_out)
     try:
         report = review(files, trust, rounds=rows.round, lines=rows.lines)
         verification = report.verification
@@ -111,13 +118,20 @@ def export_table(table: str, files: list[Path], root: Path, keys: Trust | Sequen
             result.from_seq, result.to_seq = through + 1, last
         if result.refused is not None or last == through:
             out.abort()
+            open_out.abort()
             result.seconds = time.perf_counter() - t0
             return result
         rows.finish(report)
         ds.save_rules(root, rows.rules)
+        had = _datasets_with_files(manifest)
+        for name in ds.SCHEMAS:
+            if name not in had:
+                out.add_empty(name, (report.recon.last_ts or "")[:10] or "1970-01-01")
         result.rows = out.commit(last)
+        open_out.commit(last)
     except BaseException:
         out.abort()
+        open_out.abort()
         raise
     head = verification.last_digest
     manifest.exports.append(ds.Export(
@@ -128,9 +142,19 @@ def export_table(table: str, files: list[Path], root: Path, keys: Trust | Sequen
         exported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
     ))
     manifest.through_seq, manifest.chain_head = last, head
+    replaced, manifest.open_parts = manifest.open_parts, open_out.parts
     manifest.save(root)
+    for rel in replaced.keys() - open_out.parts.keys():
+        (root / rel).unlink(missing_ok=True)
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _datasets_with_files(manifest: ds.Manifest) -> set[str]:
+    """The datasets that earlier exports of the table wrote a file of (rows or empty)."""
+    if any(e.parts is None for e in manifest.exports):
+        return set(ds.SCHEMAS)  # a manifest from before files were listed: leave it as it is
+    return {rel.split("/", 1)[0] for e in manifest.exports for rel in (e.parts or {})}
 
 
 def _refusal(verification: VerifyReport, files: list[Path], through: int, chain_head: str | None,

@@ -18,7 +18,7 @@ _GROUP_COLUMNS: list[tuple[str, str, str]] = [
     ("z", "z", "z"), ("violations_per_100", "viol/100", "num"), ("holds_per_100", "holds/100", "num"),
     ("faults", "faults", "int"), ("penetration", "penetration", "pct"),
 ]
-_SEAT_COLUMNS = [("table", "table", "text"), ("seat", "seat", "int"), ("rounds", "rounds", "int"),
+_SEAT_COLUMNS = [("table_id", "table", "text"), ("seat", "seat", "int"), ("rounds", "rounds", "int"),
                  ("handle", "handle $", "money"), ("player_net", "player net $", "money"),
                  ("expected_player_net", "expected $", "money"), ("z", "z", "z")]
 _SHUFFLER_COLUMNS = [("serial", "serial", "text"), ("kind", "kind", "text"), ("shuffled_by", "shuffled by", "text"), ("shoes", "shoes", "int"),
@@ -27,8 +27,9 @@ _SHUFFLER_COLUMNS = [("serial", "serial", "text"), ("kind", "kind", "text"), ("s
 _MATH_COLUMNS = [("game", "game", "text"), ("decks", "decks", "int"), ("rules_id", "rules", "text"),
                  ("judged_by", "judged by (approved)", "text"), ("wager", "wager", "text"), ("edge", "house edge", "pct"),
                  ("variance", "variance", "num"), ("strategy", "strategy", "text"), ("note", "note", "text")]
-_RULES_COLUMNS = [("table", "table", "text"), ("date", "day", "text"), ("finding", "finding", "text"),
+_RULES_COLUMNS = [("table_id", "table", "text"), ("date", "day", "text"), ("finding", "finding", "text"),
                   ("rules_id", "rules", "text"), ("detail", "detail", "text"), ("rounds", "rounds", "int"),
+                  ("first_round", "first round", "text"), ("last_round", "last round", "text"),
                   ("seq_from", "from seq", "int"), ("seq_to", "to seq", "int")]
 
 
@@ -52,31 +53,45 @@ def fmt(value: Any, kind: str) -> str:
 
 def sections(report: FloorReport) -> list[tuple[str, Result, list[tuple[str, str, str]], Callable[[dict[str, Any]], bool]]]:
     """(title, rows, columns, is this row flagged) of each section, in the order shown."""
-    z = report.z_limit
-
-    def low(row: dict[str, Any]) -> bool:
-        return row.get("z") is not None and row["z"] <= -z
+    def low(family: str) -> Callable[[dict[str, Any]], bool]:
+        z = report.limit(family)
+        return lambda row: row.get("z") is not None and row["z"] <= -z
 
     return [
         ("Rules against the approved math", report.rules, _RULES_COLUMNS, lambda r: r["finding"] != "not judged"),
         ("Tables (bank: house, or player: the bank's result is not the house's)", report.tables,
-         [("table", "table", "text"), ("game", "game", "text"), ("bank", "bank", "text"), ("rules", "rules", "text"),
-          *_GROUP_COLUMNS], lambda r: outside_band(r, z)),
-        ("Dealers", report.dealers, [("dealer", "dealer", "text"), *_GROUP_COLUMNS], low),
+         [("table_id", "table", "text"), ("game", "game", "text"), ("bank", "bank", "text"), ("rules", "rules", "text"),
+          *_GROUP_COLUMNS],
+         lambda r: outside_band(r, report.limit("player_banks" if r.get("bank") == "player" else "tables"))),
+        ("Dealers", report.dealers, [("dealer", "dealer", "text"), *_GROUP_COLUMNS], low("dealers")),
         ("Days (the house's own games; player banks apart)", report.days,
-         [("date", "day", "text"), *_GROUP_COLUMNS, ("player_bank_win", "player banks' win $", "money")], low),
-        ("Seats", report.seats, _SEAT_COLUMNS, low),
+         [("date", "day", "text"), *_GROUP_COLUMNS, ("player_bank_win", "player banks' win $", "money")], low("days")),
+        ("Seats", report.seats, _SEAT_COLUMNS, low("seats")),
         ("Shuffle quality by serial number", report.shufflers, _SHUFFLER_COLUMNS,
          lambda r: r.get("combined_p") is not None and r["combined_p"] < report.p_limit),
         ("Game math in force", report.math, _MATH_COLUMNS, lambda r: False),
     ]
 
 
+def period(report: FloorReport) -> str:
+    """The days the report covers: those asked for, else the first and last day with rounds."""
+    days = sorted(str(d["date"]) for d in report.days.dicts() if d.get("date") is not None)
+    first = report.date_from or (days[0] if days else None)
+    last = report.date_to or (days[-1] if days else None)
+    return f"{first} .. {last}" if first and last else "no rounds"
+
+
 def summary(report: FloorReport) -> list[str]:
-    period = f"{report.date_from or 'start'} .. {report.date_to or 'end'}"
-    lines = [f"floor report of {report.dataset}, {period}; flagged: z <= -{report.z_limit:g} "
-             f"(the bank lost more than the game math allows), shufflers with combined p < {report.p_limit:g}"]
-    lines.append(f"judged against the approved math {report.approved}")
+    period_ = period(report)
+    limits = ", ".join(f"{k} z {'beyond +-' if k == 'player_banks' else '<= -'}{a.limit:.2f} ({a.tests})"
+                       for k, a in report.alarms.items())
+    lines = [f"floor report of {report.dataset}, {period_}; flagged (the bank lost more than the game math allows; "
+             f"a player bank outside its band either way): "
+             f"{limits or f'z <= -{report.z_limit:g}'}; shufflers with combined p < {report.p_limit:g}",
+             f"alarms: {report.correction} at family-wise alpha {report.alpha:g} per family, never below z {report.z_limit:g}; "
+             f"expected false alarms on an honest floor: {report.expected_false_alarms():.3f}",
+             f"variance: {report.variance}",
+             f"judged against the approved math {report.approved}"]
     lines += report.house_revenue
     for what, names in report.flagged.items():
         if names:
@@ -86,8 +101,12 @@ def summary(report: FloorReport) -> list[str]:
     return lines
 
 
-def render_text(report: FloorReport, echo: Callable[[str], None], *, width: int = 200) -> None:
-    """The report as rich tables, printed through ``echo``."""
+def render_text(report: FloorReport, echo: Callable[[str], None], *, width: int | None = None) -> None:
+    """The report as rich tables, printed through ``echo``, no wider than ``width`` (default: the
+    terminal's, ``COLUMNS`` when set): columns are narrowed and their cells wrapped to fit."""
+    import shutil
+
+    width = width or shutil.get_terminal_size().columns
     from rich.console import Console
     from rich.table import Table
 
@@ -98,15 +117,41 @@ def render_text(report: FloorReport, echo: Callable[[str], None], *, width: int 
             title = f"Seats outside the band ({len(rows)} of {len(result.rows)})"
         else:
             rows = result.dicts()
+        shown = fit_columns(columns, [[fmt(r.get(c), k) for c, _, k in columns] for r in rows], width)
+        if len(shown) < len(columns):
+            title += f" (left out to fit {width} columns: {', '.join(h for c in columns if c not in shown for h in [c[1]])})"
+        columns = shown
         table = Table(title=title, title_justify="left")
         for _, heading, _ in columns:
-            table.add_column(heading)
+            table.add_column(heading, overflow="fold")
         for row in rows:
             table.add_row(*(fmt(row.get(c), k) for c, _, k in columns), style="bold red" if flagged(row) else None)
         console.print(table)
     text = console.export_text()
     for line in [*summary(report), *text.rstrip("\n").split("\n")]:
-        echo(line)
+        echo(line.rstrip())
+
+
+#: the columns of a section, in the order they are left out when the terminal is too narrow
+_DROP_ORDER = ("penetration", "faults", "holds_per_100", "violations_per_100", "judged_hold", "band_low", "band_high",
+               "variance", "note", "strategy", "expected_player_net", "win", "figure", "expected", "test", "rules_id",
+               "tables", "shoes", "rounds", "game", "kind")
+
+
+def fit_columns(columns: list[tuple[str, str, str]], cells: list[list[str]], width: int) -> list[tuple[str, str, str]]:
+    """The columns to show in ``width`` characters: all if their widest cells (and the longest
+    word of each heading) fit, else without the ones of :data:`_DROP_ORDER`, first first, until
+    they do (what still does not fit wraps)."""
+    need = {}
+    for i, (name, heading, _) in enumerate(columns):
+        widest = max([len(w) for w in heading.split()] + [len(row[i]) for row in cells])
+        need[name] = widest + 3  # a space each side and the rule
+    shown = list(columns)
+    for name in _DROP_ORDER:
+        if sum(need[c] for c, _, _ in shown) + 1 <= width:
+            break
+        shown = [c for c in shown if c[0] != name]
+    return shown
 
 
 def render_html(report: FloorReport) -> str:
@@ -122,8 +167,56 @@ def render_html(report: FloorReport) -> str:
     for title, result, columns, flagged in sections(report):
         parts.append(f"<h2>{html.escape(title)}</h2>")
         parts.append(_html_table(result.dicts(), columns, flagged))
+    if report.table_days is not None and report.table_days.rows:
+        parts.append("<h2>Hold against the band, per table and day</h2>")
+        parts.append("<p>Grey: the band (expected hold +- the z limit's standard deviations) on the analysed "
+                     "wagers; line: the expected hold; dot: the hold on them (red: below the band).</p>")
+        by_table: dict[str, list[dict[str, Any]]] = {}
+        for row in report.table_days.dicts():
+            by_table.setdefault(str(row["table_id"]), []).append(row)
+        parts += [hold_plot(table, rows) for table, rows in by_table.items()]
     parts.append(f"<p>Computed in {report.seconds:.2f} s with DuckDB.</p></body></html>")
     return "\n".join(parts)
+
+
+def hold_plot(table: str, days: Sequence[dict[str, Any]], *, width: int = 480, height: int = 160) -> str:
+    """One table's hold per day against its band as an inline SVG (no scripts): per day a grey bar
+    from ``band_low`` to ``band_high``, a line at ``expected_hold`` and a dot at ``judged_hold``,
+    red when it lies below the band."""
+    values = [v for d in days for v in (d.get("band_low"), d.get("band_high"), d.get("judged_hold")) if v is not None]
+    low, high = (min(values), max(values)) if values else (0.0, 1.0)
+    if high - low < 1e-9:
+        low, high = low - 0.01, high + 0.01
+    pad, left = 12, 56
+    step = (width - left - pad) / max(len(days), 1)
+
+    def y(v: float) -> float:
+        return pad + (high - v) / (high - low) * (height - 2 * pad - 14)
+
+    out = [f"<figure><figcaption>{html.escape(table)}</figcaption>"
+           f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
+           f"aria-label='hold against the band, {html.escape(table, quote=True)}'>",
+           f"<text x='2' y='{y(high) + 4:.1f}' font-size='10'>{100 * high:.1f}%</text>",
+           f"<text x='2' y='{y(low) + 4:.1f}' font-size='10'>{100 * low:.1f}%</text>"]
+    for i, d in enumerate(days):
+        x0 = left + i * step
+        mid = x0 + step / 2
+        b_low, b_high, expected, hold = d.get("band_low"), d.get("band_high"), d.get("expected_hold"), d.get("judged_hold")
+        if b_low is not None and b_high is not None:
+            out.append(f"<rect class='band' x='{x0 + step * 0.2:.1f}' y='{y(b_high):.1f}' width='{step * 0.6:.1f}' "
+                       f"height='{max(y(b_low) - y(b_high), 1):.1f}' fill='#ddd'/>")
+        if expected is not None:
+            out.append(f"<line x1='{x0 + step * 0.15:.1f}' x2='{x0 + step * 0.85:.1f}' y1='{y(expected):.1f}' "
+                       f"y2='{y(expected):.1f}' stroke='#555'/>")
+        if hold is not None:
+            below = b_low is not None and hold < b_low
+            out.append(f"<circle class='{'flag' if below else 'hold'}' cx='{mid:.1f}' cy='{y(hold):.1f}' r='3.5' "
+                       f"fill='{'#c00' if below else '#036'}'><title>{html.escape(str(d.get('date')))}: "
+                       f"{100 * hold:.2f}%</title></circle>")
+        out.append(f"<text x='{mid:.1f}' y='{height - 2}' font-size='10' text-anchor='middle'>"
+                   f"{html.escape(str(d.get('date')))}</text>")
+    out.append("</svg></figure>")
+    return "".join(out)
 
 
 def _html_table(rows: Sequence[dict[str, Any]], columns: list[tuple[str, str, str]],

@@ -30,10 +30,14 @@ EARLIEST, LATEST = "0001-01-01", "9999-12-31"
 #: named queries that are building blocks of the floor report, not for ``tablectl query`` listings
 INTERNAL = frozenset({"floor_cells"})
 MATH_CACHE = "_math.json"  # in MANIFESTS
-MATH_FORMAT = 2  # of MATH_CACHE: entries keyed by the approved set and the logged rules
+#: of MATH_CACHE; raised whenever a release changes a figure the game math gives for some rules
+#: (the cache is keyed by the rules alone, never by this machine's code: every machine reads the same)
+MATH_FORMAT = 3
 MATH_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id", pa.string()), ("wager", pa.string()),
                          ("edge", pa.float64()), ("variance", pa.float64()), ("strategy", pa.string()),
                          ("note", pa.string()), ("judged_by", pa.string())])
+COV_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id", pa.string()), ("wager_a", pa.string()),
+                        ("wager_b", pa.string()), ("seats", pa.string()), ("covariance", pa.float64())])
 
 
 def named_queries() -> dict[str, str]:
@@ -43,11 +47,26 @@ def named_queries() -> dict[str, str]:
 
 
 def describe(sql: str) -> str:
-    """The first comment line of a named query: what it answers."""
+    """The leading comment of a named query, its lines joined: what it answers."""
+    lines = []
     for line in sql.splitlines():
-        if line.startswith("--"):
-            return line[2:].strip()
-    return ""
+        if not line.startswith("--"):
+            break
+        lines.append(line[2:].strip())
+    return " ".join(lines)
+
+
+def display(value: Any) -> str:
+    """A query value as shown in a terminal table: floats to at most 4 decimals (one too small for
+    them, such as a p-value, to 3 significant digits), NULL empty."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if value != 0 and abs(value) < 5e-5:
+            return f"{value:.3g}"
+        text = f"{value:.4f}".rstrip("0").rstrip(".")
+        return "0" if text in ("-0", "") else text
+    return str(value)
 
 
 @dataclass
@@ -83,17 +102,23 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
         files = parts[name]
         if files:
             listed = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
-            con.execute(
-                f"CREATE VIEW {name} AS SELECT * FROM read_parquet([{listed}], hive_partitioning = true, "
-                "union_by_name = true, hive_types = {'table': VARCHAR, 'date': DATE})"
-            )
+            source = (f"read_parquet([{listed}], hive_partitioning = true, union_by_name = true, "
+                      "hive_types = {'table': VARCHAR, 'date': DATE})")
+            columns = {row[0] for row in con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+            # files written before the id was a column: the id of their folder (``table``, kept too)
+            select = ('* REPLACE (coalesce(table_id, "table") AS table_id)' if "table_id" in columns
+                      else '*, "table" AS table_id')
+            con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM {source}")
         else:
             con.register(f"{name}_empty", with_partitions(name).empty_table())
             con.execute(f"CREATE VIEW {name} AS SELECT * FROM {name}_empty")
     if approved is None:
         approved = load_approved(default_path(root))
-    con.register("wager_math_table", _wager_math(con, root, approved, warn, progress))
+    maths, covs = _wager_math(con, root, approved, warn, progress)
+    con.register("wager_math_table", maths)
     con.execute("CREATE VIEW wager_math AS SELECT * FROM wager_math_table")
+    con.register("wager_cov_table", covs)
+    con.execute("CREATE VIEW wager_cov AS SELECT * FROM wager_cov_table")
     games = sorted({s.game for s in approved.sets})
     con.register("game_banks_table", pa.table({"game": games, "bank": [approved.bank(g) for g in games]}))
     con.execute("CREATE VIEW game_banks AS SELECT * FROM game_banks_table")
@@ -106,58 +131,98 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
 
 
 def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, warn: Callable[[str], None] | None,
-                progress: Callable[[str], None] | None) -> pa.Table:
-    """The math every (game, decks, rules) the rounds were played under is judged by: that of the
-    approved set its rules match, else the closest (``approved.verdict``); none for rules the math
-    does not model. Cached in the dataset (``_manifests/_math.json``) keyed by the approved sets
-    and the logged rules, for as long as the game math's code is the same; an entry made without
-    a wager's math (a Texas Hold'em Bonus main game not yet analysed) is computed again. A cache
-    that cannot be written (a full disk, a read-only dataset) is told to ``warn``; the math is used
-    all the same."""
-    from dataclasses import asdict
-
+                progress: Callable[[str], None] | None) -> tuple[pa.Table, pa.Table]:
+    """The math every (game, decks, rules id) the rounds were played under is judged by
+    (``wager_math``): that of the approved set its rules match, else the closest
+    (``approved.verdict``); none for rules the math does not model. With the covariances between
+    its wagers (``wager_cov``, ``tablectl.analytics.variance``). Stored with the dataset
+    (``_manifests/_math.json``, :func:`math_entry`) keyed by the game, the decks and the judging
+    rules themselves, so every machine judges a dataset by the same figures; an entry of another
+    format, made for other rules (copied from elsewhere) or without a wager's math (a Texas
+    Hold'em Bonus main game not analysed) is computed again, telling ``progress`` when that takes
+    minutes. A store that cannot be written (a full disk, a read-only dataset) is told to
+    ``warn``; the math is used all the same."""
     from tablectl.analytics.approved import verdict
-    from tablectl.analytics.expected import WagerMath, complete, math_version, prepare, wager_math
 
     registry = load_rules(root)
     cache_path = root / MANIFESTS / MATH_CACHE
-    version = f"{MATH_FORMAT}/{math_version()}"
-    cache: dict[str, Any] = {"version": version, "entries": {}}
+    cache: dict[str, Any] = {"format": MATH_FORMAT, "entries": {}}
     if cache_path.exists():
         try:
             found = orjson.loads(cache_path.read_bytes())
-            if isinstance(found, dict) and found.get("version") == version and isinstance(found.get("entries"), dict):
+            if isinstance(found, dict) and found.get("format") == MATH_FORMAT and isinstance(found.get("entries"), dict):
                 cache = found
         except orjson.JSONDecodeError:
             pass  # rebuilt below
     rows: dict[str, list[Any]] = {name: [] for name in MATH_SCHEMA.names}
+    cov_rows: dict[str, list[Any]] = {name: [] for name in COV_SCHEMA.names}
     changed = False
     seen = con.execute("SELECT DISTINCT game, decks, rules_id FROM rounds WHERE game IS NOT NULL ORDER BY ALL").fetchall()
-    digest = approved.digest()
     for game, decks, rules_id in seen:
-        key = f"{digest}/{game}/{decks}/{rules_id}"
-        entry = cache["entries"].get(key)
-        if not (isinstance(entry, list) and complete(entry)):
-            v = verdict(approved, game, decks, (registry.get(rules_id) or {}).get("rules"))
-            if v.judged_by is None:
-                maths = [WagerMath(game, "*", None, None, "", f"not judged: {v.not_judged}")]
-            else:
-                prepare(game, progress)
-                maths = wager_math(game, decks, v.judged_by.rules)
-            entry = cache["entries"][key] = [{**asdict(m), "judged_by": v.judged_by.name if v.judged_by else None}
-                                             for m in maths]
-            changed = True
-        for m in entry:
-            for name, value in (("decks", decks), ("rules_id", rules_id), *m.items()):
+        v = verdict(approved, game, decks, (registry.get(rules_id) or {}).get("rules"))
+        if v.judged_by is None:
+            entry: dict[str, Any] = {"wagers": [{"game": game, "wager": "*", "edge": None, "variance": None, "strategy": "",
+                                                 "note": f"not judged: {v.not_judged}"}], "covariances": []}
+            judged_by = None
+        else:
+            judged_by = v.judged_by.name
+            key, rules = math_key(game, decks, v.judged_by.rules)
+            entry = cache["entries"].get(key)
+            if not valid_entry(entry, game, decks, rules):
+                entry = cache["entries"][key] = math_entry(game, decks, v.judged_by.rules, progress)
+                changed = True
+        for m in entry["wagers"]:
+            for name, value in (("decks", decks), ("rules_id", rules_id), ("judged_by", judged_by), *m.items()):
                 if name in rows:
                     rows[name].append(value)
+        for c in entry["covariances"]:
+            for name, value in (("game", game), ("decks", decks), ("rules_id", rules_id), *c.items()):
+                cov_rows[name].append(value)
     if changed:
         try:
-            atomic_write(cache_path, orjson.dumps(cache))
+            atomic_write(cache_path, orjson.dumps(cache, option=orjson.OPT_SORT_KEYS))
         except OSError as e:
             if warn is not None:
-                warn(f"{e.filename or cache_path}: cannot cache the game math ({e.strerror or e}); computed again next time")
-    return pa.Table.from_pydict(rows, schema=MATH_SCHEMA)
+                warn(f"{e.filename or cache_path}: cannot store the game math ({e.strerror or e}); computed again next time")
+    return pa.Table.from_pydict(rows, schema=MATH_SCHEMA), pa.Table.from_pydict(cov_rows, schema=COV_SCHEMA)
+
+
+def math_key(game: str, decks: int | None, rules: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The key of ``game`` at ``decks`` under ``rules`` in the stored math, and the rules as
+    stored (every settlement rule, defaults filled in, ``approved.settlement``): a digest of
+    those, so rules written differently but settling alike share one entry."""
+    import hashlib
+
+    from tablectl.analytics.approved import settlement
+
+    flat = orjson.loads(orjson.dumps(settlement(game, rules), default=str, option=orjson.OPT_SORT_KEYS))
+    text = orjson.dumps({"game": game, "decks": decks, "rules": flat}, option=orjson.OPT_SORT_KEYS)
+    return f"{game}/{decks}/{hashlib.blake2b(text, digest_size=8).hexdigest()}", flat
+
+
+def valid_entry(entry: Any, game: str, decks: int | None, rules: dict[str, Any]) -> bool:
+    """Whether a stored entry is the math of ``game`` at ``decks`` under ``rules`` (as
+    :func:`math_key` gives them), with every wager's figures."""
+    from tablectl.analytics.expected import complete
+
+    return (isinstance(entry, dict) and entry.get("game") == game and entry.get("decks") == decks
+            and entry.get("rules") == rules and isinstance(entry.get("wagers"), list) and complete(entry["wagers"])
+            and isinstance(entry.get("covariances"), list))
+
+
+def math_entry(game: str, decks: int | None, rules: dict[str, Any],
+               progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """The stored entry of ``game`` at ``decks`` under ``rules`` (``{"house_rules", "pay_tables"}``):
+    every wager's math and the covariances, computed now (``progress`` told of what takes minutes)."""
+    from dataclasses import asdict
+
+    from tablectl.analytics.expected import prepare, wager_math
+    from tablectl.analytics.variance import covariances
+
+    prepare(game, progress)
+    _, flat = math_key(game, decks, rules)
+    return {"game": game, "decks": decks, "rules": flat, "wagers": [asdict(m) for m in wager_math(game, decks, rules)],
+            "covariances": [asdict(c) for c in covariances(game, decks, rules)]}
 
 
 def make_cells(con: duckdb.DuckDBPyConnection, date_from: str | None = None, date_to: str | None = None) -> None:

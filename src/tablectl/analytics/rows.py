@@ -10,8 +10,8 @@ Every row carries its *anchor*: the ``seq`` from which the log shows everything 
 export takes the rows whose anchor is past what it exported before, so re-running adds only what
 is new, and a row is written once. A round's anchor is its last line (a round interrupted by a
 stop waits for the next start, which may go on with it); a
-shoe's, its end (a shoe still in play when the log's last session stopped waits for the next
-start, which may take it over); a
+shoe's, its end (a shoe still in play where the log ends is written as *open*, to the export's
+open rows, which the next export replaces: the shoe again, open or completed); a
 face-up card's, its own line; a face-down card's, the ``revealed`` line that shows it — or, if the
 round ends without revealing it (a folded hand, a burn), the round's end, and the card is written
 without its value (``hidden``). A face-down card never leaves the log before it is revealed.
@@ -31,7 +31,7 @@ import orjson
 
 from tablectl.analytics.dataset import PartWriter
 from tablectl.review.engine import ReviewReport
-from tablectl.review.model import INTERRUPTED, OPEN, RoundRecord
+from tablectl.review.model import INTERRUPTED, OPEN, VOIDED, CsmEvents, RoundRecord
 
 CARD_EVENTS = frozenset({"dealt", "burned", "drawn", "returned", "identified"})
 ROUND_ENDS = frozenset({"round_ended", "round_voided"})
@@ -69,12 +69,21 @@ class _Rows:
     out: PartWriter
     through: int = 0
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # rules_id -> {game, decks, rules}
+    open: PartWriter | None = None  # rows of what is still in play where the log ends
 
     def add(self, dataset: str, anchor: int, ts: str | None, row: Row) -> None:
         if anchor > self.through:
-            row["table"] = self.table
+            row["table_id"] = self.table
             row["date"] = (ts or "")[:10]
             self.out.add(dataset, row)
+
+    def add_open(self, dataset: str, ts: str | None, row: Row) -> None:
+        """A row of something still in play: written whatever its anchor (it replaces the last
+        export's open rows)."""
+        if self.open is not None:
+            row["table_id"] = self.table
+            row["date"] = (ts or "")[:10]
+            self.open.add(dataset, row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +109,8 @@ class RoundFacts:
 
     @classmethod
     def of(cls, r: RoundRecord) -> RoundFacts:
-        handle = sum(int(stake or 0) for wagers in (r.wagers or {}).values() for stake in wagers.values())
+        handle = 0 if r.status == VOIDED else sum(
+            int(stake or 0) for wagers in (r.wagers or {}).values() for stake in wagers.values())
         return cls(r.session, r.number, r.shoe, r.start_seq, r.end_seq, r.start_ts, r.end_ts, r.status, r.settlement,
                    len(r.seats), r.banker, handle, r.net, len(r.violations), tuple(r.resumed_in))
 
@@ -271,7 +281,7 @@ class _Pass:
             "round": rec.round, "game": rnd.game if rnd else self.game, "decks": rnd.decks if rnd else self.decks,
             "rules_id": rnd.rules_id if rnd else self.rules_id, "dealer": rnd.dealer if rnd else self.dealer,
             "seat": rec.seat, "bet": bet, "wager": wager, "stake": rec.stake,
-            "outcome": rec.outcome, "pays": _text(rec.pays), "net": rec.net,
+            "outcome": rec.outcome, "pays": _text(rec.pays) or None, "net": rec.net,
         })
 
     def _decision(self, rec: Any) -> None:
@@ -295,8 +305,8 @@ class Extractor:
     *rounds*), and :meth:`finish` the review's report, for what needs the whole log (rounds,
     shoes, devices, anomalies). Rows anchored past *through* go to *out*."""
 
-    def __init__(self, table: str, out: PartWriter, through: int = 0) -> None:
-        self._rows = _Rows(table, out, through)
+    def __init__(self, table: str, out: PartWriter, through: int = 0, open_out: PartWriter | None = None) -> None:
+        self._rows = _Rows(table, out, through, open=open_out)
         self._pass = _Pass(self._rows)
         self._rounds: list[RoundFacts] = []
 
@@ -357,10 +367,15 @@ def _rounds(out: _Rows, lines: _Pass, report: ReviewReport, rounds: Iterable[Rou
 
 
 def _shoes(out: _Rows, lines: _Pass, report: ReviewReport) -> None:
-    results: dict[str, Any] = {}
-    for section in report.quality:
-        for result in section.results:
-            results.setdefault(result.name, result)
+    serial_of = {id(s): (lines.identity(s.device, s.start_seq) or {}).get("serial") for s in report.recon.shoes}
+    serials = set(serial_of.values())
+    by_serial: dict[Any, dict[str, Any]] = {}
+    if len(serials) <= 1:  # one device served the log: the review's figures are its own
+        by_serial = {serial: _results(report.quality) for serial in serials}
+    else:  # each serial judged on its own loads only
+        for serial in serials:
+            mine = [s for s in report.recon.shoes if serial_of[id(s)] == serial]
+            by_serial[serial] = _results(_quality_of(report.recon, mine))
     # a shoe (or a continuous shuffler's load) still in play when its session stopped ends with the
     # session once a later one has started (that one may have taken it over: then it goes on)
     # (anchored at the next session's first line: where the log shows it)
@@ -368,11 +383,10 @@ def _shoes(out: _Rows, lines: _Pass, report: ReviewReport) -> None:
     session_end = {a.index: (a.end_seq, b.start_seq) for a, b in zip(sessions, sessions[1:], strict=False)}
     for s in report.recon.shoes:
         end, anchor = (s.end_seq, s.end_seq) if s.end_seq is not None else session_end.get(s.session, (None, None))
-        if end is None or anchor is None:  # still in play at the end of the log: written once it ends
-            continue
         ident = lines.identity(s.device, s.start_seq) or {}
-        q = results.get(QUALITY_TEST.get(s.kind or "", ""))
-        out.add("shoes", anchor, s.start_ts, {
+        q = by_serial.get(serial_of[id(s)], {}).get(QUALITY_TEST.get(s.kind or "", ""))
+        still_open = end is None or anchor is None  # in play where the log ends: an open row, replaced next time
+        row = {
             "session": s.session, "shoe": _text(s.shoe), "device": s.device, "kind": s.kind,
             "serial": ident.get("serial"), "model": ident.get("model"), "start_seq": s.start_seq,
             "end_seq": end, "start_ts": timestamp(s.start_ts), "decks": s.decks, "size": s.size,
@@ -381,8 +395,44 @@ def _shoes(out: _Rows, lines: _Pass, report: ReviewReport) -> None:
             "quality_test": q.name if q else None, "quality_figure": q.figure if q else None,
             "quality_expected": q.expected if q else None, "quality_p": q.p_value if q else None,
             "quality_verdict": str(q.verdict) if q else None, "quality_samples": q.samples if q else None,
-            "quality_through_seq": report.recon.last_seq,
-        })
+            "quality_through_seq": report.recon.last_seq, "open": still_open,
+        }
+        if still_open:
+            row["end_seq"] = row["ended_by"] = None
+            out.add_open("shoes", s.start_ts, row)
+        elif anchor is not None:
+            out.add("shoes", anchor, s.start_ts, row)
+
+
+def _results(sections: Iterable[Any]) -> dict[str, Any]:
+    """Test name -> the first result of that name among quality *sections*."""
+    results: dict[str, Any] = {}
+    for section in sections:
+        for result in section.results:
+            results.setdefault(result.name, result)
+    return results
+
+
+def _quality_of(recon: Any, shoes: list[Any]) -> list[Any]:
+    """The review's shuffle-quality analyses (``tablectl.review.quality.analyse``) of *shoes* only:
+    their shoes or shuffles, and the continuous shuffler's stream during their loads."""
+    from types import SimpleNamespace
+
+    from tablectl.review.quality import analyse
+
+    last = recon.last_seq or 0
+    session_end = {x.index: x.end_seq for x in recon.sessions}
+    # a load never unloaded ends with its session (a later session's loads are another's)
+    spans = [(s.start_seq, s.end_seq if s.end_seq is not None else session_end.get(s.session) or last)
+             for s in shoes if s.kind == "csm"]
+    events = CsmEvents()
+    if spans:
+        for kind, card, seq in recon.csm_events:
+            if any(a <= seq <= b for a, b in spans):
+                events.append(CsmEvents.KINDS.index(kind), card, seq)
+    kinds = {s.kind for s in shoes}
+    sessions = [x for x in recon.sessions if x.source_kind in kinds]
+    return analyse(SimpleNamespace(shoes=shoes, sessions=sessions, csm_events=events))  # type: ignore[arg-type]
 
 
 def _text(value: Any) -> str | None:

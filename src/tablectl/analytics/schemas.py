@@ -1,8 +1,9 @@
 """The datasets of a surveillance export and their Parquet schemas.
 
-Every dataset is partitioned Hive-style by ``table`` and ``date`` (UTC day, ``YYYY-MM-DD``); those
-two columns live in the directory names (``<dataset>/table=T1/date=2026-11-20/``), not in the
-files. Amounts are cents; timestamps are UTC microseconds.
+Every dataset is partitioned Hive-style by ``table`` and ``date`` (UTC day, ``YYYY-MM-DD``), in the
+directory names (``<dataset>/table=T1/date=2026-11-20/``). The table id is also a text column of
+every file, ``table_id`` (a reader that infers partition types would read a table ``0012`` as the
+number 12; ``table`` is also an SQL keyword). Amounts are cents; timestamps are UTC microseconds.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ _TS = pa.timestamp("us", tz="UTC")
 #: partition columns, in directory order
 PARTITIONS = ("table", "date")
 
-SCHEMAS: dict[str, pa.Schema] = {
+_SCHEMAS: dict[str, pa.Schema] = {
     "rounds": pa.schema([
         ("round_id", pa.string()), ("session", pa.int32()), ("round", pa.int64()), ("game", pa.string()),
         ("decks", pa.int32()), ("rules_id", pa.string()), ("dealer", pa.string()), ("shoe", pa.string()),
@@ -50,7 +51,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("cards_drawn", pa.int32()), ("max_penetration", pa.float64()), ("rounds", pa.int32()),
         ("ended_by", pa.string()), ("quality_test", pa.string()), ("quality_figure", pa.float64()),
         ("quality_expected", pa.float64()), ("quality_p", pa.float64()), ("quality_verdict", pa.string()),
-        ("quality_samples", pa.int64()), ("quality_through_seq", pa.int64()),
+        ("quality_samples", pa.int64()), ("quality_through_seq", pa.int64()), ("open", pa.bool_()),
     ]),
     "devices": pa.schema([
         ("seq", pa.int64()), ("ts", _TS), ("device", pa.string()), ("kind", pa.string()), ("model", pa.string()),
@@ -62,6 +63,10 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("detail", pa.string()), ("event_no", pa.int64()), ("round", pa.int64()),
     ]),
 }
+
+#: each dataset's file schema: ``table_id`` first
+SCHEMAS: dict[str, pa.Schema] = {name: pa.schema([("table_id", pa.string()), *schema])
+                                 for name, schema in _SCHEMAS.items()}
 
 DATASETS: tuple[str, ...] = tuple(SCHEMAS)
 

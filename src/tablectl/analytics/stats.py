@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 
 def fisher(p_values: list[float]) -> float | None:
@@ -16,3 +17,23 @@ def fisher(p_values: list[float]) -> float | None:
         term *= half / i
         total += term
     return min(1.0, math.exp(-half) * total)
+
+
+def one_sided_limit(tests: int, alpha: float) -> float:
+    """The z limit of a one-sided (low-side) test that keeps the chance of any false alarm among
+    ``tests`` tests at or below ``alpha`` (Bonferroni: each test at ``alpha / tests``). It holds
+    whatever the dependence between the tests, and the expected number of false alarms is at most
+    ``alpha``."""
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha {alpha!r}: not between 0 and 1")
+    return -NormalDist().inv_cdf(alpha / max(tests, 1))
+
+
+def family_limit(tests: int, alpha: float, z_min: float) -> float:
+    """One family's z limit: the Bonferroni limit at family-wise ``alpha``, never below ``z_min``."""
+    return max(z_min, one_sided_limit(tests, alpha))
+
+
+def expected_false_alarms(tests: int, limit: float) -> float:
+    """How many of ``tests`` true-null tests are expected below ``-limit`` (z standard normal)."""
+    return tests * NormalDist().cdf(-limit)

@@ -43,9 +43,11 @@ def _day(value: str | None, option: str) -> str | None:
 @click.option("--approved", "approved", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
               help="The approved game math (default: DATASET/_manifests/approved.toml if kept, else the shipped one).")
 @click.option("--z", "z_limit", type=Finite(min=0.0, min_open=True), default=3.0, show_default=True,
-              help="Flag a table, dealer or day whose win lies this many standard deviations below expected.")
+              help="The least z limit: never flag a table, dealer, day or seat less than this many standard deviations below expected.")
+@click.option("--alpha", type=Finite(min=0.0, max=1.0, min_open=True, max_open=True), default=0.05, show_default=True,
+              help="Family-wise false-alarm rate of each family (tables, dealers, days, seats; Bonferroni).")
 def command(dataset: Path, date_from: str | None, date_to: str | None, html_path: Path | None, as_json: bool,
-            approved: Path | None, z_limit: float) -> None:
+            approved: Path | None, z_limit: float, alpha: float) -> None:
     """The floor report of DATASET (made by tablectl export)."""
     import sys
 
@@ -61,7 +63,7 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
         click.echo(f"tablectl: {message}", err=True)
 
     try:
-        report = floor(dataset, _day(date_from, "--from"), _day(date_to, "--to"), z_limit=z_limit, warn=warn,
+        report = floor(dataset, _day(date_from, "--from"), _day(date_to, "--to"), z_limit=z_limit, alpha=alpha, warn=warn,
                        approved=approved, progress=progress if sys.stderr.isatty() else None)
     except ApprovedError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
@@ -69,6 +71,11 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
         raise CommandError(f"integrity failure: {e}", EXIT_INTEGRITY) from None
     except DatasetError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
+    from tablectl.analytics.lookalike import lookalikes
+
+    for group in lookalikes(r["dealer"] for r in report.dealers.dicts()):
+        warn(f"dealer ids {', '.join(repr(g) for g in group)} look alike (case, dashes or Unicode forms): "
+             "reported apart, check the dealer names logged")
     if html_path is not None:
         try:
             html_path.write_text(render_html(report), encoding="utf-8")

@@ -29,6 +29,11 @@ def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_f
     options: dict[str, object] = {}
     if game == "texas-holdem-bonus":
         options = {"main": not quick, "strategy_file": strategy_file}
+        if quick:
+            click.echo("tablectl: --quick: Texas Hold'em Bonus's main game (Ante, Flop, Turn and River under the "
+                       "optimal strategy) left out; only the Bonus bet is analysed", err=True)
+        else:
+            _say_if_solving()
     elif strategy_file is not None:
         raise CommandError(f"--strategy-file: {game} has no decision table (only texas-holdem-bonus)", EXIT_USAGE)
     try:
@@ -43,3 +48,15 @@ def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_f
     from tablectl.gamemath.render import render
 
     render(analysis, Console())
+
+
+def _say_if_solving() -> None:
+    """On a terminal, say that the main game is about to be solved when this machine has not
+    cached it (a minute or two of silence otherwise); quiet when stderr is not a terminal."""
+    import sys
+
+    from tablectl.gamemath import holdem_strategy
+
+    if sys.stderr.isatty() and holdem_strategy.cached() is None:
+        click.echo("tablectl: solving Texas Hold'em Bonus's main game for its optimal strategy: one to two minutes "
+                   f"the first time on this machine, then cached in {holdem_strategy.cache_dir()}", err=True)

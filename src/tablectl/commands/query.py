@@ -12,6 +12,7 @@ dataset whose files are not what its manifests list (one line naming the file); 
 from __future__ import annotations
 
 import csv
+import shutil
 import sys
 from pathlib import Path
 
@@ -35,8 +36,8 @@ def command(dataset: Path, sql: str | None, date_from: str | None, date_to: str 
     import duckdb
 
     from tablectl.analytics.dataset import DatasetError, IntegrityError
-    from tablectl.analytics.queries import (INTERNAL, ReadOnlyError, connect, describe, make_cells, named_queries, run,
-                                            uses_cells)
+    from tablectl.analytics.queries import (INTERNAL, ReadOnlyError, connect, describe, display, make_cells, named_queries,
+                                            run, uses_cells)
 
     named = named_queries()
     if list_names:
@@ -65,7 +66,7 @@ def command(dataset: Path, sql: str | None, date_from: str | None, date_to: str 
     if as_json:
         click.echo(orjson.dumps(result.dicts(), default=str, option=orjson.OPT_INDENT_2))
     elif as_csv:
-        writer = csv.writer(sys.stdout)
+        writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(result.columns)
         writer.writerows(result.rows)
     else:
@@ -74,7 +75,7 @@ def command(dataset: Path, sql: str | None, date_from: str | None, date_to: str 
 
         table = Table()
         for c in result.columns:
-            table.add_column(c)
+            table.add_column(c, overflow="fold")
         for row in result.rows:
-            table.add_row(*("" if v is None else str(v) for v in row))
-        Console(width=200).print(table)
+            table.add_row(*(display(v) for v in row))
+        Console(width=shutil.get_terminal_size().columns).print(table)

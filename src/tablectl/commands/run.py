@@ -3,7 +3,9 @@
 ``--simulate`` serves a simulator for each configured device on a pseudo-terminal (the real
 serial path: transport, framer, link, driver) instead of opening the configured addresses.
 ``--headless`` runs without the live display. ``--autoplay ROUNDS`` (with ``--simulate``) has
-the virtual dealer play that many rounds with random legal decisions, then exits 0.
+the virtual dealer play that many rounds, its players deciding by the game math's optimal
+strategy (``--player-errors RATE``: each decision wrong at that rate; ``tablectl.table.players``),
+then exits 0.
 ``--mistakes RATE --mistakes-log FILE`` makes it commit procedure errors at that rate per round
 and write each one to FILE as a JSON line ``{"round": R, "kind": K}``.
 
@@ -99,6 +101,7 @@ class _Termination:
 @click.option("--seed", type=int, default=None, help="Seed for the simulators' shuffles and the virtual dealer.")
 @click.option("--log-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Write the event log here instead of the config's log dir.")
 @click.option("--mistakes", "rate", type=Finite(0.0, 1.0), default=None, metavar="RATE", help="Virtual dealer commits a procedure error in this fraction of rounds.")
+@click.option("--player-errors", type=Finite(0.0, 1.0), default=None, metavar="RATE", help="With --autoplay: the players choose a wrong option in this fraction of their decisions (default 0: optimal play).")
 @click.option("--mistakes-log", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE", help="Where the virtual dealer writes each mistake it committed (JSON lines).")
 @click.option("--signing-key", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="PATH", help="Ed25519 private key for the log's checkpoints (overrides the config's log.signing_key).")
 @click.option("--fault", "faults", multiple=True, metavar="SPEC", help="With --simulate: a fault for every simulated device, e.g. drop=0.05, disconnect@200, jam=0.001 (repeatable).")
@@ -115,11 +118,13 @@ def command(
     signing_key: Path | None,
     faults: tuple[str, ...],
     pace: float | None,
+    player_errors: float | None,
 ) -> None:
     """Run a table from its config (real or simulated devices)."""
     termination = _Termination()  # first: a SIGTERM from here on is a clean stop
     try:
-        _command(config_path, simulate, headless, rounds, seed, log_dir, rate, mistakes_log, signing_key, faults, pace, termination)
+        _command(config_path, simulate, headless, rounds, seed, log_dir, rate, mistakes_log, signing_key, faults, pace, termination,
+                 player_errors)
     finally:
         termination.restore()
 
@@ -127,7 +132,7 @@ def command(
 def _command(
     config_path: Path, simulate: bool, headless: bool, rounds: int | None, seed: int | None, log_dir: Path | None,
     rate: float | None, mistakes_log: Path | None, signing_key: Path | None, faults: tuple[str, ...], pace: float | None,
-    termination: _Termination,
+    termination: _Termination, player_errors: float | None = None,
 ) -> None:
     from tablectl.config import ConfigError, load_config
 
@@ -137,6 +142,8 @@ def _command(
         raise CommandError("--mistakes and --mistakes-log go together", EXIT_USAGE)
     if rate is not None and rounds is None:
         raise CommandError("--mistakes needs --autoplay", EXIT_USAGE)
+    if player_errors is not None and rounds is None:
+        raise CommandError("--player-errors needs --autoplay", EXIT_USAGE)
     if faults and not simulate:
         raise CommandError("--fault needs --simulate (faults are injected by the simulators)", EXIT_USAGE)
     for spec in faults:
@@ -165,7 +172,7 @@ def _command(
     _run(
         config, simulate=simulate, rounds=rounds, seed=seed, log_dir=log_dir, rate=rate or 0.0, mistakes_log=mistakes_log,
         headless=headless, pace=0.25 if pace is None else pace, signing_key=key, faults=faults, termination=termination,
-        demo_supervisor=demo,
+        demo_supervisor=demo, player_errors=player_errors or 0.0,
     )
 
 
@@ -243,6 +250,7 @@ def _run(
     faults: tuple[str, ...] = (),
     termination: _Termination | None = None,
     demo_supervisor: bool = False,
+    player_errors: float = 0.0,
 ) -> None:  # type: ignore[no-untyped-def]
     from tablectl.drivers.errors import DriverError
     from tablectl.eventlog import EventLogError, KeyFileError, LogCorruptError, LogFailedError
@@ -277,10 +285,10 @@ def _run(
         if termination is not None:
             termination.arm(controller.request_stop)
         if headless:
-            _run_headless(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, where=where,
+            _run_headless(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, player_errors=player_errors, where=where,
                           stopping=stopping)
         else:
-            _run_display(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, pace=pace, where=where,
+            _run_display(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, player_errors=player_errors, pace=pace, where=where,
                          demo_supervisor=demo_supervisor, stopping=stopping)
     except KeyboardInterrupt:
         interrupted = True
@@ -294,10 +302,11 @@ def _run(
         raise SystemExit(EXIT_INTERRUPTED)
 
 
-def _virtual_dealer(controller, runtime, config, *, seed, rate, mistakes_out):  # type: ignore[no-untyped-def]
+def _virtual_dealer(controller, runtime, config, *, seed, rate, mistakes_out, player_errors=0.0):  # type: ignore[no-untyped-def]
     from tablectl.table.virtual_dealer import VirtualDealer
 
-    return VirtualDealer(controller, runtime.sims[config.card_device], seed=seed, mistakes=rate, mistakes_log=mistakes_out)
+    return VirtualDealer(controller, runtime.sims[config.card_device], seed=seed, mistakes=rate, mistakes_log=mistakes_out,
+                         player_errors=player_errors)
 
 
 def _report(config, report, where) -> str:  # type: ignore[no-untyped-def]
@@ -307,7 +316,7 @@ def _report(config, report, where) -> str:  # type: ignore[no-untyped-def]
     )
 
 
-def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_out, where, stopping) -> None:  # type: ignore[no-untyped-def]
+def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_out, where, stopping, player_errors=0.0) -> None:  # type: ignore[no-untyped-def]
     """No display: serve until SIGTERM / Ctrl-C, or have the virtual dealer play ``rounds``.
     A signal stops the controller (``stopping()`` says so); the dealer then finds its inputs
     rejected and this returns."""
@@ -318,7 +327,7 @@ def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_o
         click.echo(f"{config.table}: running ({config.game}); log in {where}; Ctrl-C stops", err=True)
         controller.wait_stopped()  # until SIGTERM / Ctrl-C stops it, or its log failed
         return
-    dealer = _virtual_dealer(controller, runtime, config, seed=seed, rate=rate, mistakes_out=mistakes_out)
+    dealer = _virtual_dealer(controller, runtime, config, seed=seed, rate=rate, mistakes_out=mistakes_out, player_errors=player_errors)
     try:
         report = dealer.play(rounds)
     except (DealerError, InputRejected) as e:
@@ -332,7 +341,7 @@ def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_o
     click.echo(_report(config, report, where))
 
 
-def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_out, pace, where, demo_supervisor=False,  # type: ignore[no-untyped-def]
+def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_out, pace, player_errors=0.0, where, demo_supervisor=False,  # type: ignore[no-untyped-def]
                  stopping=lambda: False) -> None:
     """The live display in this terminal, with the virtual dealer playing (``rounds``) or a
     person at the keys; the report line is printed after the display gives the terminal back."""
@@ -341,7 +350,7 @@ def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_ou
 
     autoplay = None
     if rounds is not None:
-        dealer = _virtual_dealer(Paced(controller, pace), runtime, config, seed=seed, rate=rate, mistakes_out=mistakes_out)
+        dealer = _virtual_dealer(Paced(controller, pace), runtime, config, seed=seed, rate=rate, mistakes_out=mistakes_out, player_errors=player_errors)
         autoplay = lambda: dealer.play(rounds)  # noqa: E731
     # at the keys on simulated hardware, the display works the simulated card device too
     sim = runtime.sims.get(config.card_device) if autoplay is None else None

@@ -9,8 +9,9 @@ Keys (case matters)::
              that banks it, each on its standing wagers; clears the selection
     1-9      select a seat          0 / Esc   clear the selection
     space    the selected seat sits out of (or back into) the rounds that follow
-    $        the selected seat's wagers (``25``, ``ante 25 pairplus 5``; kept for the next rounds);
-             on the banking seat: what it puts up as the bank's stake
+    $        the selected seat's wagers (``25``, ``ante 25 pairplus 5``; the bets typed change only
+             those bets, ``tie 5`` adds a side bet to the wager it stands on; kept for the next
+             rounds); on the banking seat: what it puts up as the bank's stake
     o        the selected seat wants (or no longer wants) the bank (DP / player-dealer); with no
              seat selected and no seat banking: the first seat in play takes it
     r p f c t e s l   the decision of the seat that decides now (or the selected seat):
@@ -18,17 +19,21 @@ Keys (case matters)::
              e extend (war)   s stand / surrender   l DP declines the war
     b        the next card is a burn          x  the last card was exposed: make it a burn
     i        identify a misread card (type it: QH, TD, 10D)
-    E        end of round (paid and collected)
+    E        end of round (paid and collected); before the round's cards are all dealt it asks
+             first (y ends it short, any other key keeps it)
     d        dealer sign-in / dealer change (type the dealer's id)
     C        shoe change (asks to confirm)
-    S        supervisor: resolve the hold (id, credential, note)
-    V        supervisor: resolve and void the round in play (id, credential, note)
-    Q        quit (asks to confirm)
+    S        supervisor: resolve the hold (id, credential; the credential is checked before the
+             note is asked for)
+    V        supervisor: void the round in play (asks to confirm, then id, credential, note)
+    Q        quit (asks to confirm; says so when a round is in play)
     Enter    simulated devices only (``--simulate`` at the keys): the device does the next thing
              the table asks (one card, a burn with the burn button, a packet, a shuffle, ...)
     w        simulated devices only: draw one card, whatever the table expects
 
-While a prompt is open every printable key is text: Enter answers the field, Backspace erases,
+A confirmation (``(y/n)``) is answered by one key: ``y`` does it, any other key cancels.
+
+While a text prompt is open every printable key is text: Enter answers the field, Backspace erases,
 Esc cancels. Key names are single characters or ``enter``, ``backspace``, ``escape``, ``tab``.
 """
 
@@ -51,6 +56,7 @@ from tablectl.table.inputs import (
     ShoeChange,
     StartRound,
 )
+from tablectl.table.lifecycle import IN_ROUND
 from tablectl.table.view import TableView
 
 ENTER = "enter"
@@ -79,17 +85,17 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("n", "new round: the seats in play less the bank, on their wagers"),
     ("1-9 / 0", "select a seat / clear the selection (Esc too)"),
     ("space", "the selected seat sits out (or plays again)"),
-    ("$", "the selected seat's wagers (25; ante 25 pairplus 5); bank: stake"),
+    ("$", "the selected seat's wagers (25; a side bet alone is added); bank: stake"),
     ("o", "the seat wants/declines the bank; alone: first seat takes it"),
     ("r p f c t e s l", "the decision in yellow: raise play fold check trade extend..."),
     ("b / x", "the next card is a burn / the last card was exposed: burn it"),
     ("i", "identify a misread card (QH, TD, 10D)"),
-    ("E", "end of round: paid and collected"),
+    ("E", "end of round: paid and collected (mid-round: y confirms)"),
     ("d", "dealer sign-in or change (the dealer's id)"),
-    ("C", "shoe change (confirm with y)"),
-    ("S / V", "supervisor: resolve the hold / resolve and void the round"),
+    ("C", "shoe change (y confirms)"),
+    ("S / V", "supervisor: resolve the hold / void the round (y confirms)"),
     ("Enter / w", "simulated devices: do what the table asks / draw one card"),
-    ("Q", "quit (confirm with y)"),
+    ("Q", "quit (y confirms)"),
 )
 HELP_MARKS: tuple[tuple[str, str], ...] = (
     ("▶", "the selected seat"),
@@ -115,6 +121,16 @@ class SupervisorRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class SupervisorCheck:
+    """A supervisor's id and credential typed at the display, to be checked before the note is
+    asked for; a refusal closes the prompt. The secret never leaves the display process."""
+
+    supervisor: str
+    secret: str
+    void_round: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Quit:
     """The person at the keys asked to quit (and confirmed)."""
 
@@ -129,7 +145,7 @@ class DeviceDraw:
     """Simulated device: draw one card, whatever the table expects (``w``)."""
 
 
-Action = DealerInput | SupervisorRequest | Quit | DeviceStep | DeviceDraw
+Action = DealerInput | SupervisorRequest | SupervisorCheck | Quit | DeviceStep | DeviceDraw
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +185,17 @@ def _open(state: DisplayState, purpose: str, *fields: PromptField) -> KeyResult:
     return KeyResult(replace(state, prompt=TextPrompt(purpose, tuple(fields)), status="", status_error=False))
 
 
+def _confirm(state: DisplayState, purpose: str, question: str) -> KeyResult:
+    return KeyResult(replace(state, prompt=TextPrompt(purpose, (PromptField(f"{question} (y/n)"),), yes_no=True), status="", status_error=False))
+
+
 def _error(state: DisplayState, text: str) -> KeyResult:
     return KeyResult(state.with_status(text, error=True))
+
+
+def round_in_play(view: TableView | None) -> bool:
+    """Whether a round is in play (dealt, settling, or held in the middle): a seat is in it."""
+    return view is not None and any(s.in_play for s in view.seats)
 
 
 def bank_seat(view: TableView | None) -> int | None:
@@ -223,6 +248,8 @@ def handle_key(key: str, state: DisplayState, view: TableView | None) -> KeyResu
     if key == "x":
         return KeyResult(state.with_status("last card exposed: burn it"), ExposedCard())
     if key == "E":
+        if view is not None and view.state == IN_ROUND:
+            return _confirm(state, "end", f"round {view.round} is not all dealt: end it short?")
         return KeyResult(state.with_status("end of round"), EndRound())
     if key == "i":
         return _open(state, "identify", PromptField("misread card (e.g. QH, TD)"))
@@ -230,21 +257,31 @@ def handle_key(key: str, state: DisplayState, view: TableView | None) -> KeyResu
         signed_in = view is not None and view.dealer_id
         return _open(state, "dealer", PromptField("new dealer id" if signed_in else "dealer sign-in: dealer id"))
     if key == "C":
-        return _open(state, "shoe_change", PromptField("change the shoe? (y/n)"))
+        return _confirm(state, "shoe_change", "change the shoe?")
     if key in ("S", "V") and not state.supervisors:
         return _error(state, "no supervisor is configured for this table: add one with `tablectl supervisor add CONFIG ID`")
-    if key in ("S", "V"):
-        fields = _SUPERVISOR_FIELDS
-        if state.supervisor_hint:
-            fields = (PromptField(f"supervisor id ({state.supervisor_hint})"), *fields[1:])
-        return _open(state, "resolve" if key == "S" else "void", *fields)
+    if key == "V":
+        if round_in_play(view):
+            return _confirm(state, "void_confirm", f"void round {view.round}?")  # type: ignore[union-attr]
+        return _confirm(state, "void_confirm", "void the round?")
+    if key == "S":
+        return _supervisor_prompt(state, "resolve")
     if key == "Q":
-        return _open(state, "quit", PromptField("quit the table display? (y/n)"))
+        if round_in_play(view):
+            return _confirm(state, "quit", f"round {view.round} is in play: quit anyway?")  # type: ignore[union-attr]
+        return _confirm(state, "quit", "quit the table display?")
     if key in (ENTER, "w"):
         if not state.simulated:
             return _error(state, "the devices are real: deal at the device" if key == "w" else "nothing to confirm")
         return KeyResult(state, DeviceStep() if key == ENTER else DeviceDraw())
     return KeyResult(state)
+
+
+def _supervisor_prompt(state: DisplayState, purpose: str) -> KeyResult:
+    fields = _SUPERVISOR_FIELDS
+    if state.supervisor_hint:
+        fields = (PromptField(f"supervisor id ({state.supervisor_hint})"), *fields[1:])
+    return _open(state, purpose, *fields)
 
 
 def _new_round(state: DisplayState, view: TableView | None, seats: set[int]) -> KeyResult:
@@ -275,8 +312,8 @@ def _wager_prompt(state: DisplayState, view: TableView | None) -> KeyResult:
         return _error(state, "select a seat first (1-9), then $")
     if _banked(view) and seat == bank_seat(view):
         return _open(state, f"stake:{seat}", PromptField(f"seat {seat} bank stake in dollars"))
-    now = w.shown(state.standing.get(seat) or state.limits.default)
-    return _open(state, f"wagers:{seat}", PromptField(f"seat {seat} wagers (now {now}; e.g. 25 or ante 25 pairplus 5)"))
+    now = w.shown(state.standing.get(seat) or state.limits.default, state.limits.names)
+    return _open(state, f"wagers:{seat}", PromptField(f"seat {seat} wagers (now {now}; e.g. {state.limits.example})"))
 
 
 def _offer_bank(state: DisplayState, view: TableView | None, seats: set[int]) -> KeyResult:
@@ -309,6 +346,8 @@ def _decision(key: str, state: DisplayState, view: TableView | None) -> KeyResul
 
 
 def _prompt_key(key: str, state: DisplayState, prompt: TextPrompt) -> KeyResult:
+    if prompt.yes_no:
+        return _finish(replace(state, prompt=None), prompt.purpose, ("y" if key in ("y", "Y") else "n",))
     if key == ESCAPE:
         return KeyResult(replace(state, prompt=None, status="cancelled", status_error=False))
     if key == BACKSPACE:
@@ -320,6 +359,10 @@ def _prompt_key(key: str, state: DisplayState, prompt: TextPrompt) -> KeyResult:
     if not prompt.buffer.strip() and not prompt.current.optional:
         return KeyResult(state.with_status(f"{prompt.current.label}: required (Esc cancels)", error=True))
     done = prompt.entered()
+    if done.purpose in ("resolve", "void") and len(done.values) == 2:
+        supervisor, secret = done.values
+        check = SupervisorCheck(supervisor.strip(), secret, void_round=done.purpose == "void")
+        return KeyResult(replace(state, prompt=done, status="", status_error=False), check)
     if not done.complete:
         return KeyResult(replace(state, prompt=done))
     closed = replace(state, prompt=None)
@@ -345,14 +388,22 @@ def _finish(state: DisplayState, purpose: str, values: tuple[str, ...]) -> KeyRe
         if not yes:
             return KeyResult(state.with_status("quit cancelled"))
         return KeyResult(state.with_status("quitting"), Quit())
+    if purpose == "end":
+        if not yes:
+            return KeyResult(state.with_status("end of round cancelled: the round goes on"))
+        return KeyResult(state.with_status("end of round (short)"), EndRound())
+    if purpose == "void_confirm":
+        if not yes:
+            return KeyResult(state.with_status("void cancelled"))
+        return _supervisor_prompt(state, "void")
     if purpose.startswith("wagers:"):
         seat = int(purpose.partition(":")[2])
         assert state.limits is not None
-        placed = w.parse(first, state.limits)
+        placed = w.parse(first, state.limits, state.standing.get(seat) or state.limits.default)
         if isinstance(placed, str):
             return _error(state, f"seat {seat}: {placed}")
         standing = {**state.standing, seat: placed}
-        return KeyResult(replace(state, standing=standing, selected=None).with_status(f"seat {seat} bets {w.shown(placed)}"))
+        return KeyResult(replace(state, standing=standing, selected=None).with_status(f"seat {seat} bets {w.shown(placed, state.limits.names)}"))
     if purpose.startswith("stake:"):
         seat = int(purpose.partition(":")[2])
         stake = w.cents(first)
@@ -382,9 +433,11 @@ __all__ = [
     "Action",
     "KeyResult",
     "Quit",
+    "SupervisorCheck",
     "SupervisorRequest",
     "bank_seat",
     "decision_help",
     "handle_key",
     "option_key",
+    "round_in_play",
 ]

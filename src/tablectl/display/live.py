@@ -271,24 +271,39 @@ class LiveDisplay:
                 return
             text, error = self.hands.step(self.view) if isinstance(action, k.DeviceStep) else self.hands.draw()
             self.state = self.state.with_status(text, error=error)
+        elif isinstance(action, k.SupervisorCheck):
+            refused = self._check_supervisor(action.supervisor, action.secret, action.void_round)
+            if refused is not None:
+                self.state = replace(self.state, prompt=None).with_status(refused, error=True)
+            else:
+                self.state = self.state.with_status(f"supervisor {action.supervisor}: accepted")
         elif isinstance(action, k.SupervisorRequest):
-            wait = self.throttle.locked(action.supervisor)
-            if wait > 0:
-                decided: Resolve | str = f"supervisor {action.supervisor!r}: too many wrong credentials; try again in {math.ceil(wait)} s"
+            refused = self._check_supervisor(action.supervisor, action.secret, action.void_round)
+            if refused is not None:
+                self.state = self.state.with_status(refused, error=True)
             else:
-                decided = authorize(action, self.supervisors)
-                if isinstance(decided, str) and self.supervisors:
-                    self.throttle.failed(action.supervisor)
-                elif not isinstance(decided, str):
-                    self.throttle.succeeded(action.supervisor)
-            if isinstance(decided, str):
-                self.state = self.state.with_status(decided, error=True)
-                self._log_denied(action, decided)
-            else:
+                decided = Resolve(action.supervisor, action.note, action.void_round)
                 self.state = self.state.with_status(f"{describe_input(decided)}: sent")
                 self.submit(decided)
         else:
             self.submit(action)
+
+    def _check_supervisor(self, supervisor: str, secret: str, void_round: bool) -> str | None:
+        """Why the supervisor's credential is refused (logged as ``supervisor_refused``), or None."""
+        request = k.SupervisorRequest(supervisor, secret, void_round=void_round)
+        wait = self.throttle.locked(supervisor)
+        if wait > 0:
+            decided: Resolve | str = f"supervisor {supervisor!r}: too many wrong credentials; try again in {math.ceil(wait)} s"
+        else:
+            decided = authorize(request, self.supervisors)
+            if isinstance(decided, str) and self.supervisors:
+                self.throttle.failed(supervisor)
+            elif not isinstance(decided, str):
+                self.throttle.succeeded(supervisor)
+        if isinstance(decided, str):
+            self._log_denied(request, decided)
+            return decided
+        return None
 
     def _log_denied(self, request: k.SupervisorRequest, reason: str) -> None:
         """Have the controller log the refused supervisor action (``supervisor_refused``)."""

@@ -1,11 +1,23 @@
 """Render a ``TableView`` (and the display's state) as a rich renderable (pure: no I/O, no clock).
 
 Layout, top to bottom, with no frames, so that 80x24 keeps everything that matters: the header
-(table, game, state, round, shoe, dealer); the seats with their face-up cards, decisions, wagers
-(or the wagers they play next) and, once settled, each bet's result; the dealer's (or DP's) cards
-and the board; the penetration bar (cards of the shoe, the cap marked, ``LAST ROUND`` once
-announced); what the table waits for; the alarms in red, each with what to do; as many of the
-last log events as fit; the status line (a rejected input, a prompt being typed) and the key line.
+(table, game, state, round, shoe, dealer); the seats, one row each, with their face-up cards,
+decisions, wagers (or the wagers they play next) and, once settled, each bet's result and the
+seat's net; the bank's (DP's, player-dealer's) row with its stake, what it covers and, settled,
+what it collects and pays and its result; a legend for what the rows abbreviate or mark; the
+dealer's (or DP's) cards and the board; the penetration bar (cards of the shoe, the cap marked,
+``LAST ROUND`` once announced); what the table waits for; the alarms in red, each with what to
+do; as many of the last log events as fit; the status line and the key line.
+
+Money is never cut. The seats are laid out to the terminal's width: when a seat's wagers or
+results do not fit beside its cards with the bets' full names, every row names them short
+(``PP`` pairplus, ``SCB`` six-card-bonus: ``BET_SHORT``) and the legend spells them out; what
+still does not fit goes on the next line under the seat. A settled bet shows as a win
+(``+$25``), a loss (``-$25``), a ``push``, a bet returned because the bank ran out (``NA $5``:
+no action) or a win the bank's stake capped (``+$7 CAP``). Alarms and the key line wrap. The
+events give way to all of it, then the column heads, then the penetration bar. A closed round's
+results (after ``E``) are not shown: they are paid.
+
 ``?`` swaps the table for the help: every key and what the marks mean.
 
 A card shows as coloured text (``Q♥`` red, ``10♠`` white); a face-down slot (``None`` in the
@@ -15,8 +27,8 @@ defence the events panel drops the card of any log line marked face down or goin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NamedTuple
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -100,6 +112,9 @@ def header(view: TableView) -> Text:
     t.append(" · ")
     t.append(f" {view.state.replace('_', ' ').upper()} ", style=STATE_STYLES.get(view.state, "bold"))
     t.append(f" · round {view.round if view.round is not None else '-'}")
+    if view.voided is not None:
+        t.append(" · ")
+        t.append(f"VOID {view.voided}", style="bold reverse red")
     t.append(f" · shoe {view.shoe if view.shoe is not None else '-'}")
     if view.dealer_id:
         t.append(f" · dealer {view.dealer_id}")
@@ -110,13 +125,56 @@ def header(view: TableView) -> Text:
     return t
 
 
-def _results(settlement: Iterable[Mapping[str, Any]]) -> dict[int, list[tuple[str, int]]]:
-    """Each seat's settled bets: (bet, net) in settlement order."""
-    out: dict[int, list[tuple[str, int]]] = {}
+#: short names of the bets, when the full names do not fit one line per seat (the legend says them)
+BET_SHORT: dict[str, str] = {
+    "ante": "A", "play": "P", "pairplus": "PP", "six-card-bonus": "SCB", "ante-bonus": "AB",
+    "bonus": "B", "trade": "T", "raise": "R", "flop": "F", "turn": "T", "river": "R",
+    "primary": "P", "war": "W", "tie": "T",
+}
+
+#: how each kind of settled bet looks: a word where the amount alone would mislead
+RESULT_STYLES = {"win": "bold green", "capped": "bold yellow", "loss": "red", "push": "white", "no-action": "bold cyan"}
+MARKS = {
+    "no-action": ("NA", "no action: the bank ran out, bet returned"),
+    "capped": ("CAP", "won more than the bank had left: paid what was left"),
+}
+STATUS_WORDS = {
+    "open": "not in this round",
+    "next:": "what it bets next round",
+}
+
+SEAT_W = 3
+STATUS_W = 11
+RESULT_W = 8  # at least: the net's column, a space before it
+
+
+class Settled(NamedTuple):
+    """One settled bet as the screen shows it: ``kind`` is win, capped, loss, push or no-action."""
+
+    bet: str
+    kind: str
+    net: int
+    stake: int
+
+
+def result_kind(outcome: str, net: int) -> str:
+    """win, capped, loss, push or no-action: a returned bet is never a push, nor a capped win a win."""
+    if outcome == "no-action":
+        return "no-action"
+    if outcome == "win-capped":
+        return "capped"
+    return "win" if net > 0 else ("loss" if net < 0 else "push")
+
+
+def _results(settlement: Iterable[Mapping[str, Any]]) -> dict[int, list[Settled]]:
+    """Each seat's settled bets in settlement order."""
+    out: dict[int, list[Settled]] = {}
     for line in settlement:
         seat, net = line.get("seat"), line.get("net")
         if isinstance(seat, int) and isinstance(net, int):
-            out.setdefault(seat, []).append((str(line.get("bet", "?")), net))
+            stake = line.get("stake")
+            kind = result_kind(str(line.get("outcome", "")), net)
+            out.setdefault(seat, []).append(Settled(str(line.get("bet", "?")), kind, net, stake if isinstance(stake, int) else 0))
     return out
 
 
@@ -124,64 +182,233 @@ def _signed(cents: int) -> str:
     return ("+" if cents > 0 else "") + money(cents)
 
 
-def seats_table(view: TableView, state: DisplayState, *, narrow: bool = False) -> Table:
-    """One row per seat: status, face-up cards and decisions, wagers (settled: each bet's
-    result), the round's net result."""
-    banker = _banker_kind(view.game)
-    results = _results(view.settlement)
-    deciding = view.prompt.seat if view.prompt.action == "decide" else None
-    bank = bank_seat(view)
-    t = Table(expand=True, box=None, pad_edge=False, show_edge=False, header_style="bold dim")
-    t.add_column("seat", width=4, no_wrap=True)
-    t.add_column("status", width=10, no_wrap=True)
-    t.add_column("cards · decisions", ratio=3, no_wrap=True, overflow="ellipsis")
-    t.add_column("wagers", ratio=3, no_wrap=True, overflow="ellipsis")
-    t.add_column("result", width=7 if narrow else 9, justify="right", no_wrap=True)
-    for s in view.seats:
-        t.add_row(*_seat_row(s, view, state, banker, results.get(s.seat), deciding, bank))
-    return t
+def settled_text(r: Settled, label: str) -> Text:
+    """``ante +$25``, ``ante -$25``, ``play push``, ``pairplus NA $5`` (returned), ``tie +$40 CAP``."""
+    style = RESULT_STYLES[r.kind]
+    if r.kind == "push":
+        return Text(f"{label} push", style=style)
+    if r.kind == "no-action":
+        return Text(f"{label} NA {money(r.stake)}", style=style)
+    if r.kind == "capped":
+        return Text(f"{label} {_signed(r.net)} CAP", style=style)
+    return Text(f"{label} {_signed(r.net)}", style=style)
 
 
-def _seat_row(
-    s: SeatView, view: TableView, state: DisplayState, banker: str | None,
-    settled: list[tuple[str, int]] | None, deciding: int | None, bank: int | None,
-) -> tuple[RenderableType, ...]:
-    marker = "▶" if s.seat == state.selected else " "
-    seat = Text(f"{marker}{s.seat}", style="reverse bold" if s.seat == state.selected else "bold")
-    status = Text()
-    if s.banker or (s.seat == bank and not s.in_play):
-        status.append("DP" if banker == "dp" else "BANK", style="bold magenta")
-        stake = state.stakes.get(s.seat)
+def _wager_items(wagers: Mapping[str, int], label: Callable[[str], str], style: str = "") -> list[Text]:
+    return [Text(f"{label(b)} {money(v)}", style=style) for b, v in wagers.items() if v]
+
+
+def _pack(items: list[Text], width: int, sep: str = " ", first: Text | None = None) -> list[Text]:
+    """``items`` in lines of at most ``width`` cells, broken between items only (an item wider
+    than a line is folded)."""
+    lines: list[Text] = []
+    line = first.copy() if first is not None else Text()
+    for item in items:
+        gap = sep if line.cell_len else ""
+        if line.cell_len and line.cell_len + len(gap) + item.cell_len > width:
+            lines.append(line)
+            line = Text()
+            gap = ""
+        line.append(gap)
+        line.append_text(item)
+        while line.cell_len > width:
+            lines.append(line[:width])
+            line = line[width:]
+    if line.cell_len or not lines:
+        lines.append(line)
+    return lines
+
+
+def _fit(text: Text, width: int) -> list[Text]:
+    """One cell's text in lines of ``width`` (broken at spaces where it can)."""
+    if text.cell_len <= width:
+        return [text]
+    words = text.split(" ")
+    return _pack(list(words), width, sep=" ")
+
+
+class SeatRow(NamedTuple):
+    """The cells of one seat's row (or the bank's): text, before it is laid out."""
+
+    seat: Text
+    status: Text
+    cards: Text
+    money: list[Text]  # items, laid out a line apart when they do not fit
+    money_lead: Text | None  # ``next:`` before the items
+    result: Text
+    bank: bool = False  # the bank's row: its items name no bet
+
+
+def bank_cells(view: TableView, state: DisplayState, seat: int, results: Mapping[int, list[Settled]],
+               in_round: bool) -> tuple[list[Text], Text | None, Text]:
+    """The bank's (DP's, player-dealer's) money: its stake and what it covers; settled, what it
+    collects and pays and its result (every player bet is settled against it)."""
+    stake = view.banker_stake if in_round else None
+    if stake is None:
+        stake = state.stakes.get(seat)
+    items: list[Text] = []
+    if not in_round:
         if stake is not None:
-            status.append(f" {money(stake)}", style="magenta")
-    elif s.in_play:
-        status.append("in play", style="green")
-    elif s.seat in state.sitting_out:
-        status.append("sits out", style="dim")
-    else:
-        status.append("open", style="dim")
-    if s.wants_bank and not s.banker:
-        status.append(" ⚑", style="magenta")
-    if s.seat == deciding:
-        status = Text("◆ DECIDES", style="bold yellow")
-    cards = cards_text(s.cards)
-    if s.decisions:
-        cards.append(" " + " → ".join(s.decisions))
-    if settled:
-        wagers = Text()
-        for i, (bet, net) in enumerate(settled):
-            wagers.append((" " if i else "") + f"{bet} {_signed(net)}", style="green" if net > 0 else ("red" if net < 0 else "dim"))
-    elif s.in_play:
-        wagers = Text(shown(s.wagers))
-    elif state.limits is not None and s.seat not in state.sitting_out and s.seat != bank:
-        wagers = Text("next: " + shown(state.standing.get(s.seat) or state.limits.default), style="dim")
-    else:
-        wagers = Text("")
-    result = Text()
-    if settled:
-        n = sum(net for _, net in settled)
-        result = Text(_signed(n), style="green" if n > 0 else ("red" if n < 0 else "dim"))
-    return seat, status, cards, wagers, result
+            items.append(Text(f"stake {money(stake)}", style="magenta"))
+        elif view.banker_limited:
+            items.append(Text("stake not entered ($)", style="bold magenta"))
+        items.append(Text("pays up to its stake" if view.banker_limited else "covers every bet", style="dim"))
+        return items, Text("next:", style="dim"), Text("")
+    settled = [r for rs in results.values() for r in rs]
+    if stake is not None:
+        items.append(Text(f"stake {money(stake)}", style="bold magenta"))
+    if not settled:
+        items.append(Text(f"pays wins up to {money(stake)}" if view.banker_limited and stake is not None
+                          else ("pays up to its stake" if view.banker_limited else "covers every bet"), style="magenta"))
+        return items, None, Text("")
+    if not view.banker_limited:
+        items.append(Text("covers every bet", style="magenta"))
+    collects = -sum(r.net for r in settled if r.net < 0)
+    pays = sum(r.net for r in settled if r.net > 0)
+    items.append(Text(f"collects {money(collects)}", style="green"))
+    items.append(Text(f"pays {money(pays)}", style="red"))
+    returned = [r for r in settled if r.kind == "no-action"]
+    if returned or any(r.kind == "capped" for r in settled):
+        items.append(Text("stake used up", style=RESULT_STYLES["capped"]))
+    if returned:
+        n = len(returned)
+        items.append(Text(f"returns {n} bet{'s' if n != 1 else ''} {money(sum(r.stake for r in returned))}", style=RESULT_STYLES["no-action"]))
+    net = collects - pays
+    return items, None, Text(_signed(net), style="bold green" if net > 0 else ("bold red" if net < 0 else "white"))
+
+
+def seat_rows(view: TableView, state: DisplayState, label: Callable[[str], str], *, compact: bool = False) -> list[SeatRow]:
+    """Each seat's cells: status, face-up cards and decisions, wagers (settled: each bet's result,
+    the bank: its stake and result), the round's net result. ``compact``: a settled seat's
+    decisions that are bets too (``play``, ``trade``) are left to its results."""
+    banker = _banker_kind(view.game)
+    in_round = any(s.in_play for s in view.seats)
+    results = _results(view.settlement) if in_round else {}  # a closed round's results are paid: gone
+    deciding = view.prompt.seat if view.prompt.action == "decide" else None
+    bank = bank_seat(view) if banker else None
+    rows = []
+    for s in view.seats:
+        selected = s.seat == state.selected
+        seat = Text(f"{'▶' if selected else ' '}{s.seat}", style="reverse bold" if selected else "bold")
+        status = Text()
+        banks = s.banker or (s.seat == bank and not s.in_play)
+        if banks:
+            status.append("DP" if banker == "dp" else "BANK", style="bold magenta")
+        elif s.in_play:
+            status.append("in play", style="green")
+        elif s.seat in state.sitting_out:
+            status.append("sits out", style="dim")
+        else:
+            status.append("open", style="dim")
+        if s.wants_bank and not s.banker:
+            status.append(" ⚑", style="magenta")
+        if s.seat == deciding:
+            status = Text("◆ " + ("DP" if banker == "dp" else "BANK") if banks else "◆ DECIDES", style="bold yellow")
+        settled = results.get(s.seat)
+        decisions = s.decisions
+        if compact and settled:
+            decisions = tuple(d for d in decisions if d not in {r.bet for r in settled})
+        cards = cards_text(s.cards)
+        if decisions:
+            cards.append((" " if s.cards else "") + ("→" if compact else " → ").join(decisions))
+        lead: Text | None = None
+        result = Text("")
+        if banks:
+            items, lead, result = bank_cells(view, state, s.seat, results, in_round)
+        elif settled and len(settled) > 1 and all(r.kind == "no-action" for r in settled):
+            items = [Text(f"NA every bet returned {money(sum(r.stake for r in settled))}", style=RESULT_STYLES["no-action"])]
+            result = Text(_signed(0), style="white")
+        elif settled:
+            items = [settled_text(r, label(r.bet)) for r in settled]
+            n = sum(r.net for r in settled)
+            result = Text(_signed(n), style="bold green" if n > 0 else ("bold red" if n < 0 else "white"))
+        elif s.in_play:
+            items = _wager_items(s.wagers, label)
+        elif state.limits is not None and s.seat not in state.sitting_out:
+            items = _wager_items(state.standing.get(s.seat) or state.limits.default, label, "dim")
+            lead = Text("next:", style="dim")
+        else:
+            items = []
+        rows.append(SeatRow(seat, status, cards, items, lead, result, banks))
+    return rows
+
+
+def _money_len(row: SeatRow) -> int:
+    lead = row.money_lead.cell_len + 1 if row.money_lead is not None else 0
+    return lead + sum(t.cell_len for t in row.money) + max(0, len(row.money) - 1)
+
+
+def _bets_on_screen(view: TableView, state: DisplayState) -> list[str]:
+    bets: list[str] = []
+    names = [b for s in view.seats for b in s.wagers] + [str(line.get("bet", "")) for line in view.settlement]
+    if state.limits is not None:
+        names += [b for w in state.standing.values() for b in w] + list(state.limits.default)
+    for b in names:
+        if b and b not in bets:
+            bets.append(b)
+    return bets
+
+
+def seats_block(view: TableView, state: DisplayState, width: int) -> tuple[list[Text], list[Text]]:
+    """The seats as lines of ``width`` (a seat's money goes on a line below when it does not fit
+    beside its cards: it is never cut), and the legend items for what the lines abbreviate or mark.
+
+    Bets are named in full when every seat's money fits on its line, else by their short names
+    (``BET_SHORT``), which the legend then spells out."""
+    def widths(rows: list[SeatRow]) -> tuple[int, int, int]:
+        cards_w = min(max([5, *(r.cards.cell_len for r in rows)]), max(12, width // 4))
+        result_w = max([RESULT_W, *(r.result.cell_len + 1 for r in rows)])
+        return cards_w, max(10, width - SEAT_W - STATUS_W - (cards_w + 1) - result_w), result_w
+
+    def full(bet: str) -> str:  # the table's name for the bet
+        return state.limits.name(bet) if state.limits is not None else bet
+
+    rows, short = seat_rows(view, state, full), False
+    cards_w, money_w, result_w = widths(rows)
+    if any(_money_len(r) > money_w for r in rows if not r.bank):
+        rows, short = seat_rows(view, state, lambda b: BET_SHORT.get(b, full(b)), compact=True), True
+        cards_w, money_w, result_w = widths(rows)
+    heads = ("#", "status", "cards · decisions" if cards_w >= 17 else "cards", "wagers · results", "net")
+    lines = [_row_line(*(Text(h, style="bold dim") for h in heads), cards_w=cards_w, money_w=money_w, result_w=result_w)]
+    for r in rows:
+        lead = r.money_lead
+        money_lines = _pack(r.money, money_w, sep=" ", first=lead) if (r.money or lead) else [Text()]
+        card_lines = _fit(r.cards, cards_w)
+        for i in range(max(len(money_lines), len(card_lines))):
+            lines.append(_row_line(
+                r.seat if i == 0 else Text(), r.status if i == 0 else Text(),
+                card_lines[i] if i < len(card_lines) else Text(), money_lines[i] if i < len(money_lines) else Text(),
+                r.result if i == 0 else Text(), cards_w=cards_w, money_w=money_w, result_w=result_w,
+            ))
+    legend: list[Text] = []
+    if short:
+        for b in _bets_on_screen(view, state):
+            if BET_SHORT.get(b, b) != b:
+                legend.append(Text.assemble((BET_SHORT[b], "bold"), f" {full(b)}"))
+    shown_kinds = {r.kind for rs in (_results(view.settlement) if any(s.in_play for s in view.seats) else {}).values() for r in rs}
+    for kind, (mark, meaning) in MARKS.items():
+        if kind in shown_kinds:
+            legend.append(Text.assemble((mark, RESULT_STYLES[kind]), f" {meaning}"))
+    statuses = {r.status.plain.split(" ")[0] for r in rows} | {"next:" for r in rows if r.money_lead is not None}
+    for word, meaning in STATUS_WORDS.items():
+        if word in statuses:
+            legend.append(Text.assemble((word, "bold"), f" {meaning}"))
+    return lines, legend
+
+
+def _row_line(seat: Text, status: Text, cards: Text, money_: Text, result: Text, *, cards_w: int, money_w: int,
+              result_w: int = RESULT_W) -> Text:
+    """One screen line of the seats: each cell cut or padded to its column (the caller has laid
+    the money out to fit), the net right-aligned."""
+    t = Text(no_wrap=True, overflow="crop")
+    for cell, w, gap in ((seat, SEAT_W - 1, " "), (status, STATUS_W - 1, " "), (cards, cards_w, " "), (money_, money_w, "")):
+        c = cell.copy()
+        c.truncate(w, pad=True)
+        t.append_text(c)
+        t.append(gap)
+    t.append(" " * max(0, result_w - result.cell_len))
+    t.append_text(result)
+    return t
 
 
 def dealer_lines(view: TableView) -> Text:
@@ -271,19 +498,20 @@ def describe_prompt(prompt: Prompt) -> str:
 
 
 def alarms_panel(alarms: Iterable[AlarmView]) -> RenderableType:
-    """The open violations and active faults in red, each with what to do (two lines each)."""
+    """The open violations and active faults in red, each with what to do; a long text wraps
+    onto the next lines, never cut."""
     alarms = tuple(alarms)
     if not alarms:
         return Text("no alarms", style="dim green")
     lines: list[RenderableType] = []
     for a in alarms:
-        what = Text(no_wrap=True, overflow="ellipsis")
+        what = Text(overflow="fold")
         tag = "VIOLATION" if a.violation else "DEVICE"
         what.append(f"⚠ {tag} {a.kind.replace('_', ' ').upper()}", style="bold white on red")
         if a.round is not None:
             what.append(f" round {a.round}", style="bold red")
         what.append(f"  {a.detail}", style="red")
-        todo = Text("  → ", style="bold red", no_wrap=True, overflow="ellipsis")
+        todo = Text("  → ", style="bold red", overflow="fold")
         todo.append(a.what_to_do, style="bold")
         lines += [what, todo]
     return Group(*lines)
@@ -312,7 +540,7 @@ def event_line(record: Mapping[str, Any]) -> Text:
     for key, value in record.items():
         if key in _ENVELOPE or value is None or value == "" or value == [] or value == {}:
             continue
-        if key in _CARD_FIELDS:
+        if key in _CARD_FIELDS and not isinstance(value, int):  # an int is a count (shoe_loaded, shuffle_done)
             if hidden:
                 continue
             t.append(f" {key}=")
@@ -347,18 +575,22 @@ def status_line(state: DisplayState) -> Text:
     return Text("")
 
 
-def key_help(view: TableView, state: DisplayState) -> Text:
-    """The key line, with the keys of the awaited decision first."""
-    t = Text(no_wrap=True, overflow="ellipsis")
+def key_items(view: TableView, state: DisplayState) -> list[Text]:
+    """The key line's items: the keys of the awaited decision first, then every key."""
+    items: list[Text] = []
     if state.autoplay:
-        t.append("virtual dealer playing · ", style="italic cyan")
+        items.append(Text("virtual dealer playing", style="italic cyan"))
     d = decision_help(view)
     if d:
-        t.append(d + "   ", style="bold yellow")
-    if state.simulated:
-        t.append(SIM_HELP, style="cyan")
-    t.append(HELP, style="dim")
-    return t
+        items.append(Text(d, style="bold yellow"))
+    items += [Text(k, style="cyan") for k in SIM_HELP.split(" · ") if k.strip()] if state.simulated else []
+    items += [Text(k, style="dim") for k in HELP.split(" · ")]
+    return items
+
+
+def key_help(view: TableView, state: DisplayState, width: int = 100) -> Group:
+    """The key line (lines, at ``width``: it wraps between keys, never cuts one)."""
+    return Group(*_pack(key_items(view, state), width, sep=" · "))
 
 
 def help_screen() -> RenderableType:
@@ -377,38 +609,55 @@ def help_screen() -> RenderableType:
     return Group(Text("KEYS (any key closes this help)", style="bold reverse"), keys, Text("MARKS", style="bold reverse"), marks)
 
 
-def _fixed_lines(view: TableView) -> int:
-    """Screen lines of everything but the events (for fitting a terminal)."""
-    table = 1 + len(view.seats) + 1 + 3  # header, seat rows, column header, dealer/bar/next
-    alarms = 1 if not view.alarms else 2 * len(view.alarms)
-    return 1 + table + alarms + 1 + 1 + 1  # title line, events rule, status, key line
+def legend_lines(items: list[Text], width: int) -> list[Text]:
+    """What the seats abbreviate or mark, said once (a line or two)."""
+    return _pack([i.copy() for i in items], width, sep=" · ") if items else []
+
+
+def _height(parts: list[RenderableType], width: int) -> int:
+    from rich.console import Console
+
+    console = Console(width=width, file=_Null(), color_system=None, force_terminal=False, legacy_windows=False)
+    return sum(len(console.render_lines(p, console.options.update(width=width), pad=False)) for p in parts)
 
 
 def render(view: TableView | None, state: DisplayState | None = None, *, height: int | None = None, width: int | None = None) -> RenderableType:
     """The whole screen for one view of the table. ``height``: the terminal's lines; the events
     then show as many of the last lines as fit (none on a screen too small), else
-    ``EVENTS_SHOWN``. ``width``: the terminal's columns (below 100: a shorter bar)."""
+    ``EVENTS_SHOWN``. ``width``: the terminal's columns (below 100: a shorter bar); 100 when
+    not given. Seats' money, the bank's line, the alarms and the keys are laid out to the width
+    and never cut: the events give way first."""
     state = state or DisplayState()
     if view is None:
         return Group(Text("tablectl: waiting for the table…", style="bold"), status_line(state))
     title = header(view)
     if state.help:
         return Group(title, help_screen(), status_line(state))
-    narrow = width is not None and width < 100
-    waits = Text("Next: ", style="bold", no_wrap=True, overflow="ellipsis")
+    cols = width if width is not None else 100
+    narrow = cols < 100
+    waits = Text("Next: ", style="bold", overflow="fold")
     waits.append(describe_prompt(view.prompt), style="bold yellow" if view.held else "yellow")
-    shown_events = EVENTS_SHOWN if height is None else max(0, height - _fixed_lines(view))
-    parts: list[RenderableType] = [
-        title,
-        seats_table(view, state, narrow=narrow),
-        dealer_lines(view),
-        penetration_bar(view, NARROW_BAR if narrow else BAR_WIDTH),
-        waits,
-        alarms_panel(view.alarms),
-    ]
+    seat_lines, legend = seats_block(view, state, cols)
+    top: list[RenderableType] = [title, *seat_lines, *legend_lines(legend, cols),
+                                 dealer_lines(view), penetration_bar(view, NARROW_BAR if narrow else BAR_WIDTH), waits]
+    bottom: list[RenderableType] = [status_line(state), key_help(view, state, cols)]
+    alarms = alarms_panel(view.alarms)
+    if height is None:
+        shown_events = EVENTS_SHOWN
+    else:
+        used = _height([*top, alarms, *bottom], cols)
+        # too tall for the terminal: the column heads, then the bar give way (the events went first)
+        if used > height:
+            top.pop(1)
+            used -= 1
+        if used > height:
+            top = [p for p in top if not (isinstance(p, Text) and p.plain.startswith("Penetration "))]
+            used -= 1
+        shown_events = max(0, height - used - 1)
+    parts = [*top, alarms]
     if shown_events:
         parts.append(events_panel(view.recent, shown_events))
-    parts += [status_line(state), key_help(view, state)]
+    parts += bottom
     return Group(*parts)
 
 
@@ -446,6 +695,8 @@ __all__ = [
     "penetration_bar",
     "render",
     "render_text",
-    "seats_table",
+    "result_kind",
+    "seats_block",
+    "settled_text",
     "status_line",
 ]

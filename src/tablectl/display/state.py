@@ -25,14 +25,16 @@ class TextPrompt:
     """A prompt for one or more lines of text (a card, a dealer id, a supervisor's credential).
 
     ``purpose`` says what the answers are for (``identify``, ``dealer``, ``resolve``, ``void``,
-    ``shoe_change``, ``quit``); ``values`` holds the fields already answered; ``buffer`` what is
-    being typed for the current field.
+    ``shoe_change``, ``quit``, ``end``, ``void_confirm``); ``values`` holds the fields already
+    answered; ``buffer`` what is being typed for the current field. A ``yes_no`` prompt is a
+    confirmation answered by one key.
     """
 
     purpose: str
     fields: tuple[PromptField, ...]
     values: tuple[str, ...] = ()
     buffer: str = ""
+    yes_no: bool = False  # one key answers it: y yes, any other key no (no Enter)
 
     @property
     def current(self) -> PromptField:

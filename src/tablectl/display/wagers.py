@@ -5,10 +5,13 @@ A routine round needs no typing: a seat plays what it played last round ("same a
 or the table default (the table minimum on the game's first required bet) the first time. ``$``
 on a selected seat changes what it bets, as a line such as ``25`` (the required bet),
 ``ante 25 pairplus 5`` or ``a 25 p 5`` (a bet's name, any unique beginning of it, or its initials:
-``scb`` for ``six-card-bonus``), in dollars (``7.50`` where the game allows cents). ``0`` on a bet
-takes it down. The amounts are checked against the limits of the config (``min_bet``/``max_bet``,
-whole dollars where the game's sheet says so) by the same check the controller makes
-(``tablectl.table.validation.check_wagers``), so a refusal is one line, at once.
+``scb`` for ``six-card-bonus``; each bet by the name the table gives it, One for the Money's side
+bet ``perfect-match`` or ``three-card-bonus``), in dollars (``7.50`` where the game allows cents).
+The bets typed change only those bets: ``tie 5`` adds a Tie to the primary wager the seat stands
+on; ``0`` on a bet takes it down. The amounts are checked against each bet's limits
+(``tablectl.rules.bets``: the table's ``min_bet``/``max_bet`` on the primary bets, each side bet
+its own) by the same check the controller makes (``tablectl.table.validation.check_wagers``), so
+a refusal is one line, at once, naming the bet and its limits.
 
 A bet-recognition system gives its wagers to the same input the keys do:
 ``controller.start_round(seats, wagers={seat: {bet: cents}}, banker_stake=cents)``.
@@ -17,10 +20,11 @@ A bet-recognition system gives its wagers to the same input the keys do:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import re
 from decimal import Decimal, InvalidOperation
 
+from tablectl.rules.bets import BetLimit
 from tablectl.table.validation import check_wagers
 
 Wagers = Mapping[str, int]
@@ -29,14 +33,13 @@ _NUMBER = re.compile(r"\$?[0-9.]+")
 
 @dataclass(frozen=True, slots=True)
 class TableLimits:
-    """The bets of the game and the limits of the table, in cents."""
+    """The bets of the game (the rules engine's names), the name the table gives each, and every
+    bet's limits, in cents (``tablectl.rules.bets``)."""
 
     bets: tuple[str, ...]
     required: tuple[str, ...]
-    limited: tuple[str, ...]
-    minimum: int
-    maximum: int
-    whole_dollars: bool = False
+    limits: Mapping[str, BetLimit] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)  # bet -> the table's name, where it differs
     banker_stake_limits: bool = False  # payouts stop at the banking player's stake: it must be known
 
     @classmethod
@@ -45,33 +48,51 @@ class TableLimits:
         game = config.game_def  # type: ignore[attr-defined]
         rules = config.settlement_rules  # type: ignore[attr-defined]
         return cls(
-            bets=tuple(game.wagers), required=tuple(game.required), limited=tuple(game.limited),
-            minimum=config.min_bet, maximum=config.max_bet,  # type: ignore[attr-defined]
-            whole_dollars=config.whole_dollar_bets,  # type: ignore[attr-defined]
+            bets=tuple(game.wagers), required=tuple(game.required),
+            limits=config.bet_limits, names=config.bet_names,  # type: ignore[attr-defined]
             banker_stake_limits=bool(game.banker and getattr(rules, "limit_to_banker_stake", False)),
         )
+
+    @property
+    def minimum(self) -> int:
+        """The table minimum: the least bet on the game's first required bet."""
+        return self.limits[self.required[0]].minimum if self.required[0] in self.limits else 0
 
     @property
     def default(self) -> dict[str, int]:
         """The table default: the minimum on the first required bet."""
         return {self.required[0]: self.minimum}
 
+    def name(self, bet: str) -> str:
+        """The name the table gives ``bet``."""
+        return self.names.get(bet, bet)
+
+    @property
+    def example(self) -> str:
+        """A wager line for this game, from its own bet names: ``ante 25 pairplus 5``."""
+        first = self.required[0]
+        line = f"{self.name(first)} {max(25, self.minimum // 100)}"
+        side = next((b for b in self.bets if b != first), None)
+        if side is not None:
+            limit = self.limits.get(side)
+            line += f" {self.name(side)} {max(5, limit.minimum // 100) if limit else 5}"
+        return line
+
     def problem(self, wagers: Wagers) -> str | None:
         """Why these wagers cannot be taken, or None."""
-        return check_wagers(
-            dict(wagers), known=self.bets, required=self.required, limited=self.limited,
-            minimum=self.minimum, maximum=self.maximum, whole_dollars=self.whole_dollars,
-        )
+        return check_wagers(dict(wagers), known=self.bets, required=self.required, limits=self.limits, names=self.names)
 
     def bet_named(self, word: str) -> str | None:
-        """The bet a typed word names (its name, a unique beginning of it, or its initials)."""
+        """The bet a typed word names (the table's name for it, a unique beginning of that name,
+        or its initials: ``scb`` for ``six-card-bonus``)."""
         w = word.lower()
-        if w in self.bets:
-            return w
-        initials = {"".join(p[0] for p in b.split("-")): b for b in self.bets if "-" in b}
+        by_name = {self.name(b): b for b in self.bets}
+        if w in by_name:
+            return by_name[w]
+        initials = {"".join(p[0] for p in n.split("-")): b for n, b in by_name.items() if "-" in n}
         if w in initials:
             return initials[w]
-        starting = [b for b in self.bets if b.startswith(w)]
+        starting = [b for n, b in by_name.items() if n.startswith(w)]
         return starting[0] if len(starting) == 1 else None
 
 
@@ -86,12 +107,14 @@ def cents(text: str) -> int | None:
     return int(value * 100)
 
 
-def parse(text: str, limits: TableLimits) -> dict[str, int] | str:
-    """A seat's wagers typed as text, checked against the limits; or why not (one line)."""
+def parse(text: str, limits: TableLimits, standing: Wagers | None = None) -> dict[str, int] | str:
+    """A seat's wagers typed as text, on top of the wagers it stands on (``standing``: a side bet
+    typed alone is added to them, ``0`` takes a bet down), checked against the limits; or why not
+    (one line)."""
     words = text.replace(",", " ").split()
     if not words:
-        return "type an amount, or bets and amounts (e.g. 25 or ante 25 pairplus 5)"
-    out: dict[str, int] = {}
+        return f"type an amount, or bets and amounts (e.g. {limits.example})"
+    out: dict[str, int] = dict(standing or {})
     if _NUMBER.fullmatch(words[0]):
         words = [limits.required[0], *words]
     if len(words) % 2:
@@ -99,10 +122,10 @@ def parse(text: str, limits: TableLimits) -> dict[str, int] | str:
     for name, amount in zip(words[::2], words[1::2], strict=True):
         bet = limits.bet_named(name)
         if bet is None:
-            return f"no bet {name!r} at this table (bets: {', '.join(limits.bets)})"
+            return f"no bet {name!r} at this table (bets: {', '.join(limits.name(b) for b in limits.bets)})"
         value = cents(amount)
         if value is None:
-            return f"{bet}: {amount!r} is not an amount in dollars"
+            return f"{limits.name(bet)}: {amount!r} is not an amount in dollars"
         out[bet] = value
     placed = {b: v for b, v in out.items() if v}
     problem = limits.problem(placed)
@@ -121,9 +144,10 @@ def money(cents: int) -> str:
     return f"{sign}${cents // 100}" if cents % 100 == 0 else f"{sign}${cents / 100:.2f}"
 
 
-def shown(wagers: Wagers) -> str:
-    """``ante $25 pairplus $5`` (no empty bets)."""
-    return " ".join(f"{b} {money(v)}" for b, v in wagers.items() if v)
+def shown(wagers: Wagers, names: Mapping[str, str] | None = None) -> str:
+    """``ante $25 pairplus $5`` (no empty bets; each bet by the table's name for it)."""
+    names = names or {}
+    return " ".join(f"{names.get(b, b)} {money(v)}" for b, v in wagers.items() if v)
 
 
 __all__ = ["TableLimits", "Wagers", "cents", "for_round", "money", "parse", "shown"]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import fcntl
+import json
 import os
 import tomllib
 from collections.abc import Sequence
@@ -219,8 +220,6 @@ def _now() -> str:
 
 def _quote(text: str) -> str:
     """A TOML basic string (JSON's escapes are TOML's)."""
-    import json
-
     return json.dumps(text)
 
 

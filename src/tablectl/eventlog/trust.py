@@ -22,7 +22,7 @@ being introduced is an integrity failure, whatever keys were passed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -68,7 +68,7 @@ class Trust:
     spans: tuple[KeySpan, ...] = ()
     table: str | None = None
     source: str = "--key"
-    beside: tuple[str, ...] = field(default=())
+    beside: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, keys: Ed25519PublicKey | Iterable[Ed25519PublicKey] | Trust | None) -> Trust | None:

@@ -13,8 +13,10 @@ Kinds (``Anomaly.kind``):
 | ``procedure_mismatch`` | card lines vs the deal script | the logged cards or decisions do not follow the game's procedure |
 | ``round_interrupted`` / ``round_open`` / ``round_voided`` | round lines | a round that did not end normally |
 | ``no_dealer`` | ``round_started`` | rounds dealt with no dealer signed in (one anomaly for each run of them) |
+| ``written_off_returned`` | ``returned`` / ``identified`` with ``written_off`` | a card a supervisor wrote off (``card_not_returned`` resolved) came back into the continuous shuffler |
 | ``alarm`` | ``alarm`` | e.g. a round started past the announced last round |
 | ``internal_error`` | ``internal_error`` | the controller caught a bug of its own |
+| ``supervisor_refused`` | ``supervisor_refused`` | a supervisor action refused at the display (unknown id, wrong credential); the id tried |
 | ``unreadable_line`` | the file | a complete line that is not JSON (only in a log that fails verification) |
 | ``partial_log`` | verification | the log given does not start at its first line |
 | ``not_authenticated`` | verification | no trusted key (none in the keyring, no ``--key``), or no signed checkpoint |
@@ -47,7 +49,9 @@ ROUND_OPEN = "round_open"
 ROUND_VOIDED = "round_voided"
 NO_DEALER = "no_dealer"
 ALARM = "alarm"
+WRITTEN_OFF_RETURNED = "written_off_returned"
 INTERNAL_ERROR = "internal_error"
+SUPERVISOR_REFUSED = "supervisor_refused"
 NOT_AUTHENTICATED = "not_authenticated"  # reviewed without a key, or no signed checkpoint
 KEY_BESIDE_LOG = "key_beside_log"  # the only key given lies in the folder it vouches for
 PARTIAL_LOG = "partial_log"
@@ -145,9 +149,18 @@ def collect(recon: Reconstruction, rounds: list[Anomaly], *, locate: Locate | No
             detail += f" at penetration {alarm.penetration:.1%}"
         out.append(Anomaly(ALARM, alarm.seq, alarm.ts, detail, _round_of(recon, alarm.seq, alarm.round), None, None,
                            _where(locate, alarm.seq)))
+    for r in recon.written_off_returns:
+        detail = (f"{r.device}: {r.card} (event {r.event_no}) came back into the shuffler after a supervisor wrote it off "
+                  "(card_not_returned resolved)")
+        out.append(Anomaly(WRITTEN_OFF_RETURNED, r.seq, r.ts, detail, _round_of(recon, r.seq, r.round) if r.event == "identified" else None,
+                           r.device, None, _where(locate, r.seq)))
     for e in recon.internal_errors:
         out.append(Anomaly(INTERNAL_ERROR, e.seq, e.ts, f"{e.error} (on {e.what})", None, None,
                            None, _where(locate, e.seq)))
+    for r in recon.supervisor_refusals:
+        detail = f"supervisor {r.supervisor!r}: {r.action or 'resolve'} refused" + (f" ({r.reason})" if r.reason else "")
+        out.append(Anomaly(SUPERVISOR_REFUSED, r.seq, r.ts, detail, _round_of(recon, r.seq, r.round) if r.round else None,
+                           None, None, _where(locate, r.seq)))
     for a in rounds:
         if a.where is None:
             a.where = _where(locate, a.seq)

@@ -125,7 +125,10 @@ class Reconstruction:
     recoveries: list[Any] = field(default_factory=list)  # recovery records
     alarms: list[Any] = field(default_factory=list)  # alarm records
     internal_errors: list[Any] = field(default_factory=list)  # internal_error records
+    supervisor_refusals: list[Any] = field(default_factory=list)  # supervisor_refused records
     inputs_rejected: int = 0
+    #: ``returned`` / ``identified`` lines of cards a supervisor had written off, coming back
+    written_off_returns: list[Any] = field(default_factory=list)
     csm_events: CsmEvents = field(default_factory=CsmEvents)
     #: per session, the lowest and highest round number it started, and the highest of the
     #: sessions before it (for :meth:`round_id`)
@@ -193,9 +196,11 @@ class Reconstructor:
             "shoe_resumed": self._shoe_resumed, "round_resumed": self._round_resumed,
             "cut_card": self._cut_card, "last_round": self._last_round, "shuffle_started": self._numbered,
             "shoe_empty": self._numbered, "button": self._numbered, "device_event": self._numbered,
+            "device_adopted": self._device_adopted,
             "log_opened": self._log_opened, "recovery": self._recovery, "rotated": self._rotated,
             "table_started": self._table_started, "table_stopped": self._table_stopped,
             "alarm": self._alarm, "internal_error": self._internal_error, "input_rejected": self._input_rejected,
+            "supervisor_refused": self._supervisor_refused,
         }
         self._handlers = {RECORDS[kind]: handler for kind, handler in h.items()}
 
@@ -253,6 +258,13 @@ class Reconstructor:
             self._last[dev] = n
         else:
             self._irregular(dev, n, rec.seq, last)
+
+    def _device_adopted(self, rec: Any) -> None:
+        """A device used before, new to the log, adopted at its counter: its first event is
+        expected right after it (a later one leaves a gap)."""
+        dev = rec.device
+        if dev not in self._last:
+            self._base[str(dev)] = max(self._base.get(str(dev), 0), rec.event_no)
 
     def _irregular(self, dev: Any, n: int, seq: int, last: int | None) -> None:
         nums = self._numbers.get(dev)
@@ -337,6 +349,8 @@ class Reconstructor:
 
     def _returned(self, rec: Any) -> None:
         self._number(rec)
+        if rec.written_off:
+            self.out.written_off_returns.append(rec)
         if rec.device == self.source and self.csm:
             events = self.out.csm_events
             card = rec.card
@@ -345,6 +359,8 @@ class Reconstructor:
             events.append(CsmEvents.RETURN, card_code(card), rec.seq)
 
     def _identified(self, rec: Any) -> None:
+        if rec.written_off:
+            self.out.written_off_returns.append(rec)
         rnd = self.round
         if rnd is not None and rec.round == rnd.number:
             rnd.events.append(rec)
@@ -629,6 +645,9 @@ class Reconstructor:
 
     def _internal_error(self, rec: Any) -> None:
         self.out.internal_errors.append(rec)
+
+    def _supervisor_refused(self, rec: Any) -> None:
+        self.out.supervisor_refusals.append(rec)
 
     def _input_rejected(self, rec: Any) -> None:
         self.out.inputs_rejected += 1

@@ -128,9 +128,9 @@ _SNAPSHOT: Fields = {"event_nos": (COUNTS, OPTIONAL)}
 SCHEMA: dict[str, Fields] = {
     "dealt": _CARD_LINE, "burned": _CARD_LINE, "drawn": _CARD_LINE,
     "returned": {"card": (CARD, REQUIRED), "shoe": (SHOE, OPTIONAL), **_DEVICE, "to": (OPT_STR, OPTIONAL),
-                 "face": (OPT_STR, OPTIONAL)},
+                 "face": (OPT_STR, OPTIONAL), "written_off": (BOOL, OPTIONAL)},
     "identified": {"card": (CARD, REQUIRED), "to": (STR, REQUIRED), "shoe": (SHOE, OPTIONAL), "round": (OPT_INT, REQUIRED), **_DEVICE,
-                   "face": (OPT_STR, OPTIONAL)},
+                   "face": (OPT_STR, OPTIONAL), "written_off": (BOOL, OPTIONAL)},
     "discarded": {"count": (INT, REQUIRED), "shoe": (SHOE, OPTIONAL), "round": (OPT_INT, REQUIRED), **_DEVICE},
     "decision": {"round": (INT, REQUIRED), "seat": (INT, REQUIRED), "decision": (STR, REQUIRED), "banker": (BOOL, OPTIONAL)},
     "corrected": {"round": (INT, REQUIRED), "card": (CARD, REQUIRED), "from": (STR, REQUIRED), "to": (STR, REQUIRED),
@@ -172,6 +172,7 @@ SCHEMA: dict[str, Fields] = {
     "burn_next": {"round": (OPT_INT, OPTIONAL), "marks": (INT, REQUIRED)},
     "device_identified": {"name": (STR, REQUIRED), "kind": (OPT_STR, OPTIONAL), "model": (OPT_STR, OPTIONAL),
                           "serial": (OPT_STR, OPTIONAL), "firmware": (OPT_STR, OPTIONAL)},
+    "device_adopted": {**_DEVICE, "detail": (OPT_STR, OPTIONAL)},
     "duty_resumed": {"dealer": (OPT_STR, OPTIONAL)},
     "dealer_change": {"dealer": (STR, REQUIRED), "previous": (OPT_STR, OPTIONAL), "burns_due": (INT, REQUIRED),
                       "shoe": (SHOE, OPTIONAL)},
@@ -186,6 +187,10 @@ SCHEMA: dict[str, Fields] = {
     "table_stopped": {"reason": (STR, REQUIRED), "round": (OPT_INT, OPTIONAL)},
     "alarm": {"kind": (STR, REQUIRED), "round": (OPT_INT, OPTIONAL), "penetration": (OPT_NUM, OPTIONAL)},
     "internal_error": {"error": (STR, OPTIONAL), "what": (STR, OPTIONAL)},
+    "supervisor_refused": {
+        "supervisor": (STR, OPTIONAL), "action": (STR, OPTIONAL), "reason": (STR, OPTIONAL),
+        "state": (STR, OPTIONAL), "round": (OPT_INT, OPTIONAL),
+    },
     "log_opened": {**_SNAPSHOT, "previous": (OPT_STR, OPTIONAL)},
     "rotated": {**_SNAPSHOT, "previous": (OPT_STR, OPTIONAL)},
     "checkpoint": {**_SNAPSHOT, "reason": (STR, REQUIRED)},
@@ -223,7 +228,7 @@ def problem(record: Any) -> str | None:
 
 
 #: kinds the controller writes whose fields no one reads (their envelope is checked)
-ENVELOPE_ONLY = ("input_rejected", "shoe_not_resumed", "supervisor_refused")
+ENVELOPE_ONLY = ("input_rejected", "shoe_not_resumed")
 
 
 class Envelope(msgspec.Struct, kw_only=True, gc=False):

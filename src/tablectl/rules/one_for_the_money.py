@@ -1,4 +1,4 @@
-"""One for the Money (seeds/one-for-the-money.txt, GAMES.md section 3).
+"""One for the Money.
 
 Round input (``RoundHands``): each seat's ``cards`` = [its final card] (after any trade),
 ``traded`` = [the card it gave up] when it traded; ``dealer`` = the dealer's two cards;

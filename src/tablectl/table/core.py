@@ -94,6 +94,9 @@ class TableCore(lc.LifecycleModel):
         self.demo_supervisor = demo_supervisor  # the supervisors are a simulated table's demo one (logged)
         self.game = config.game_def
         self.rules = config.procedure_rules
+        self.bet_limits = config.bet_limits
+        self.bet_names = config.bet_names
+        self.voided: int | None = None  # the round a supervisor voided, until the next one starts
         self.settlement_rules = config.settlement_rules
         self.log = log
         self.source = config.card_device
@@ -137,6 +140,8 @@ class TableCore(lc.LifecycleModel):
         self.people = People(self.game.bank_every if self.game.banker else 0, config.seats)
         self.alarms = Alarms()
         self.highest: dict[str, int] = {}
+        self.unnumbered: set[str] = set()  # devices with nothing logged: their first event tells where they stand
+        self._adopted: Callable[[str], int | None] | None = None
         self.recent: deque[dict[str, Any]] = deque(maxlen=recent)
         self._recent = screen.RecentShown()
         log.add_listener(self.recent.append)
@@ -182,15 +187,21 @@ class TableCore(lc.LifecycleModel):
             self.log.append("state", **{"from": before, "to": self.state, "trigger": trigger, "round": self.round_no or None})
 
     def go_online(self, devices: Mapping[str, int] | None = None, resumed: LogState | None = None,
-                  identities: Mapping[str, Any] | None = None) -> None:
+                  identities: Mapping[str, Any] | None = None, adopted: Callable[[str], int | None] | None = None) -> None:
         """The devices are connected: ``devices`` maps each to the highest event number already
         logged for it (events up to it are not taken again); ``resumed``: what the log says was
         in play when the table stopped (``tablectl.table.resume``): a card-reading shoe or a
         continuous shuffler, and the round being dealt from it, are taken over. ``identities``:
         each connected device's ``Identify`` (model, serial number, firmware), logged as
-        ``device_identified`` so that surveillance can follow a machine by its serial number."""
+        ``device_identified`` so that surveillance can follow a machine by its serial number.
+        ``adopted(name)``: what the driver of a device with nothing logged adopted it after (a
+        device used before: its first event, less one), logged as ``device_adopted`` ahead of that
+        event."""
         for name, number in (devices or {}).items():
             self.highest[name] = number
+            if not number and adopted is not None:
+                self.unnumbered.add(name)
+        self._adopted = adopted
         self.log.append(
             "table_started",
             game=self.game.id,
@@ -247,6 +258,12 @@ class TableCore(lc.LifecycleModel):
             if number <= self.highest.get(device, 0):
                 return  # already taken (a replay after a reconnect)
             self.highest[device] = number
+            if device in self.unnumbered:
+                self.unnumbered.discard(device)
+                counter = self._adopted(device) if self._adopted is not None else None
+                if counter:
+                    self.log.append("device_adopted", device=device, event_no=counter,
+                                    detail=f"counter at {counter}, nothing before it expected")
         handler = self._dispatch.get(type(event))
         if handler is None:
             self.log.append("device_event", device=device, event_no=number, type=type(event).__name__)
@@ -400,15 +417,21 @@ class TableCore(lc.LifecycleModel):
         self._take_back(card, device, event.event_no, fields)
 
     def _take_back(self, card: int, device: str, event_no: int, fields: dict[str, Any] | None) -> None:
-        """A card back into the continuous shuffler (``fields`` None: already logged)."""
+        """A card back into the continuous shuffler (``fields`` None: already logged). A card a
+        supervisor wrote off (``card_not_returned`` resolved) is logged as one coming back."""
+        owed = self._written_off(card)
         if fields is not None:
-            self.log.append("returned", card=text(card), to=device, face="up", **fields)
+            self.log.append("returned", card=text(card), to=device, face="up", **fields, **({"written_off": True} if owed else {}))
         if self.comp.seen(card) == 0:
             self._violation(va.FOREIGN_CARD, f"{text(card)} was returned but never dealt", card=text(card), device=device, event_no=event_no)
             return
         self.comp.give_back(card)
-        if self.written_off and self.written_off[card]:
+        if owed:
             self.written_off[card] -= 1
+
+    def _written_off(self, card: int) -> bool:
+        """Whether a copy of ``card`` out of the continuous shuffler was written off."""
+        return self.written_off[card] > 0 and self.comp.seen(card) > 0
 
     # --- packets from a hand-forming shuffler ----------------------------------------------------
 
@@ -636,8 +659,8 @@ class TableCore(lc.LifecycleModel):
                 raise InputRejected("wagers must name exactly the seats in play")
             for seat in seats:
                 problem = va.check_wagers(
-                    dict(inp.wagers[seat]), known=game.wagers, required=game.required, limited=game.limited,
-                    minimum=cfg.min_bet, maximum=cfg.max_bet, whole_dollars=cfg.whole_dollar_bets,
+                    dict(inp.wagers[seat]), known=game.wagers, required=game.required, limits=self.bet_limits,
+                    names=self.bet_names,
                 )
                 if problem:
                     raise InputRejected(f"seat {seat}: {problem}")
@@ -662,6 +685,7 @@ class TableCore(lc.LifecycleModel):
         if banker is not None and banker != previous:
             self.log.append("bank", seat=banker, previous=previous, round=self.round_no + 1)
         self.round_no += 1
+        self.voided = None
         wagers = {s: dict(inp.wagers[s]) for s in seats} if inp.wagers is not None else None
         cursor = RoundCursor(game.script, RoundContext(seats, wagers, banker, self.packets, self.rules))
         self._open_round(cursor, inp.banker_stake, self.last_round_announced)
@@ -729,9 +753,11 @@ class TableCore(lc.LifecycleModel):
         if not isinstance(card, int) or not 0 <= card < DECK_SIZE:
             raise InputRejected(f"not a card: {card!r}")
         pending = self.alarms.misreads.pop(0)
+        owed = pending.where == "returned" and self._written_off(card)
         self.log.append(
             "identified", card=text(card), to=pending.to, face=pending.face, shoe=self.shoe,
             round=self.round_no if self.in_round else None, device=pending.device, event_no=pending.event_no,
+            **({"written_off": True} if owed else {}),
         )
         if pending.where == "returned":
             self._take_back(card, pending.device, pending.event_no, None)
@@ -844,6 +870,9 @@ class TableCore(lc.LifecycleModel):
             self.written_off = Counter({c: self.comp.seen(c) for c in range(DECK_SIZE) if self.comp.seen(c)})
         if void:
             self.log.append("round_voided", round=self.round_no, reason=", ".join(kinds + sorted(unlisted)))
+            self.voided = self.round_no
+            if self.packets:  # the voided round's deck is not dealt on: the next round is shuffled afresh
+                self.exhausted = True
             self.cursor = None
             self.settlement = []
             self.base = lc.SETTLING

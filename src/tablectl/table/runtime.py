@@ -2,7 +2,8 @@
 served on pseudo-terminals so the real serial path runs), their drivers and the controller.
 
 Start order: open the log; for each device, start its simulator (when simulating) and open its
-driver with ``resume_after`` = the highest event number already logged for it; then start the
+driver with ``resume_after`` = the highest event number already logged for it (none: a device used
+before is adopted where its events begin, logged as ``device_adopted``); then start the
 controller, which takes over from the log what was in play: round numbers, the dealer and the
 bank's rotation, the shoe (or continuous shuffler) and its round (``tablectl.table.resume``).
 Stop order is the reverse: the controller takes what is queued, logs ``table_stopped`` and
@@ -84,8 +85,10 @@ class TableRuntime:
             address = device.address
             if self.simulate:
                 address = self._serve_simulator(name, device.driver, i, controller.resume_after(name))
+            logged = controller.resume_after(name)
+            # nothing logged of the device: a used one is adopted where its events begin (logged)
             self.drivers[name] = driver = open_device(
-                device.driver, address, name, controller.sink, resume_after=controller.resume_after(name)
+                device.driver, address, name, controller.sink, resume_after=logged, adopt=logged == 0
             )
             controller.attach(name, driver)
         controller.start()

@@ -4,10 +4,12 @@ cards only and the recent log lines redacted."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tablectl.cards import text
 from tablectl.games.procedure import BURN, seat_to
+from tablectl.rules.bets import round_wagers
 from tablectl.table import lifecycle as lc
 from tablectl.table.view import Prompt, SeatView, TableView, redact
 
@@ -103,7 +105,8 @@ def view(core: TableCore, recent: RecentShown) -> TableView:
                 in_play=in_play,
                 banker=seat == people.banker,
                 wants_bank=seat in people.wanting,
-                wagers=dict(core.round_wagers.get(seat, {})) if in_play and core.round_wagers else {},
+                wagers=_named(round_wagers(core.game.id, core.round_wagers.get(seat, {}), core.decisions.get(seat, ())), core.bet_names)
+                if in_play and core.round_wagers else {},
                 cards=_shown(core.layout.get(seat_to(seat), ())) if in_play else (),
                 decisions=tuple(core.decisions.get(seat, ())) if in_play else (),
             )
@@ -128,12 +131,21 @@ def view(core: TableCore, recent: RecentShown) -> TableView:
         cards_out=core.comp.drawn - sum(core.written_off.values()) if core.kind == "csm" else 0,
         prompt=prompt(core),
         alarms=core.alarms.views(),
-        settlement=tuple(core.settlement),
+        settlement=tuple({**line, "bet": core.bet_names.get(line["bet"], line["bet"])} for line in core.settlement)
+        if core.bet_names else tuple(core.settlement),
         recent=recent(core.recent),
         processed=dict(core.highest),
         next_banker=next_banker(core),
         shoe_cards=core.size if core.capped else None,
+        voided=core.voided,
+        banker_stake=core.banker_stake if core.in_round else None,
+        banker_limited=bool(core.game.banker) and bool(getattr(core.settlement_rules, "limit_to_banker_stake", False)),
     )
+
+
+def _named(wagers: dict[str, int], names: Mapping[str, str]) -> dict[str, int]:
+    """``wagers`` keyed by the name the table gives each bet."""
+    return {names.get(b, b): v for b, v in wagers.items()} if names else wagers
 
 
 def _shown(cards: Any) -> tuple[str | None, ...]:

@@ -8,10 +8,12 @@ short instruction the display shows beside it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from tablectl.games.procedure import CardStep
+from tablectl.rules.bets import BetLimit
 from tablectl.table import lifecycle as lc
 
 BURN_MISSING = "burn_missing"
@@ -153,26 +155,26 @@ def check_wagers(
     *,
     known: tuple[str, ...],
     required: tuple[str, ...],
-    limited: tuple[str, ...],
-    minimum: int,
-    maximum: int,
-    whole_dollars: bool = False,
+    limits: Mapping[str, BetLimit],
+    names: Mapping[str, str] | None = None,
 ) -> str | None:
-    """Why one seat's wagers (bet -> cents) cannot be taken, or None. ``required``: at least one
-    of these bets; ``limited``: the bets the table minimum and maximum apply to."""
+    """Why one seat's wagers (bet -> cents) cannot be taken, or None (one line naming the bet and
+    the limit). ``required``: at least one of these bets; ``limits``: each bet's limits
+    (``tablectl.rules.bets``); ``names``: the name the table gives a bet, where it differs."""
+    names = names or {}
     for bet, cents in wagers.items():
         if bet not in known:
-            return f"unknown bet {bet!r} (this game takes {', '.join(known)})"
+            return f"unknown bet {bet!r} (this game takes {', '.join(names.get(b, b) for b in known)})"
         if not isinstance(cents, int) or isinstance(cents, bool) or cents < 0:
-            return f"{bet}: {cents!r} is not an amount in cents"
-        if cents and bet in limited and not minimum <= cents <= maximum:
-            return f"{bet}: {cents / 100:.2f} is outside the table limits {minimum / 100:.2f}-{maximum / 100:.2f}"
-        if whole_dollars and cents % 100:
-            return f"{bet}: {cents / 100:.2f} is not whole dollars"
+            return f"{names.get(bet, bet)}: {cents!r} is not an amount in cents"
+        limit = limits.get(bet)
+        problem = limit.problem(cents) if cents and limit is not None else None
+        if problem:
+            return f"{names.get(bet, bet)}: {problem}"
     for bet in required:
         if wagers.get(bet, 0) > 0:
             return None
-    return f"needs a {' or '.join(required)} wager"
+    return f"needs a {' or '.join(names.get(b, b) for b in required)} wager"
 
 
 __all__ = [

@@ -89,6 +89,9 @@ class TableView:
     processed: Mapping[str, int]
     next_banker: int | None = None  # who banks the next round (the round in play: who banks it)
     shoe_cards: int | None = None  # cards in a full shoe (the penetration's base); None: continuous shuffler
+    voided: int | None = None  # the round a supervisor voided, until the next round starts
+    banker_stake: int | None = None  # what the banking player put up for the round in play (cents)
+    banker_limited: bool = False  # payouts stop once the banking player's stake is used up
 
     @property
     def held(self) -> bool:

@@ -3,10 +3,20 @@ human uses — the dealer-input API (``TableController``) and the devices themse
 simulators' control API: pulling a card from the shoe, pressing its burn button, returning
 cards to a continuous shuffler, asking the shuffler for a packet).
 
-It follows the table's prompt (what the procedure waits for) and makes random legal decisions.
+It follows the table's prompt (what the procedure waits for); its players decide by the game
+math's optimal strategy, wrong at the ``player_errors`` rate (``tablectl.table.players``).
 With a mistake rate it commits procedure errors on purpose and writes each one it committed as a
 JSON line ``{"round": R, "kind": K}``; each kind is one the controller must flag in that round
 (``EXPECTED_VIOLATION``). When the table is held, it resolves as the supervisor.
+
+Device faults (the simulators' ``--fault``) are met as a dealer meets them: a jam or an open door
+stops the device (and the table): the attendant clears it and the dealer carries on where the
+device stopped (the card is drawn again, the rest of the cards returned); a link that is down is
+waited for. A misread card is turned over and named (``identify_card``) before the supervisor
+resolves the hold; a hold the device's faults explain (a packet cut short by a jam, a foreign or
+missing card, a failed deck check) is resolved by the supervisor too, and a batch shuffler's deck
+that failed its check is replaced. A hold that neither a mistake nor a fault explains stops the
+dealer (``DealerError``).
 """
 
 from __future__ import annotations
@@ -15,16 +25,19 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from tablectl.drivers.events import CardDrawn, DeviceEvent
+from tablectl.drivers.events import CardDrawn, CardReturned, DeviceEvent, PacketDelivered
 from tablectl.simulators.device import SimDevice
+from tablectl.simulators.model import DeviceRefused
 from tablectl.table import lifecycle as lc
 from tablectl.table import validation as va
 from tablectl.table.controller import TableController
 from tablectl.table.inputs import InputRejected
+from tablectl.table.players import Players
 from tablectl.table.view import Prompt, TableView
 
 SKIP_BURN = "skip_burn"
@@ -44,6 +57,11 @@ EXPECTED_VIOLATION: dict[str, str] = {
 """The violation kind the controller must raise, in the same round, for each mistake."""
 
 SUPERVISOR = "virtual-supervisor"
+_RETRIES = 20  # tries at one action or input through device faults before giving up
+CONTENT_FAULTS = ("foreign", "extra", "missing")
+"""Faults that change what the device holds: their cards stay in it (until a load), and holds
+of the kinds in ``CONTENT_HOLDS`` may follow long after."""
+CONTENT_HOLDS = frozenset({va.FOREIGN_CARD, va.DECK_CHECK, va.WRONG_STATE})
 
 
 class DealerError(RuntimeError):
@@ -61,6 +79,11 @@ class DealerReport:
     dealer_changes: int = 0
     resolutions: int = 0
     mistakes: list[dict[str, Any]] = field(default_factory=list)
+    faults_cleared: int = 0  # jams and open doors the attendant cleared
+    misreads_named: int = 0  # misread cards turned over and identified
+    fault_resolutions: int = 0  # holds the device's faults explained, resolved by the supervisor
+    link_waits: int = 0  # times the dealer waited for a device's link to come back
+    decks_replaced: int = 0  # a batch shuffler's deck that failed its check, replaced by a fresh one
 
 
 class VirtualDealer:
@@ -76,14 +99,18 @@ class VirtualDealer:
         mistakes_log: IO[str] | None = None,
         dealer_change_rate: float = 0.02,
         timeout: float = 10.0,
+        player_errors: float = 0.0,
     ) -> None:
         self.controller = controller
         self.config = controller.config
+        self._limits = self.config.bet_limits
         self.game = self.config.game_def
         self.device = self.config.card_device
         self.kind = self.config.card_driver
         self.sim = sim
         self.rng = random.Random(seed)
+        self.players = Players(self.game.id, self.config.decks, self.rng, errors=player_errors)
+        self._dealt: dict[str, list[int | None]] = {}  # this round's cards by position, in order
         self.mistake_rate = mistakes
         self.mistakes_log = mistakes_log
         self.dealer_change_rate = dealer_change_rate
@@ -95,6 +122,8 @@ class VirtualDealer:
         self._held_back: list[int] = []  # cards kept from the shuffler (card not returned)
         self._out: list[int] = []  # cards out of the continuous shuffler, to return
         self._last_event = 0
+        self._unread: list[int] = []  # faces of misread cards not yet named to the table, in order
+        self._faults_met = 0  # the device's faults fired as of the last resolution
 
     # --- the game ---------------------------------------------------------------------------
 
@@ -104,14 +133,14 @@ class VirtualDealer:
         view = self._snapshot()
         if view.dealer_id is None:  # no round starts without a dealer on duty
             self._dealer_no += 1
-            self._input(self.controller.dealer_change(f"dealer-{self._dealer_no}"))
+            self._do(lambda: self.controller.dealer_change(f"dealer-{self._dealer_no}"))
         if self.kind == "csm":
             self._pick_up()
         if view.state in (lc.IN_ROUND, lc.SETTLING) and view.round is not None:
             self._finish_round(view, view.round)
         if self.game.banker:
             for seat in range(1, self.config.seats + 1):
-                self._input(self.controller.offer_bank(seat, True))
+                self._do(lambda seat=seat: self.controller.offer_bank(seat, True))  # type: ignore[misc]
         for i in range(rounds):
             self._play_round(last=i == rounds - 1)
             self.report.rounds += 1
@@ -119,6 +148,7 @@ class VirtualDealer:
         return self.report
 
     def _play_round(self, *, last: bool = False) -> None:
+        self._dealt = {}
         self._arm(last=last)
         view = self._ready()
         seats, wagers, stake = self._bets(view)
@@ -128,7 +158,7 @@ class VirtualDealer:
                 break
             except InputRejected:
                 view = self._snapshot()
-                if view.state == lc.HELD:
+                if view.state in (lc.HELD, lc.DEVICE_FAULT):
                     self._resolve(view)
                     view = self._ready()
                     continue
@@ -142,7 +172,7 @@ class VirtualDealer:
         while view.state != lc.SETTLING or view.prompt.action != "end_round":
             view = self._step(view, round_no)
         self._collect(round_no)
-        self._input(self.controller.end_round())
+        self._do(self.controller.end_round)
 
     def _step(self, view: TableView, round_no: int) -> TableView:
         """One action for the table's prompt in a round; returns the next view."""
@@ -154,10 +184,12 @@ class VirtualDealer:
         elif p.action == "packet":
             self._packet(p, view, round_no)
         elif p.action == "decide":
-            self._input(self.controller.decide(p.seat, self.rng.choice(p.options)))  # type: ignore[arg-type]
+            cards = self._dealt.get(f"seat:{p.seat}", [])
+            choice = self.players.decide(p.options, cards)  # type: ignore[arg-type]
+            self._do(lambda: self.controller.decide(p.seat, choice))  # type: ignore[arg-type]
             self.report.decisions += 1
         elif p.action == "discard":
-            self._sync(self.sim.discard_rest())
+            self._sync(self._act(self.sim.discard_rest))
         elif p.action == "end_round":
             return view
         else:
@@ -196,14 +228,14 @@ class VirtualDealer:
             if view.state in (lc.HELD, lc.DEVICE_FAULT):
                 self._resolve(view)
             elif p.action == "load_shoe":
-                self._sync(self.sim.load())
+                self._sync(self._act(self.sim.load))
                 self.report.shoes += 1
             elif p.action == "change_shoe":
                 if self._ignore_cap and view.state == lc.RESHUFFLE_DUE and (view.cap_cards or 0) > view.cards_drawn:
                     return view  # the mistake: deal on past the last round
-                self._input(self.controller.shoe_change())
+                self._do(self.controller.shoe_change)
             elif p.action == "shuffle":
-                self._sync(self.sim.start_shuffle())
+                self._sync(self._act(self.sim.start_shuffle))
                 self.report.shoes += 1
             elif p.action == "wait":
                 time.sleep(0.001)
@@ -231,7 +263,7 @@ class VirtualDealer:
 
     def _change_dealer(self) -> None:
         self._dealer_no += 1
-        self._input(self.controller.dealer_change(f"dealer-{self._dealer_no}"))
+        self._do(lambda: self.controller.dealer_change(f"dealer-{self._dealer_no}"))
         self.report.dealer_changes += 1
 
     def _wants_dealer_change(self) -> bool:
@@ -256,15 +288,19 @@ class VirtualDealer:
                 w[bet] = self._amount()
             for bet in game.wagers:
                 if bet not in w and bet not in game.required and self.rng.random() < 0.4:
-                    w[bet] = self._amount(side=True)
+                    w[bet] = self._amount(side=True, bet=bet)
             wagers[seat] = w
         stake = 100 * self.rng.randint(1, 50) * 100 if game.banker else None
         return seats, wagers, stake
 
-    def _amount(self, *, side: bool = False) -> int:
+    def _amount(self, *, side: bool = False, bet: str | None = None) -> int:
         low, high = self.config.min_bet // 100, self.config.max_bet // 100
         if side:
             high = max(low, high // 5)
+        limit = self._limits.get(bet) if bet is not None else None
+        if limit is not None:  # within the bet's own limits, in whole dollars
+            high = min(high, limit.maximum // 100)
+            low = min(max(low, -(-limit.minimum // 100)), high)
         return 100 * self.rng.randint(max(low, 1), max(high, 1))
 
     # --- the cards ----------------------------------------------------------------------------
@@ -285,12 +321,15 @@ class VirtualDealer:
             if self._ignore_cap and view.cap_cards is not None and drawn + 1 > view.cap_cards:
                 self._record(round_no, CARD_PAST_CAP)
                 self._ignore_cap = False
-                self._burn() if burn else self._draw()
+                self._burn() if burn else self._draw(position)
                 break
-            self._burn() if burn else self._draw()
+            unread = len(self._unread)
+            self._burn() if burn else self._draw(position)
             drawn += 1
             if skipped and not burn:
                 break  # the card that shows the skipped burn: the table holds
+            if len(self._unread) > unread:
+                break  # a misread card: the table holds until it is named (the rest is dealt after)
         else:
             if self._armed == EXTRA_CARD:
                 self._record(round_no, EXTRA_CARD)
@@ -299,26 +338,48 @@ class VirtualDealer:
         self._sync_last()
 
     def _packet(self, p: Prompt, view: TableView, round_no: int) -> None:
-        self._sync(self.sim.deliver_packet(p.count))
-        self.report.cards += p.count
+        events = self._deliver(p.count)
+        hand = self._dealt.setdefault(p.to[0], [])
+        for e in events:
+            if isinstance(e, CardDrawn):
+                hand.append(e.card)
+            elif isinstance(e, PacketDelivered):
+                hand.extend(e.cards)
         if self._armed == EXTRA_CARD and self._snapshot().prompt.action != "packet":
             self._record(round_no, EXTRA_CARD)
             self._armed = None
-            self._sync(self.sim.deliver_packet(1))
-            self.report.cards += 1
+            self._deliver(1)
+
+    def _deliver(self, count: int) -> list[DeviceEvent]:
+        """A packet from the shuffler; one a jam cut short is what it is (the table judges it):
+        the attendant clears the jam and the dealer goes on as the table asks. Its events."""
+        events = self._act(lambda: self.sim.deliver_packet(count))
+        self.report.cards += sum(len(e.cards) for e in events if isinstance(e, PacketDelivered))
+        if self._blocked():
+            self._clear()
+        self._sync_last()
+        return events
 
     def _burn(self) -> None:
-        self._note(self.sim.press_button(0))
+        self._act(lambda: self.sim.press_button(0))
         self._draw()
 
-    def _draw(self) -> None:
-        events = self.sim.draw()
-        self._note(events)
-        for e in events:
-            if isinstance(e, CardDrawn):
+    def _draw(self, position: str | None = None) -> None:
+        """One card out of the device: drawn again after a jam (or an open door) that kept it in."""
+        for _ in range(_RETRIES):
+            events = self._act(self.sim.draw)
+            drawn = [e for e in events if isinstance(e, CardDrawn)]
+            for e in drawn:
                 self.report.cards += 1
-                if self.kind == "csm" and e.card is not None:
-                    self._out.append(e.card)
+                face = e.card if e.card is not None else next(iter(self.sim.faces(e.event_no)), None)
+                if position is not None:
+                    self._dealt.setdefault(position, []).append(face)
+                if self.kind == "csm" and face is not None:
+                    self._out.append(face)
+            if drawn or not self._blocked():
+                return
+            self._clear()
+        raise DealerError(f"{self.device}: no card came out in {_RETRIES} tries")
 
     def _collect(self, round_no: int) -> None:
         """After the round: the cards go back into a continuous shuffler (one palmed, by mistake)."""
@@ -344,24 +405,123 @@ class VirtualDealer:
         if final:
             cards += self._held_back
             self._held_back = []
-        if cards:
-            self._sync(self.sim.return_cards(cards))
+        self._give_back(cards)
+
+    def _give_back(self, cards: Sequence[int]) -> None:
+        """Cards into the continuous shuffler; after a jam (or an open door) stops the in-feed,
+        the attendant clears it and the rest go in."""
+        todo = list(cards)
+        for _ in range(_RETRIES):
+            if not todo:
+                self._sync_last()
+                return
+            events = self._act(lambda: self.sim.return_cards(todo))
+            taken = sum(isinstance(e, CardReturned) for e in events)
+            todo = todo[taken:]
+            if todo and not self._blocked():
+                raise DealerError(f"{self.device}: the shuffler took {taken} card(s) and refused the rest")
+            if todo:
+                self._clear()
+        raise DealerError(f"{self.device}: {len(todo)} card(s) would not go back in {_RETRIES} tries")
 
     # --- the supervisor -----------------------------------------------------------------------
 
     def _resolve(self, view: TableView) -> None:
         if view.state == lc.DEVICE_FAULT:
-            self._sync(self.sim.clear_fault())
+            self._device_fault(view)
             return
-        if not self.report.mistakes:
+        named = self._name_misreads()
+        fired = self._fired()
+        content = any(self.sim.model.faults.fired[k] for k in CONTENT_FAULTS)
+        by_fault = bool(named or fired > self._faults_met or (content and {a.kind for a in view.alarms} <= CONTENT_HOLDS))
+        if not self.report.mistakes and not by_fault:
             kinds = ", ".join(f"{a.kind} ({a.detail})" for a in view.alarms)
             raise DealerError(f"round {view.round}: the table is held without a mistake of mine: {kinds}")
         void = any(a.kind == va.PENETRATION_CAP for a in view.alarms)
-        self._input(self.controller.resolve(SUPERVISOR, note="virtual dealer's mistake", void_round=void))
+        note = "device fault met by the virtual dealer" if by_fault else "virtual dealer's mistake"
+        self._input(self.controller.resolve(SUPERVISOR, note=note, void_round=void))
+        self._faults_met = fired
+        self._unread.clear()
         self.report.resolutions += 1
+        self.report.fault_resolutions += by_fault
         if any(a.kind == va.CARD_NOT_RETURNED for a in view.alarms) and self._held_back:
             found, self._held_back = self._held_back, []
-            self._sync(self.sim.return_cards(found))
+            self._give_back(found)
+        if self.kind == "shuffler" and any(a.kind == va.DECK_CHECK for a in view.alarms):
+            self._act(self.sim.load)  # the failed deck is replaced: the next shuffle checks a fresh one
+            self.report.decks_replaced += 1
+
+    def _name_misreads(self) -> int:
+        """Turn over each misread card the table waits for and name it (``identify_card``), oldest
+        first; how many were named."""
+        named = 0
+        while self._unread:
+            try:
+                self._input(self.controller.identify_card(self._unread[0]))
+            except InputRejected:  # none waits: the table did not take that one as a card to name
+                self._unread.clear()
+                break
+            self._unread.pop(0)
+            named += 1
+        self.report.misreads_named += named
+        return named
+
+    def _device_fault(self, view: TableView) -> None:
+        """The table is stopped by a device fault: the attendant clears a jam or an open door; a
+        link that is down is waited for (the driver reconnects)."""
+        if self.sim.model.active_faults:
+            self._clear()
+            return
+        self.report.link_waits += 1
+        deadline = time.monotonic() + 3 * self.timeout
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+            if self._snapshot().state != lc.DEVICE_FAULT:
+                return
+        kinds = ", ".join(f"{a.kind} ({a.detail})" for a in view.alarms)
+        raise DealerError(f"round {view.round}: the table stayed stopped by a device fault: {kinds}")
+
+    # --- the device ---------------------------------------------------------------------------
+
+    def _act(self, action: Callable[[], list[DeviceEvent]]) -> list[DeviceEvent]:
+        """One action at the device; one it refuses for a jam or an open door is done again once
+        the attendant has cleared that."""
+        for _ in range(_RETRIES):
+            try:
+                events = action()
+            except DeviceRefused:
+                if not self._blocked():
+                    raise
+                self._clear()
+                continue
+            self._see(events)
+            return events
+        raise DealerError(f"{self.device}: still refused after {_RETRIES} clearances")
+
+    def _blocked(self) -> bool:
+        """A jam or an open door stops the device."""
+        return bool(self.sim.model.blocked)
+
+    def _clear(self) -> None:
+        """The attendant clears the device's faults (the jam removed, the door shut)."""
+        events = self.sim.clear_fault()
+        self.report.faults_cleared += 1
+        self._sync(events)
+
+    def _fired(self) -> int:
+        """How many faults the device has had (the simulator's count: a dealer sees the jam, the
+        odd card, the short packet)."""
+        return sum(self.sim.model.faults.fired.values())
+
+    def _see(self, events: Sequence[DeviceEvent]) -> None:
+        """Note the events' numbers; a misread card's face is read (turned over) for the table."""
+        self._note(events)
+        for e in events:
+            unread = (isinstance(e, (CardDrawn, CardReturned)) and e.card is None) or (
+                isinstance(e, PacketDelivered) and None in e.cards
+            )
+            if unread:
+                self._unread.extend(self.sim.faces(e.event_no))
 
     # --- talking to the table -----------------------------------------------------------------
 
@@ -374,6 +534,20 @@ class VirtualDealer:
 
     def _input(self, future: Any) -> None:
         future.result(self.timeout)
+
+    def _do(self, make: Callable[[], Future[Any]]) -> None:
+        """A dealer input; refused because a device fault stopped the table (or a hold the dealer
+        can resolve), it is given again once that is dealt with."""
+        for _ in range(_RETRIES):
+            try:
+                self._input(make())
+                return
+            except InputRejected:
+                view = self._snapshot()
+                if view.state not in (lc.HELD, lc.DEVICE_FAULT):
+                    raise
+                self._resolve(view)
+        raise DealerError(f"an input refused {_RETRIES} times through holds and device faults")
 
     def _snapshot(self) -> TableView:
         return self.controller.snapshot(self.timeout)

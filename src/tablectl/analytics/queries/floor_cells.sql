@@ -2,31 +2,48 @@
 -- (dates, inclusive). Every figure is a sum, so tables, dealers and days roll up from it.
 -- bank: who banks the game (game_banks: "house", or "player": a Designated Player or player-dealer).
 -- win: the bank's result (house or player-dealer) = minus the players' net, cents.
--- handle: the initial wagers settled (bets a decision adds - Play, War, Raise - are not handle).
+-- handle: the initial wagers settled (bets a decision adds - Play, War, Raise - are not handle;
+-- nor bets returned as no-action). The bets of voided rounds are left out.
 -- judged_*: the wagers tablectl.gamemath analyses (wager_math.edge not null): their win, the
--- expected win (stake x house edge) and its exact variance (stake^2 x variance per unit).
+-- expected win (stake x house edge) and its exact variance: the rounds' variances, each the sum of
+-- stake^2 x variance per unit over its wagers and stake_i x stake_j x covariance per unit over
+-- every two of its wagers (one seat's, or two seats' of the round: wager_cov).
 WITH b AS (
     SELECT bets.*, m.edge, m.variance
     FROM bets
     LEFT JOIN wager_math m USING (game, decks, rules_id, wager)
     WHERE bets.date BETWEEN $from AND $to
+      AND NOT EXISTS (SELECT 1 FROM rounds v WHERE v.table_id = bets.table_id AND v.round_id = bets.round_id
+                      AND v.status = 'voided')
 ),
 money AS (
-    SELECT "table", game, coalesce(dealer, '(none)') AS dealer, date,
-           sum(stake) FILTER (WHERE bet = wager) AS handle,
+    SELECT table_id, game, coalesce(dealer, '(none)') AS dealer, date,
+           sum(stake) FILTER (WHERE bet = wager AND outcome IS DISTINCT FROM 'no-action') AS handle,
            sum(-net) AS win,
-           sum(stake) FILTER (WHERE bet = wager AND edge IS NOT NULL) AS judged_handle,
+           sum(stake) FILTER (WHERE bet = wager AND outcome IS DISTINCT FROM 'no-action' AND edge IS NOT NULL) AS judged_handle,
            sum(-net) FILTER (WHERE edge IS NOT NULL) AS judged_win,
-           sum(stake * edge) FILTER (WHERE bet = wager AND edge IS NOT NULL) AS expected_win,
-           sum(stake::DOUBLE * stake * variance) FILTER (WHERE bet = wager AND edge IS NOT NULL) AS variance
+           sum(stake * edge) FILTER (WHERE bet = wager AND outcome IS DISTINCT FROM 'no-action' AND edge IS NOT NULL) AS expected_win,
+           sum(stake::DOUBLE * stake * variance) FILTER (WHERE bet = wager AND outcome IS DISTINCT FROM 'no-action' AND edge IS NOT NULL) AS variance
     FROM b GROUP BY ALL
 ),
+initial AS (
+    SELECT table_id, round_id, game, decks, rules_id, coalesce(dealer, '(none)') AS dealer, date, seat, wager, stake
+    FROM b WHERE bet = wager AND edge IS NOT NULL AND outcome IS DISTINCT FROM 'no-action'
+),
+pairs AS (
+    SELECT i.table_id, i.game, i.dealer, i.date, sum(i.stake::DOUBLE * j.stake * c.covariance) AS covariance
+    FROM initial i
+    JOIN initial j ON j.table_id = i.table_id AND j.round_id = i.round_id AND (j.seat <> i.seat OR j.wager <> i.wager)
+    JOIN wager_cov c ON c.game = i.game AND c.decks = i.decks AND c.rules_id = i.rules_id AND c.wager_a = i.wager
+         AND c.wager_b = j.wager AND c.seats = CASE WHEN i.seat = j.seat THEN 'same' ELSE 'other' END
+    GROUP BY ALL
+),
 shoe_pen AS (  -- the deepest card of each shoe, per dealer and day that dealt from it
-    SELECT "table", coalesce(dealer, '(none)') AS dealer, date, session, shoe, max(penetration) AS pen
+    SELECT table_id, coalesce(dealer, '(none)') AS dealer, date, session, shoe, max(penetration) AS pen
     FROM rounds WHERE date BETWEEN $from AND $to AND penetration IS NOT NULL GROUP BY ALL
 ),
 play AS (
-    SELECT "table", game, coalesce(dealer, '(none)') AS dealer, date,
+    SELECT table_id, game, coalesce(dealer, '(none)') AS dealer, date,
            count(*) AS rounds,
            count(*) FILTER (WHERE status = 'complete') AS complete,
            sum(violations) AS violations, sum(holds) AS holds,
@@ -34,19 +51,20 @@ play AS (
     FROM rounds WHERE date BETWEEN $from AND $to GROUP BY ALL
 ),
 pen AS (
-    SELECT "table", dealer, date, sum(pen) AS pen_sum, count(*) AS pen_n FROM shoe_pen GROUP BY ALL
+    SELECT table_id, dealer, date, sum(pen) AS pen_sum, count(*) AS pen_n FROM shoe_pen GROUP BY ALL
 ),
 flt AS (
-    SELECT r."table", coalesce(r.dealer, '(none)') AS dealer, r.date, count(*) AS faults
-    FROM faults f JOIN rounds r ON f."table" = r."table" AND f.ts BETWEEN r.start_ts AND r.end_ts
+    SELECT r.table_id, coalesce(r.dealer, '(none)') AS dealer, r.date, count(*) AS faults
+    FROM faults f JOIN rounds r ON f.table_id = r.table_id AND f.ts BETWEEN r.start_ts AND r.end_ts
     WHERE r.date BETWEEN $from AND $to GROUP BY ALL
 )
 SELECT play.*, coalesce(gb.bank, 'house') AS bank, coalesce(money.handle, 0) AS handle, coalesce(money.win, 0) AS win,
        coalesce(money.judged_handle, 0) AS judged_handle, coalesce(money.judged_win, 0) AS judged_win,
-       coalesce(money.expected_win, 0) AS expected_win, coalesce(money.variance, 0) AS variance,
+       coalesce(money.expected_win, 0) AS expected_win, coalesce(money.variance, 0) + coalesce(pairs.covariance, 0) AS variance,
        coalesce(flt.faults, 0) AS faults, coalesce(pen.pen_sum, 0) AS pen_sum, coalesce(pen.pen_n, 0) AS pen_n
 FROM play
-LEFT JOIN money USING ("table", game, dealer, date)
-LEFT JOIN pen USING ("table", dealer, date)
-LEFT JOIN flt USING ("table", dealer, date)
+LEFT JOIN money USING (table_id, game, dealer, date)
+LEFT JOIN pairs USING (table_id, game, dealer, date)
+LEFT JOIN pen USING (table_id, dealer, date)
+LEFT JOIN flt USING (table_id, dealer, date)
 LEFT JOIN game_banks gb USING (game)

@@ -1,14 +1,36 @@
 -- Each seat's result against the same math: the players' net (+ = the seat won), what the math
 -- expects them to lose on the analysed wagers, and z of the bank's result (negative: the seat
--- wins more than the math allows).
-SELECT b."table", b.seat,
-       count(DISTINCT b.round_id) AS rounds,
-       sum(b.stake) FILTER (WHERE b.bet = b.wager) AS handle,
-       sum(b.net) AS player_net,
-       -sum(b.stake * m.edge) FILTER (WHERE b.bet = b.wager AND m.edge IS NOT NULL) AS expected_player_net,
-       (sum(-b.net) FILTER (WHERE m.edge IS NOT NULL) - sum(b.stake * m.edge) FILTER (WHERE b.bet = b.wager AND m.edge IS NOT NULL))
-         / nullif(sqrt(sum(b.stake::DOUBLE * b.stake * m.variance) FILTER (WHERE b.bet = b.wager AND m.edge IS NOT NULL)), 0) AS z
-FROM bets b LEFT JOIN wager_math m USING (game, decks, rules_id, wager)
-WHERE b.date BETWEEN $from AND $to
-GROUP BY ALL
-ORDER BY z NULLS LAST, b."table", b.seat
+-- wins more than the math allows); its variance counts the covariance of the seat's wagers in a round.
+-- Bets returned as no-action and the bets of voided rounds are no handle.
+WITH b AS (
+    SELECT bets.*, m.edge, m.variance FROM bets LEFT JOIN wager_math m USING (game, decks, rules_id, wager)
+    WHERE bets.date BETWEEN $from AND $to
+      AND NOT EXISTS (SELECT 1 FROM rounds v WHERE v.table_id = bets.table_id AND v.round_id = bets.round_id AND v.status = 'voided')
+),
+initial AS (
+    SELECT table_id, round_id, game, decks, rules_id, seat, wager, stake FROM b
+    WHERE bet = wager AND edge IS NOT NULL AND outcome IS DISTINCT FROM 'no-action'
+),
+pairs AS (
+    SELECT i.table_id, i.seat, sum(i.stake::DOUBLE * j.stake * c.covariance) AS covariance
+    FROM initial i
+    JOIN initial j ON j.table_id = i.table_id AND j.round_id = i.round_id AND j.seat = i.seat AND j.wager <> i.wager
+    JOIN wager_cov c ON c.game = i.game AND c.decks = i.decks AND c.rules_id = i.rules_id AND c.wager_a = i.wager
+         AND c.wager_b = j.wager AND c.seats = 'same'
+    GROUP BY ALL
+),
+seat AS (
+    SELECT table_id, seat,
+           count(DISTINCT round_id) AS rounds,
+           sum(stake) FILTER (WHERE bet = wager AND outcome IS DISTINCT FROM 'no-action') AS handle,
+           sum(net) AS player_net,
+           -sum(stake * edge) FILTER (WHERE bet = wager AND outcome IS DISTINCT FROM 'no-action' AND edge IS NOT NULL) AS expected_player_net,
+           sum(-net) FILTER (WHERE edge IS NOT NULL)
+             - sum(stake * edge) FILTER (WHERE bet = wager AND outcome IS DISTINCT FROM 'no-action' AND edge IS NOT NULL) AS excess,
+           sum(stake::DOUBLE * stake * variance) FILTER (WHERE bet = wager AND outcome IS DISTINCT FROM 'no-action' AND edge IS NOT NULL) AS variance
+    FROM b GROUP BY ALL
+)
+SELECT s.table_id, s.seat, s.rounds, s.handle, s.player_net, s.expected_player_net,
+       s.excess / nullif(sqrt(s.variance + coalesce(p.covariance, 0)), 0) AS z
+FROM seat s LEFT JOIN pairs p USING (table_id, seat)
+ORDER BY z NULLS LAST, s.table_id, s.seat

@@ -1,7 +1,7 @@
 -- The floor report by table (bank: who banks its game, the house or a player): rounds, handle, win, hold; on the wagers the game math analyses, their
 -- hold, the expected hold and its exact standard deviation, z (win below expected: negative);
 -- violations and holds per 100 rounds, device faults, mean penetration (deepest card per shoe).
-SELECT "table", game, bank,
+SELECT table_id, game, bank,
        sum(rounds) AS rounds, sum(handle) AS handle, sum(win) AS win,
        sum(win) / nullif(sum(handle), 0) AS hold,
        sum(judged_handle) AS judged_handle, sum(judged_win) AS judged_win, sum(expected_win) AS expected_win,
@@ -14,5 +14,5 @@ SELECT "table", game, bank,
        sum(mismatches) AS settlement_mismatches, sum(faults) AS faults,
        sum(pen_sum) / nullif(sum(pen_n), 0) AS penetration
 FROM cells
-GROUP BY "table", game, bank
-ORDER BY z NULLS LAST, "table", game
+GROUP BY table_id, game, bank
+ORDER BY z NULLS LAST, table_id, game
