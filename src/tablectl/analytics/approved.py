@@ -212,7 +212,8 @@ def rules_findings(approved: Approved, registry: dict[str, dict[str, Any]], span
     rules id: game, decks, rounds, first and last seq): rules no approved set has ("not approved",
     naming the rules that differ), rules changed within a day ("changed"), rounds whose rules the
     game math does not model ("not judged"). One dict per finding: table_id, date (None: every
-    day), finding, rules_id, detail, rounds, first_round, last_round (round ids), seq_from, seq_to."""
+    day), finding, rules_id, detail, rounds, first_round, last_round (round ids), seq_from, seq_to
+    (log lines), round_span ("first..last (rounds)")."""
     out: list[dict[str, Any]] = []
     by_rules: dict[tuple[str, str], list[dict[str, Any]]] = {}
     by_day: dict[tuple[str, Any], list[dict[str, Any]]] = {}
@@ -246,4 +247,6 @@ def rules_findings(approved: Approved, registry: dict[str, dict[str, Any]], span
                             "detail": detail, "rounds": r["rounds"],
                             "first_round": r["first_round"], "last_round": r["last_round"],
                             "seq_from": r["seq_from"], "seq_to": r["seq_to"]})
+    for f in out:
+        f["round_span"] = f"{f['first_round']}..{f['last_round']} ({f['rounds']:,})"
     return out

@@ -44,7 +44,7 @@ Z_LIMIT = 3.0
 ALPHA = 0.05
 P_LIMIT = 0.001
 RULES_COLUMNS = ("table_id", "date", "finding", "rules_id", "detail", "rounds", "first_round", "last_round",
-                 "seq_from", "seq_to")
+                 "seq_from", "seq_to", "round_span")
 CORRECTION = "Bonferroni"
 VARIANCE = "exact per round (game math: wager variances and covariances within a seat and between seats)"
 FAMILIES = ("tables", "player_banks", "dealers", "days", "seats")

@@ -28,8 +28,7 @@ _MATH_COLUMNS = [("game", "game", "text"), ("decks", "decks", "int"), ("rules_id
                  ("judged_by", "judged by (approved)", "text"), ("wager", "wager", "text"), ("edge", "house edge", "pct"),
                  ("variance", "variance", "num"), ("strategy", "strategy", "text"), ("note", "note", "text")]
 _RULES_COLUMNS = [("table_id", "table", "text"), ("date", "day", "text"), ("finding", "finding", "text"),
-                  ("rules_id", "rules", "text"), ("detail", "detail", "text"), ("rounds", "rounds", "int"),
-                  ("first_round", "first round", "text"), ("last_round", "last round", "text"),
+                  ("round_span", "rounds", "text"), ("detail", "detail", "text"), ("rules_id", "rules", "text"),
                   ("seq_from", "from seq", "int"), ("seq_to", "to seq", "int")]
 
 
@@ -133,7 +132,7 @@ def render_text(report: FloorReport, echo: Callable[[str], None], *, width: int 
 
 
 #: the columns of a section, in the order they are left out when the terminal is too narrow
-_DROP_ORDER = ("penetration", "faults", "holds_per_100", "violations_per_100", "judged_hold", "band_low", "band_high",
+_DROP_ORDER = ("seq_to", "seq_from", "penetration", "faults", "holds_per_100", "violations_per_100", "judged_hold", "band_low", "band_high",
                "variance", "note", "strategy", "expected_player_net", "win", "figure", "expected", "test", "rules_id",
                "tables", "shoes", "rounds", "game", "kind")
 
