@@ -69,6 +69,9 @@ def test_a_pay_table_changed_mid_day_is_flagged_with_its_rounds(tmp_path: Path, 
     assert [(f["date"], f["rounds"]) for f in changed] == [("2026-11-02", 12), ("2026-11-02", 8)]
     assert changed[0]["seq_to"] < changed[1]["seq_from"]
     assert [t["rules"] for t in report["tables"]] == ["not approved, rules changed"]
+    assert changed[0]["detail"].startswith("in force first") and changed[1]["detail"] == "changed to tie_wager.any_tie 4 -> 40"
+    [not_approved] = [f for f in report["rules"] if f["finding"] == "not approved"]
+    assert not_approved["rounds"] == 8 and not_approved["rules_id"] == changed[1]["rules_id"]
 
 
 def test_an_unmodelled_house_rule_is_not_judged(tmp_path: Path, tablectl: Tablectl) -> None:
@@ -127,6 +130,41 @@ def test_the_shipped_three_card_poker_is_not_judged_for_its_bank_stake_limit(exp
     tcp = next(t for t in report["tables"] if t["table_id"] == "tcp-1")
     assert tcp["rules"] == "not judged" and tcp["judged_handle"] == 0 and tcp["z"] is None
     assert tcp["rounds"] == 40 and tcp["win"] != 0  # its rounds and the bank's result are still reported
+
+
+def test_the_stored_math_is_keyed_by_the_rules_and_a_foreign_entry_is_recomputed(exported: Path, tmp_path: Path,
+                                                                                  tablectl: Tablectl) -> None:
+    dataset = tmp_path / "ds"
+    shutil.copytree(exported, dataset)
+    _, first = _report(tablectl, dataset)
+    stored = dataset / "_manifests" / "_math.json"
+    cache = orjson.loads(stored.read_bytes())
+    assert set(cache) == {"format", "entries"}  # nothing of the program on this machine
+    for key, entry in cache["entries"].items():
+        assert key.startswith(f"{entry['game']}/{entry['decks']}/") and entry["rules"]
+    ocp = next(e for e in cache["entries"].values() if e["game"] == "one-card-poker")
+    ocp["rules"]["tie_wager.any_tie"] = 40  # an entry another dataset made for other rules, under this key
+    for m in ocp["wagers"]:
+        m["edge"] = 0.5
+    stored.write_bytes(orjson.dumps(cache))
+    _, again = _report(tablectl, dataset)
+    assert again["math"] == first["math"] and again["tables"] == first["tables"]
+    assert next(e for e in orjson.loads(stored.read_bytes())["entries"].values()
+                if e["game"] == "one-card-poker")["rules"]["tie_wager.any_tie"] == 4
+
+
+def test_stored_math_of_another_format_is_recomputed(exported: Path, tmp_path: Path, tablectl: Tablectl) -> None:
+    dataset = tmp_path / "ds"
+    shutil.copytree(exported, dataset)
+    _, first = _report(tablectl, dataset)
+    stored = dataset / "_manifests" / "_math.json"
+    cache = orjson.loads(stored.read_bytes())
+    for entry in cache["entries"].values():
+        for m in entry["wagers"]:
+            m["edge"] = 0.5
+    stored.write_bytes(orjson.dumps({**cache, "format": cache["format"] - 1}))
+    _, again = _report(tablectl, dataset)
+    assert again["math"] == first["math"]
 
 
 @pytest.mark.parametrize("name", sorted(GAME_CONFIGS))
