@@ -181,7 +181,7 @@ def render_html(report: FloorReport) -> str:
 def hold_plot(table: str, days: Sequence[dict[str, Any]], *, width: int = 480, height: int = 160) -> str:
     """One table's hold per day against its band as an inline SVG (no scripts): per day a grey bar
     from ``band_low`` to ``band_high``, a line at ``expected_hold`` and a dot at ``judged_hold``,
-    red when it lies below the band."""
+    red when it lies below the band; a table with no judged day says so in its caption."""
     values = [v for d in days for v in (d.get("band_low"), d.get("band_high"), d.get("judged_hold")) if v is not None]
     low, high = (min(values), max(values)) if values else (0.0, 1.0)
     if high - low < 1e-9:
@@ -192,7 +192,9 @@ def hold_plot(table: str, days: Sequence[dict[str, Any]], *, width: int = 480, h
     def y(v: float) -> float:
         return pad + (high - v) / (high - low) * (height - 2 * pad - 14)
 
-    out = [f"<figure><figcaption>{html.escape(table)}</figcaption>"
+    judged = any(d.get("expected_hold") is not None for d in days)
+    caption = table if judged else f"{table}: not judged (no game math for its rules)"
+    out = [f"<figure><figcaption>{html.escape(caption)}</figcaption>"
            f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
            f"aria-label='hold against the band, {html.escape(table, quote=True)}'>",
            f"<text x='2' y='{y(high) + 4:.1f}' font-size='10'>{100 * high:.1f}%</text>",
