@@ -183,7 +183,7 @@ def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, 
             atomic_write(cache_path, orjson.dumps(cache, option=orjson.OPT_SORT_KEYS))
         except OSError as e:
             if warn is not None:
-                warn(f"{e.filename or cache_path}: cannot store the game math ({e.strerror or e}); computed again next time")
+                warn(f"{e.filename or cache_path}: cannot cache the game math ({e.strerror or e}); computed again next time")
     return pa.Table.from_pydict(rows, schema=MATH_SCHEMA), pa.Table.from_pydict(cov_rows, schema=COV_SCHEMA)
 
 
