@@ -195,6 +195,22 @@ def test_an_unusable_approved_file_is_a_one_line_usage_error(exported: Path, tmp
     assert done.code == 2 and done.err == f"tablectl: {bad}: approved set 1 (one-card-poker): bank 'casino' is not one of house, player\n"
 
 
+@pytest.mark.parametrize(("text", "error"), [
+    ('[[approved]]\ngame = "one-card-poker"\ncolour = "red"\n',
+     "approved set 1 (one-card-poker): unknown key 'colour' (expected one of bank, decks, game, house_rules, name, pay_tables)"),
+    ('[[approved]]\ngame = "one-card-poker"\ndecks = 6\n', "approved set 1 (one-card-poker): decks must be a list of shoe sizes"),
+    ('[[approved]]\ngame = "one-card-poker"\npay_tables.tie_wager = { any_tie = "x" }\n',
+     "approved set 1 (one-card-poker): house rules: tie_wager.any_tie: expected a whole number 0 or more, got 'x'"),
+    ('approved = 1\n', "no [[approved]] sets"),
+])
+def test_a_bad_key_of_the_approved_file_is_named_with_the_file(exported: Path, tmp_path: Path, tablectl: Tablectl,
+                                                             text: str, error: str) -> None:
+    bad = tmp_path / "approved.toml"
+    bad.write_text(text)
+    done = tablectl("floor", exported, "--approved", bad)
+    assert (done.code, done.err, done.out) == (2, f"tablectl: {bad}: {error}\n", "")
+
+
 def test_a_missing_holdem_main_game_is_computed_with_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tablectl.analytics.expected import prepare, wager_math
     from tablectl.gamemath import holdem_strategy

@@ -28,6 +28,7 @@ from tablectl.analytics.dataset import MANIFESTS
 
 APPROVED = "approved.toml"  # in a dataset's MANIFESTS: the approved math kept with the dataset
 BANKS = ("house", "player")
+SET_KEYS = frozenset({"name", "game", "bank", "decks", "house_rules", "pay_tables"})  # of one [[approved]] set
 
 #: settlement rules the game math (``tablectl.gamemath``) models at one value only, by game: the
 #: rule's ``(modelled value, why another is not)``. The math assumes the bank covers every wager
@@ -119,6 +120,9 @@ def parse(data: dict[str, Any], source: str) -> Approved:
     """The approved sets of ``data`` (a parsed file), each checked against the game's rules."""
     from tablectl.review.replay import game_rules
 
+    unknown = sorted(set(data) - {"approved"})
+    if unknown:
+        raise ApprovedError(f"{source}: unknown key {unknown[0]!r} (the file holds [[approved]] sets)")
     entries = data.get("approved")
     if not isinstance(entries, list) or not entries:
         raise ApprovedError(f"{source}: no [[approved]] sets")
@@ -128,6 +132,9 @@ def parse(data: dict[str, Any], source: str) -> Approved:
         if not isinstance(e, dict) or not isinstance(e.get("game"), str):
             raise ApprovedError(f"{where}: no game")
         name = str(e.get("name", e["game"]))
+        unknown = sorted(set(e) - SET_KEYS)
+        if unknown:
+            raise ApprovedError(f"{where} ({name}): unknown key {unknown[0]!r} (expected one of {', '.join(sorted(SET_KEYS))})")
         bank = e.get("bank", "house")
         decks = e.get("decks", [])
         if bank not in BANKS:
