@@ -11,7 +11,7 @@ from pathlib import Path
 import orjson
 import pytest
 from conftest import THB_MAIN, Tablectl, run_tablectl
-from floorgen import CONFIGS, GAME_CONFIGS, Floor, play_shift
+from floorgen import CONFIGS, GAME_CONFIGS, Floor, play_shift, stacked
 
 from tablectl.analytics import approved as ap
 from tablectl.config import load_config
@@ -101,6 +101,19 @@ def test_a_player_bank_result_is_not_the_house_win_and_has_its_own_band(exported
     assert set(report["flagged"]["player_banks"]) <= {"ocp-1", "tcp-1"}
     assert any("none (no collection fee" in line and line.startswith("one-card-poker") for line in report["house_revenue"])
     assert report["alarms"]["player_banks"]["tests"] == 2  # One Card Poker judged on both sides; Three Card Poker not judged
+
+
+def test_a_dp_beating_the_players_far_beyond_chance_is_a_finding_and_not_the_houses(tmp_path: Path,
+                                                                                   tablectl: Tablectl) -> None:
+    floor = _floor(tmp_path)
+    play_shift(floor, "ocp-1", 0, "D-01", 20, 41, order=stacked(6, rising=True))  # the seats before the DP draw low
+    code, report = _report(tablectl, _export(floor))
+    assert code == 1 and report["flagged"]["player_banks"] == ["ocp-1"]
+    assert report["flagged"]["tables"] == [] and report["flagged"]["days"] == []
+    [table] = report["tables"]
+    assert table["bank"] == "player" and table["z"] >= report["alarms"]["player_banks"]["limit"]
+    assert table["judged_hold"] > table["band_high"]
+    assert [d["win"] for d in report["days"]] in ([0], [None]) and report["days"][0]["player_bank_win"] == table["win"]
 
 
 def test_math_json_without_the_holdem_main_game_is_recomputed(exported: Path, tmp_path: Path, tablectl: Tablectl) -> None:
