@@ -224,6 +224,44 @@ def test_a_bad_key_of_the_approved_file_is_named_with_the_file(exported: Path, t
     assert (done.code, done.err, done.out) == (2, f"tablectl: {bad}: {error}\n", "")
 
 
+def _floor_with_stderr_on_a_pty(dataset: Path) -> tuple[int, str]:
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    proc = subprocess.run([sys.executable, "-m", "tablectl", "floor", str(dataset)], stdout=subprocess.DEVNULL,
+                          stderr=slave, timeout=600)
+    os.close(slave)
+    told = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the pty's other end is closed and drained
+            break
+        if not chunk:
+            break
+        told += chunk
+    os.close(master)
+    return proc.returncode, told.decode()
+
+
+def test_missing_math_is_computed_with_progress_on_a_terminal_and_quietly_otherwise(exported: Path, tmp_path: Path,
+                                                                                    tablectl: Tablectl) -> None:
+    dataset = tmp_path / "ds"
+    shutil.copytree(exported, dataset)
+    (dataset / "_manifests" / "_math.json").unlink(missing_ok=True)
+    code, told = _floor_with_stderr_on_a_pty(dataset)
+    assert code in (0, 1)
+    assert "tablectl: computing the game math of one-card-poker at 6 decks under the rules of one-card-poker" in told
+    assert "three-card-poker at" not in told.replace("three-card-poker-florida", "")  # not judged: nothing computed
+    assert (dataset / "_manifests" / "_math.json").is_file()
+    (dataset / "_manifests" / "_math.json").unlink()
+    quiet = tablectl("floor", dataset)
+    assert quiet.err == "" and (dataset / "_manifests" / "_math.json").is_file()
+
+
 def test_a_missing_holdem_main_game_is_computed_with_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tablectl.analytics.expected import prepare, wager_math
     from tablectl.gamemath import holdem_strategy

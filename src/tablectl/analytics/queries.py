@@ -169,6 +169,8 @@ def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, 
             key, rules = math_key(game, decks, v.judged_by.rules)
             entry = cache["entries"].get(key)
             if not valid_entry(entry, game, decks, rules):
+                if progress is not None:
+                    progress(f"computing the game math of {game} at {decks} decks under the rules of {judged_by}")
                 entry = cache["entries"][key] = math_entry(game, decks, v.judged_by.rules, progress)
                 changed = True
         for m in entry["wagers"]:

@@ -45,7 +45,7 @@ def _day(value: str | None, option: str) -> str | None:
 @click.option("--z", "z_limit", type=Finite(min=0.0, min_open=True), default=3.0, show_default=True,
               help="The least z limit: never flag a table, dealer, day or seat less than this many standard deviations below expected.")
 @click.option("--alpha", type=Finite(min=0.0, max=1.0, min_open=True, max_open=True), default=0.05, show_default=True,
-              help="Family-wise false-alarm rate of each family (tables, dealers, days, seats; Bonferroni).")
+              help="Family-wise false-alarm rate of each family (tables, player banks, dealers, days, seats; Bonferroni).")
 def command(dataset: Path, date_from: str | None, date_to: str | None, html_path: Path | None, as_json: bool,
             approved: Path | None, z_limit: float, alpha: float) -> None:
     """The floor report of DATASET (made by tablectl export)."""
