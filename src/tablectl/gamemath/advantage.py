@@ -1,0 +1,55 @@
+"""The shape of an advantage-play figure: the player's best strategy and exact edge when he holds
+hidden information (dealer cards seen, card backs sorted high/low, other players' cards).
+
+A figure counts equally likely *cases*: a deal together with what the player learns about it (a
+deal where one of the dealer's three cards is seen is three cases, one per card that may show).
+In each case the player makes the choice with the highest exact expectation given what he knows;
+``player_net`` is the total of his net results over all cases, per unit of the initial wager, so
+the player's edge is ``player_net / cases`` (positive: the player wins). Ties between choices go
+to the smaller wager.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+
+@dataclass(frozen=True)
+class AdvantageFigure:
+    """One kind of hidden information in one game: the best strategy with it, and its exact edge.
+
+    ``kind`` is ``"hole-card"``, ``"edge-sort"``, ``"shared-cards"`` or ``"none"`` (own cards only,
+    the baseline); ``information`` says in words what the player knows; ``played`` counts the cases
+    in which the player puts up more than the initial wager; ``strategy`` summarises the best play
+    in words."""
+
+    game_bet: str
+    kind: str
+    information: str
+    cases: int
+    player_net: Fraction
+    played: int
+    strategy: tuple[str, ...] = ()
+
+    @property
+    def player_edge(self) -> Fraction:
+        """The player's expected net per unit of the initial wager (positive: the player wins)."""
+        return self.player_net / self.cases
+
+    @property
+    def share_played(self) -> Fraction:
+        return Fraction(self.played, self.cases)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bet": self.game_bet,
+            "kind": self.kind,
+            "information": self.information,
+            "cases": self.cases,
+            "player_edge": float(self.player_edge),
+            "player_edge_exact": str(self.player_edge),
+            "share_played": float(self.share_played),
+            "strategy": list(self.strategy),
+        }
