@@ -37,7 +37,7 @@ import numpy as np
 from tablectl.cards import RANKS
 from tablectl.gamemath.advantage import AdvantageFigure
 from tablectl.rules import three_card_poker as tcp
-from tablectl.rules.hand3 import CATEGORY_NAMES, HIGH_CARD, PAIR, category3, value3
+from tablectl.rules.hand3 import CATEGORY_NAMES, HIGH_CARD, PAIR, QUEEN_HIGH, category3, value3
 from tablectl.rules.paytables import AnteBonusTable
 
 HIGH_RANKS = frozenset((10, 11, 12))
@@ -72,15 +72,21 @@ def _integer(value: Fraction | int) -> int:
     return int(value)
 
 
-def showdown_net(player: int, dealer: int) -> int:
-    """Ante plus Play net per unit of Ante for a hand that plays, before any Ante bonus."""
-    ante, play = tcp.ante_play_payouts(tcp.showdown(player, dealer))
+def showdown_net(result: str) -> int:
+    """Ante plus Play net per unit of Ante for a hand that plays, before any Ante bonus, by the
+    showdown's result."""
+    ante, play = tcp.ante_play_payouts(result)
     return _integer(ante.odds + (play.odds if play else 0))
 
 
-def _showdown_index(player: int, dealer: int) -> int:
-    result = tcp.showdown(player, dealer)
-    return (tcp.NOT_QUALIFIED, "win", "push", "lose").index(result)
+SHOWDOWNS = (tcp.NOT_QUALIFIED, "win", "push", "lose")
+SHOWDOWN_NET = np.array([showdown_net(result) for result in SHOWDOWNS], dtype=np.int64)
+
+
+def showdown_index(player: int, dealers: np.ndarray) -> np.ndarray:
+    """The index in ``SHOWDOWNS`` of ``tcp.showdown(player, dealer)`` for each dealer value
+    (vectorised; the tests check it against the function on every pair of values)."""
+    return np.where(dealers < QUEEN_HIGH, 0, np.where(player > dealers, 1, np.where(player == dealers, 2, 3)))
 
 
 def describe(value: int) -> str:
@@ -211,10 +217,8 @@ def ante_play(deck: Iterable[int] = range(52), bonus: Bonus | None = None, bet: 
     for cards, weight in suit_classes(deck):
         player = value3(cards)
         if player not in rows:
-            rows[player] = (
-                np.array([showdown_net(player, int(v)) for v in distinct], dtype=np.int64),
-                np.array([_showdown_index(player, int(v)) for v in distinct], dtype=np.int64),
-            )
+            showdown_row = showdown_index(player, distinct)
+            rows[player] = (SHOWDOWN_NET[showdown_row], showdown_row)
         net_row, showdown_row = rows[player]
         mask = sum(1 << c for c in cards)
         ok = (masks & mask) == 0
