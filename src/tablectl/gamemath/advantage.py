@@ -11,6 +11,7 @@ to the smaller wager.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -53,3 +54,16 @@ class AdvantageFigure:
             "share_played": float(self.share_played),
             "strategy": list(self.strategy),
         }
+
+
+def rank_runs(ranks: Iterable[str]) -> str:
+    """Ranks (as ``RANKS`` letters) in words, consecutive ones as a range: ``2-8,T,Q-A``."""
+    order = "23456789TJQKA"
+    indices = sorted(order.index(r) for r in ranks)
+    runs: list[list[int]] = []
+    for i in indices:
+        if runs and i == runs[-1][-1] + 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return ",".join(order[r[0]] if len(r) == 1 else f"{order[r[0]]}-{order[r[-1]]}" for r in runs)

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from tablectl.cards import RANKS
+from tablectl.gamemath.advantage import rank_runs
 from tablectl.gamemath.advantage import AdvantageFigure
 from tablectl.rules import one_card_poker as ocp
 from tablectl.rules.houserules import OneCardPokerRules
@@ -75,9 +76,9 @@ def war_card_seen(counts: Sequence[int] | None = None, decks: int = 6) -> Advant
     by_ties: dict[str, list[str]] = {}
     tie_ranks = [RANKS[r] for r, k in enumerate(counts) if k >= 2]
     for w, ranks in sorted(surrender_on.items()):
-        which = "any tie" if ranks == tie_ranks else f"ties of {','.join(ranks)}"
+        which = "any tie" if ranks == tie_ranks else f"ties of {rank_runs(ranks)}"
         by_ties.setdefault(which, []).append(RANKS[w])
-    lines = [f"the DP's war card is {','.join(ws)}: surrender {which}" for which, ws in by_ties.items()]
+    lines = [f"the DP's war card is {rank_runs(ws)}: surrender {which}" for which, ws in by_ties.items()]
     lines.append("otherwise extend every tie")
     return AdvantageFigure("primary", "hole-card", "the DP's first war card seen before the tie decision",
                            figure_cases, total, played, tuple(lines))

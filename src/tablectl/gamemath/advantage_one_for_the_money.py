@@ -19,6 +19,7 @@ from fractions import Fraction
 from functools import cache
 
 from tablectl.cards import RANKS
+from tablectl.gamemath.advantage import rank_runs
 from tablectl.gamemath.advantage import AdvantageFigure
 from tablectl.rules import one_for_the_money as oftm
 
@@ -96,11 +97,11 @@ def _lines(rules: dict[int, dict[str, list[str]]], after_raise: dict[int, set[in
     """Per seen rank: which first cards to raise, check or trade; after a trade, which to raise."""
     out = []
     for seen in sorted(rules):
-        parts = [f"{choice} with {','.join(ranks)}" for choice, ranks in rules[seen].items()]
+        parts = [f"{choice} with {rank_runs(ranks)}" for choice, ranks in rules[seen].items()]
         line = f"the dealer shows {RANKS[seen]}: " + "; ".join(parts)
         if seen in after_raise:
             raised = sorted(after_raise[seen])
-            line += f"; after a trade raise with {','.join(RANKS[r] for r in raised)}" if raised else "; after a trade stand"
+            line += f"; after a trade raise with {rank_runs(RANKS[r] for r in raised)}" if raised else "; after a trade stand"
         out.append(line)
     return out
 

@@ -35,7 +35,7 @@ from itertools import combinations, permutations
 import numpy as np
 
 from tablectl.cards import RANKS
-from tablectl.gamemath.advantage import AdvantageFigure
+from tablectl.gamemath.advantage import AdvantageFigure, rank_runs
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules.hand3 import CATEGORY_NAMES, HIGH_CARD, PAIR, QUEEN_HIGH, category3, value3
 from tablectl.rules.paytables import AnteBonusTable
@@ -146,7 +146,14 @@ class _Groups:
             else:
                 rule = f"play {describe(low)} or better, but fold some hands up to {describe(high)} (card removal)"
             by_rule.setdefault(rule, []).append(name)
-        return [f"{self.prefix}{', '.join(names)}: {rule}" for rule, names in by_rule.items()]
+        return [f"{self.prefix}{_names(names)}: {rule}" for rule, names in by_rule.items()]
+
+
+def _names(names: list[str]) -> str:
+    """Group names joined; single ranks as ranges (``2-J``)."""
+    if all(len(n) == 1 and n in RANKS for n in names):
+        return rank_runs(names)
+    return ", ".join(names)
 
 
 @dataclass
