@@ -173,3 +173,22 @@ def test_all_three_dealer_cards_seen_equals_the_best_choice_on_every_matchup(ful
     for (player, dealer), n in matchups(range(52), [QUEEN_HIGH]).items():
         total += n * max(adv.showdown_net(tcp.showdown(player, dealer)) + bonus(player), -1)
     assert full["all three dealer cards seen"].player_edge == Fraction(total, comb(52, 3) * comb(49, 3))
+
+
+@pytest.mark.slow
+def test_one_dealer_card_seen_strategy_is_the_published_q92_k92_a92(full: dict[str, AdvantageFigure]) -> None:
+    # A. P. Heat (apheat.net, "Three Card Poker hole-card play"): always play against a 2 to J;
+    # against a Q, K or A play Q-9-2, K-9-2, A-9-2 or better.
+    assert full["one dealer card seen"].strategy[1:] == (
+        "the dealer shows 2-J: play every hand",
+        "the dealer shows Q: play Q-9-2 or better",
+        "the dealer shows K: play K-9-2 or better",
+        "the dealer shows A: play A-9-2 or better",
+    )
+
+
+@pytest.mark.slow
+def test_one_card_edge_sorted_gives_the_published_one_point_eight_three_seven(full: dict[str, AdvantageFigure]) -> None:
+    # A. P. Heat (apheat.net, "Edge sorting Three Card Poker"): one card read high/low, 1.837%.
+    percent = float(full["one dealer card read high (Q, K, A) or low"].player_edge) * 100
+    assert 1.837 <= percent < 1.838
