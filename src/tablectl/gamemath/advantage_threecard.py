@@ -14,8 +14,9 @@ information, each a separate figure (``tablectl.gamemath.advantage``):
 
 Counting: player hands are taken up to a renaming of suits (1,755 classes, each with its number
 of hands; every figure is invariant under it). For a class representative P, every dealer hand
-D from the other 49 cards is settled once by the rules' own functions (``three_card_poker``
-showdown, payouts and Ante bonus, one table per player value); the cases are grouped by what the
+D from the other 49 cards is settled once: the showdown against each dealer value (vectorised,
+checked against ``three_card_poker.showdown`` by the tests), the rules' own payouts per showdown
+result, and the Ante bonus by the rules' function; the cases are grouped by what the
 player knows (a card, a pair of cards, a high/low count...) with integer sums of the Play net and
 case counts, and in each group the player plays when the sum beats folding (-1 per case). With
 one other hand R seen, the sum over the dealer hands avoiding R is found by inclusion-exclusion
