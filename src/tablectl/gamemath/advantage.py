@@ -43,6 +43,20 @@ class AdvantageFigure:
     def share_played(self) -> Fraction:
         return Fraction(self.played, self.cases)
 
+    def to_cache(self) -> dict[str, Any]:
+        """Every field, exactly (``player_net`` as a fraction's text), for ``from_cache``."""
+        return {
+            "game_bet": self.game_bet, "kind": self.kind, "information": self.information, "cases": self.cases,
+            "player_net": str(self.player_net), "played": self.played, "strategy": list(self.strategy),
+        }  # fmt: skip
+
+    @classmethod
+    def from_cache(cls, data: dict[str, Any]) -> AdvantageFigure:
+        return cls(
+            str(data["game_bet"]), str(data["kind"]), str(data["information"]), int(data["cases"]),
+            Fraction(data["player_net"]), int(data["played"]), tuple(str(s) for s in data["strategy"]),
+        )  # fmt: skip
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "bet": self.game_bet,

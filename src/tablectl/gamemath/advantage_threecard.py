@@ -127,9 +127,10 @@ class _Groups:
         self.highest_folded = [-1] * len(self.names)
 
     def note(self, value: int, groups: np.ndarray, played: np.ndarray) -> None:
-        for g in np.unique(groups[played]):
+        size = len(self.names)
+        for g in np.flatnonzero(np.bincount(groups[played], minlength=size)):
             self.lowest_played[g] = min(self.lowest_played[g], value)
-        for g in np.unique(groups[~played]):
+        for g in np.flatnonzero(np.bincount(groups[~played], minlength=size)):
             self.highest_folded[g] = max(self.highest_folded[g], value)
 
     def lines(self) -> list[str]:
@@ -241,10 +242,13 @@ def ante_play(deck: Iterable[int] = range(52), bonus: Bonus | None = None, bet: 
         # one card seen
         flat = dealer.reshape(-1)
         repeated = np.repeat(net, 3)
-        figures["seen1"].add(player, weight, _count(flat, 52, repeated), _count(flat, 52), rank_of_card)
+        single_sum, single_count = _count(flat, 52, repeated), _count(flat, 52)
+        figures["seen1"].add(player, weight, single_sum, single_count, rank_of_card)
         # two cards seen
-        pairs = pair_keys[ok].reshape(-1)
-        figures["seen2"].add(player, weight, _count(pairs, 2704, repeated), _count(pairs, 2704), pair_group)
+        dealer_pairs = pair_keys[ok]
+        pairs = dealer_pairs.reshape(-1)
+        pair_sum, pair_count = _count(pairs, 2704, repeated), _count(pairs, 2704)
+        figures["seen2"].add(player, weight, pair_sum, pair_count, pair_group)
         # all three seen: grouped by the showdown and the Ante bonus line the hand earns
         earned = tcp.ante_bonus_payout(player, AnteBonusTable())
         bonus_line = BONUS_LINES.index(earned.outcome) if earned and play_bonus else 0
@@ -259,11 +263,9 @@ def ante_play(deck: Iterable[int] = range(52), bonus: Bonus | None = None, bet: 
         three = highs.sum(axis=1)
         figures["sort3"].add(player, weight, _count(three, 4, net), _count(three, 4), np.arange(4))
         # one other hand seen: inclusion-exclusion over its cards
-        single_sum, single_count = _count(flat, 52, repeated), _count(flat, 52)
-        pair_sum, pair_count = _count(pairs, 2704, repeated), _count(pairs, 2704)
         other = dealer  # the other hands: every hand from the cards the player does not hold
-        sums = net.sum() - single_sum[other].sum(axis=1) + pair_sum[pair_keys[ok]].sum(axis=1) - net
-        counts = m - single_count[other].sum(axis=1) + pair_count[pair_keys[ok]].sum(axis=1) - 1
+        sums = net.sum() - single_sum[other].sum(axis=1) + pair_sum[dealer_pairs].sum(axis=1) - net
+        counts = m - single_count[other].sum(axis=1) + pair_count[dealer_pairs].sum(axis=1) - 1
         figures["shared1"].add(player, weight, sums, counts, high[other].sum(axis=1))
     return [f.result(bet) for f in figures.values()]
 

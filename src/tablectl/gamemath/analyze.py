@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tablectl.gamemath import (
+    advantage_cache,
     advantage_one_card_poker,
     advantage_one_for_the_money,
     advantage_threecard,
@@ -16,13 +17,14 @@ from tablectl.gamemath import (
 )
 from tablectl.gamemath.advantage import AdvantageFigure
 from tablectl.gamemath.table import BetAnalysis, GameAnalysis
+from tablectl.rules.paytables import AnteBonusTable
 
 
 @dataclass(frozen=True, slots=True)
 class GameMath:
     """A game's analysis: its default and allowed deck counts, the function that runs it and the
-    one that computes its advantage-play figures (``slow_advantage``: it takes half a minute or
-    more, and ``quick`` leaves it out)."""
+    one that computes its advantage-play figures (``slow_advantage``: half a minute or more the
+    first time on a machine, then cached; ``--quick`` leaves them out)."""
 
     default_decks: int
     decks: range
@@ -34,11 +36,17 @@ class GameMath:
 GAMES: dict[str, GameMath] = {
     "one-card-poker": GameMath(6, range(1, 9), one_card_poker.analyses, advantage_one_card_poker.analyses),
     "three-card-poker": GameMath(
-        1, range(1, 2), lambda _: three_card_poker.player_banked(), lambda _: advantage_threecard.player_banked(), True
+        1, range(1, 2), lambda _: three_card_poker.player_banked(),
+        lambda _: advantage_cache.load_or_compute(
+            "three-card-poker", AnteBonusTable().describe(), advantage_threecard.player_banked
+        ),
+        True,
     ),
     "one-for-the-money": GameMath(6, range(1, 9), one_for_the_money.analyses, advantage_one_for_the_money.analyses),
     "three-card-poker-florida": GameMath(
-        1, range(1, 2), lambda _: three_card_poker.florida_variant(), lambda _: advantage_threecard.florida(), True
+        1, range(1, 2), lambda _: three_card_poker.florida_variant(),
+        lambda _: advantage_cache.load_or_compute("three-card-poker-florida", "no ante bonus", advantage_threecard.florida),
+        True,
     ),
     "texas-holdem-bonus": GameMath(1, range(1, 2), lambda _, **options: texas_holdem_bonus.analyses(**options)),
 }
