@@ -26,8 +26,10 @@ TRADES = ([oftm.TRADE, oftm.STAND], [oftm.TRADE, oftm.RAISE])
 
 
 @cache
-def settled(final: int, traded: int | None, dealer: tuple[int, int], decisions: tuple[str, ...]) -> int:
-    seat = SeatHand(1, [final], {oftm.ANTE: 1}, list(decisions), [traded] if traded is not None else [])
+def settled(final: int, dealer: tuple[int, int], decisions: tuple[str, ...]) -> int:
+    """The seat's net on an Ante of 1 (the card given up in a trade does not change it)."""
+    traded = [final ^ 1] if oftm.TRADE in decisions else []
+    seat = SeatHand(1, [final], {oftm.ANTE: 1}, list(decisions), traded)
     return settle(RoundHands(oftm.GAME, [seat], dealer=list(dealer))).net_for(1)
 
 
@@ -40,9 +42,9 @@ def brute_force(shoe: list[int]) -> tuple[Fraction, int]:
         dealer = (seen, other)
         info = (c0 >> 2, seen >> 2)
         for i, d in enumerate(KEEPS):
-            keep[(*info, i)] += settled(c0, None, dealer, tuple(d))
+            keep[(*info, i)] += settled(c0, dealer, tuple(d))
         for i, d in enumerate(TRADES):
-            trade[(*info, c1 >> 2, i)] += settled(c1, c0, dealer, tuple(d))
+            trade[(*info, c1 >> 2, i)] += settled(c1, dealer, tuple(d))
     total = 0
     for info in {k[:2] for k in keep}:
         after = {k[2] for k in trade if k[:2] == info}
