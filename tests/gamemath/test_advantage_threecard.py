@@ -55,8 +55,9 @@ def _settled(game: str) -> Callable[[Hand, Hand], tuple[int, int]]:
     return net
 
 
-def brute_force(game: str, key: Key, deck: list[int] = SMALL_DECK) -> tuple[Fraction, int]:
-    """(player's edge, cases) when the player knows ``key`` of each case."""
+def brute_force(game: str, key: Key, deck: list[int] = SMALL_DECK) -> tuple[Fraction, int, int]:
+    """(player's edge, cases, cases played) when the player knows ``key`` of each case (he plays
+    when playing beats folding)."""
     net = _settled(game)
     play: defaultdict[tuple[Hand, object], int] = defaultdict(int)
     fold: defaultdict[tuple[Hand, object], int] = defaultdict(int)
@@ -68,7 +69,8 @@ def brute_force(game: str, key: Key, deck: list[int] = SMALL_DECK) -> tuple[Frac
                 play[player, k] += p
                 fold[player, k] += f
     cases = sum(-f for f in fold.values())
-    return Fraction(sum(max(play[k], fold[k]) for k in play), cases), cases
+    played = sum(-fold[k] for k in play if play[k] > fold[k])
+    return Fraction(sum(max(play[k], fold[k]) for k in play), cases), cases, played
 
 
 def brute_force_shared(game: str, deck: list[int] = SMALL_DECK) -> tuple[Fraction, int]:
@@ -119,8 +121,8 @@ def test_edge_with_cards_seen_or_sorted_equals_a_brute_force_of_live_settlements
     small: tuple[str, dict[str, AdvantageFigure]], information: str
 ) -> None:
     game, figures = small
-    edge, cases = brute_force(game, KEYS[information])
-    assert (figures[information].player_edge, figures[information].cases) == (edge, cases)
+    figure = figures[information]
+    assert (figure.player_edge, figure.cases, figure.played) == brute_force(game, KEYS[information])
 
 
 def test_edge_with_one_other_hand_seen_equals_a_brute_force_of_live_settlements(
