@@ -90,6 +90,20 @@ def _scheme(url: str) -> str:
     return url.split("://", 1)[0].lower() if "://" in url else ""
 
 
+def _open_url(url: str, kwargs: dict[str, Any]) -> serial.SerialBase:
+    """``serial_for_url``, tried once more when an RFC 2217 server stops answering its option
+    negotiation part way (a device server still tearing down the last client's session drops the
+    new one): a second refusal is the server's answer. A server that never answers the control
+    option (a pty behind ser2net) is a configuration problem, not retried."""
+    try:
+        return serial.serial_for_url(url, **kwargs)
+    except serial.SerialException as e:
+        text = str(e)
+        if _scheme(url) != "rfc2217" or "timeout while waiting for option" not in text or "'control'" in text:
+            raise
+    return serial.serial_for_url(url, **kwargs)
+
+
 class SerialTransport:
     """A device on a serial line or anything ``serial.serial_for_url`` opens."""
 
@@ -111,7 +125,7 @@ class SerialTransport:
         if _is_local(url):
             kwargs["exclusive"] = True
         try:
-            port = serial.serial_for_url(url, **kwargs)
+            port = _open_url(url, kwargs)
         except ValueError as e:
             raise DeviceUnavailable(self.address, f"invalid address ({e})") from None
         except NotImplementedError as e:

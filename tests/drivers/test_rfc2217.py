@@ -162,3 +162,27 @@ def test_ser2net_on_a_pty_without_ign_set_control_is_a_one_line_error_saying_wha
     done = tablectl("devices", "watch", "shoe", address.split("?")[0], "--count", "1")
     assert done.returncode == 4
     assert done.stderr.count("\n") == 1 and "?ign_set_control" in done.stderr
+
+
+class _DropsTheFirstClientAtPurge(Rfc2217Bridge):
+    """A device server that drops its first client part way through the option negotiation (at
+    the purge, the last option pyserial waits for), as one still closing the last session can."""
+
+    def write(self, data: bytes) -> None:
+        purge_answer = b"\xff\xfa\x2c\x70"  # IAC SB COM-PORT-OPTION SERVER-PURGE-DATA
+        if self.connections == 1 and purge_answer in data and self._client is not None:
+            self._client.shutdown(socket.SHUT_RDWR)
+            return
+        super().write(data)
+
+
+def test_a_device_server_that_drops_the_negotiation_once_is_tried_again() -> None:
+    from tablectl.drivers.transport_serial import SerialTransport
+
+    with simulated_shoe_on_a_pty() as (pty_path, _), _DropsTheFirstClientAtPurge(pty_path) as bridge:
+        transport = SerialTransport(bridge.address + "?timeout=1")
+        transport.open()
+        try:
+            assert bridge.connections == 2
+        finally:
+            transport.close()
