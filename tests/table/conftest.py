@@ -5,7 +5,6 @@ simulated devices."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from tablehelpers import CONFIGS, MemoryLog, Played, RecordingSim, Table, make_config, play
