@@ -8,7 +8,8 @@ wasted. The log has everything needed to go on: which shoe, every card drawn fro
 returned (so composition, penetration, the cap and the cards a shuffler must get back continue
 exactly), the cards a supervisor wrote off, whether the last round was announced, whether the
 shoe ran out, the burns still due and the dealer's burn marks not used yet, and the round a
-supervisor voided when no round has started since (the layout shows VOID until the next round). :func:`read_back` reads the table's log files from the newest back to that shoe's start;
+supervisor voided when no round has started since (the layout shows VOID until the next round).
+:func:`read_back` reads the table's log files from the newest back to that shoe's start;
 :func:`fold` is the pure part, over plain records.
 
 The shoe is taken over only when nothing is pending: no violation open, the round in play (if
