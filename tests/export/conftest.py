@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+from exporthelpers import Tablectl, run_tablectl  # noqa: E402
 from floorgen import Floor, make_floor  # noqa: E402
 
 # the game math these tests expect is the exact one: the Texas Hold'em Bonus main game as
@@ -34,24 +32,6 @@ def _cache_main_game() -> None:
 
 
 _cache_main_game()
-
-
-@dataclass
-class Done:
-    """A finished ``tablectl`` run."""
-
-    code: int
-    out: str
-    err: str
-
-
-Tablectl = Callable[..., Done]
-
-
-def run_tablectl(*args: str | Path, timeout: float = 600) -> Done:
-    proc = subprocess.run([sys.executable, "-m", "tablectl", *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout)
-    return Done(proc.returncode, proc.stdout, proc.stderr)
 
 
 @pytest.fixture

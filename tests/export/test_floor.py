@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
-from conftest import Tablectl
+from exporthelpers import Tablectl
 from floorgen import CHEAT_DEALER, WEAK_SERIAL, Floor, planted_tables
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import run_tablectl
+from exporthelpers import run_tablectl
 from floorgen import make_floor, planted_tables
 
 from tablectl.analytics.floor import floor
