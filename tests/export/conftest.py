@@ -13,14 +13,13 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from exporthelpers import Tablectl, run_tablectl  # noqa: E402
+from exporthelpers import THB_MAIN, Tablectl, run_tablectl  # noqa: E402
 from floorgen import Floor, make_floor  # noqa: E402
 
 # the game math these tests expect is the exact one: the Texas Hold'em Bonus main game as
 # `tablectl math texas-holdem-bonus` computes and caches it (minutes), here from its stored result,
 # and nothing else the machine running the tests has cached
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="tablectl-test-cache-")
-THB_MAIN = Path(__file__).parent / "data" / "thb-main.json"
 
 
 def _cache_main_game() -> None:

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+THB_MAIN = Path(__file__).parent / "data" / "thb-main.json"  # the main game's stored analysis
+
 
 @dataclass
 class Done:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from conftest import THB_MAIN, Tablectl, run_tablectl
+from exporthelpers import THB_MAIN, Tablectl, run_tablectl
 from floorgen import CONFIGS, GAME_CONFIGS, Floor, play_shift, stacked
 
 from tablectl.analytics import approved as ap
