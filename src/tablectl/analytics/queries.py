@@ -28,7 +28,7 @@ from tablectl.analytics.schemas import SCHEMAS, with_partitions
 
 EARLIEST, LATEST = "0001-01-01", "9999-12-31"
 #: named queries that are building blocks of the floor report, not for ``tablectl query`` listings
-INTERNAL = frozenset({"floor_cells"})
+INTERNAL = frozenset({"floor_cells", "floor_rollup"})
 MATH_CACHE = "_math.json"  # in MANIFESTS
 #: of MATH_CACHE; raised whenever a release changes a figure the game math gives for some rules
 #: (the cache is keyed by the rules alone, never by this machine's code: every machine reads the same)
@@ -41,9 +41,12 @@ COV_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id
 
 
 def named_queries() -> dict[str, str]:
-    """Name -> SQL text of every named query."""
+    """Name -> SQL text of every named query; ``@floor_rollup`` in a query stands for the figures
+    of ``floor_rollup.sql``, which every floor roll-up gives."""
     folder = resources.files("tablectl.analytics") / "queries"
-    return {p.name[:-4]: p.read_text(encoding="utf-8") for p in folder.iterdir() if p.name.endswith(".sql")}
+    texts = {p.name[:-4]: p.read_text(encoding="utf-8") for p in folder.iterdir() if p.name.endswith(".sql")}
+    rollup = "\n".join(line for line in texts["floor_rollup"].splitlines() if not line.startswith("--"))
+    return {name: sql.replace("@floor_rollup", rollup) for name, sql in texts.items()}
 
 
 def describe(sql: str) -> str:
