@@ -3,7 +3,9 @@ size, read back frame by frame, and a dealer who looks at the screen and presses
 
 ``Terminal`` is the pty: it starts the command as its controlling terminal, collects what the
 command draws, and gives the latest whole frame (``rich.live`` in the alternate screen redraws
-the whole terminal from the home position, ``ESC [ H``, for every frame). ``ScreenDealer`` deals
+the whole terminal from the home position, ``ESC [ H``, for every frame). ``Keys`` is a person
+who types and then reads the screen until it shows what they wait for (never a fixed pause:
+the wait ends on the first frame that shows it, however loaded the machine). ``ScreenDealer`` deals
 a shift from what the screen says and nothing else: the header (state, round, dealer), the
 ``Next:`` line, the decision keys on the key line and the status line; every key it presses goes
 through the terminal, as a person's would.
@@ -17,12 +19,16 @@ import pty
 import random
 import re
 import select
+import shutil
 import signal
 import struct
+import sys
 import termios
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 HOME = "\x1b[H"
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
@@ -30,6 +36,12 @@ _HEADER = re.compile(r"·\s+([A-Z ]+?)\s+· round (\d+|-) ·")
 _DECIDE = re.compile(r"seat (\d+)(?: \(bank\))?: ((?:\[\w\] [\w-]+\s*)+)")
 _OPTION = re.compile(r"\[(\w)\] ([\w-]+)")
 _STAKE_FIRST = re.compile(r"seat (\d+) banks: enter its stake first")
+
+
+def tablectl_command() -> str:
+    """The tablectl of this interpreter (the checkout under test), not one earlier on PATH."""
+    beside = Path(sys.executable).with_name("tablectl")
+    return str(beside) if beside.exists() else (shutil.which("tablectl") or "tablectl")
 
 
 def plain(text: str) -> str:
@@ -346,6 +358,51 @@ def wait_for(t: Terminal, what: Callable[[Screen], bool], timeout: float = 10.0)
         if s is not None and what(s):
             return s
     raise AssertionError(f"the screen never showed what was awaited in {timeout} s; last screen:\n{last}")
+
+
+class Keys:
+    """A person at the keys of ``argv``'s display on a ``rows`` x ``cols`` pty: types, then reads
+    the screen until it shows what they wait for. ``modes_before``: the terminal's modes as the
+    command found them."""
+
+    def __init__(self, argv: list[str], *, rows: int = 24, cols: int = 80) -> None:
+        self.t = Terminal(argv, rows=rows, cols=cols)
+        self.modes_before: list[Any] = termios.tcgetattr(self.t.master)
+        self.screen = wait_for(self.t, lambda s: True)
+
+    def type(self, keys: bytes, until: object, timeout: float = 10.0) -> Screen:
+        """Type ``keys``; the first screen after them for which ``until`` (a text on the screen,
+        or a test of it) holds."""
+        self.t.type(keys)
+        test = until if callable(until) else (lambda s: str(until) in s.text)
+        self.screen = wait_for(self.t, test, timeout)  # type: ignore[arg-type]
+        return self.screen
+
+    def seat_row(self, seat: int) -> str:
+        return seat_row(self.screen, seat)
+
+    def ready_with_seat_1_alone(self) -> None:
+        """The device ready, a dealer signed in, seats 2-7 sitting out."""
+        self.type(b"\r", lambda s: s.next.startswith("start a round") or "NO DEALER" in s.text)
+        self.type(b"dD-01\r", lambda s: s.signed_in)
+        self.type(b"2 3 4 5 6 7 ", lambda s: "seat 7 sits out" in s.status)
+
+    def in_round_1(self) -> Screen:
+        """Round 1 in play, its first cards dealt."""
+        self.ready_with_seat_1_alone()
+        self.type(b"n", lambda s: s.state == "IN ROUND")
+        return self.type(b"\r", lambda s: s.state == "IN ROUND" and "delivered" in s.status or "card" in s.status)
+
+    def quit(self, keys: bytes = b"Qy", timeout: float = 30.0) -> tuple[int, list[Any]]:
+        """Type ``keys`` (quit, confirmed); the command's exit code and the terminal's modes after it."""
+        self.t.type(keys)
+        status = self.t.wait(timeout)
+        return status, termios.tcgetattr(self.t.master)
+
+
+def seat_row(s: Screen, seat: int) -> str:
+    """Seat ``seat``'s row on screen ``s`` ("" if none)."""
+    return next((line for line in s.text.splitlines() if line.startswith((f" {seat} ", f"▶{seat} "))), "")
 
 
 def run_shift(argv: list[str], shift: Shift, *, rows: int, cols: int, seed: int = 0,

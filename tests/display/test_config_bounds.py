@@ -13,16 +13,16 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import subprocess
-import sys
 import tomllib
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from atthekeys import tablectl_command
 from click.testing import CliRunner
+from confighelpers import one_line_refusal, write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,13 +31,7 @@ from tablectl.cli import main
 REPO = Path(__file__).resolve().parents[2]
 TABLES = REPO / "config" / "tables"
 OCP = (TABLES / "one-card-poker.toml").read_text(encoding="utf-8")
-EXE = str(Path(sys.executable).with_name("tablectl")) if Path(sys.executable).with_name("tablectl").exists() else (shutil.which("tablectl") or "tablectl")  # the tablectl of this interpreter, not one earlier on PATH
-
-
-def write(tmp_path: Path, text: str, name: str = "table.toml") -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
+EXE = tablectl_command()
 
 
 def run_check(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
@@ -47,13 +41,8 @@ def run_check(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
 
 
 def assert_refused(proc: subprocess.CompletedProcess[str], path: Path, key: str, reason: str) -> None:
-    assert proc.returncode == 2, proc.stderr
-    assert proc.stdout == ""
-    assert "Traceback" not in proc.stderr
-    lines = proc.stderr.splitlines()
-    assert len(lines) == 1, proc.stderr
-    assert lines[0].startswith(f"tablectl: {path}: {key}: "), lines[0]
-    assert reason in lines[0], lines[0]
+    line = one_line_refusal(proc, f"{path}: {key}: ")
+    assert reason in line, line
 
 
 @pytest.mark.parametrize(

@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from atthekeys import tablectl_command
 from click.testing import CliRunner
+from confighelpers import VALID, write
 
 from tablectl.cli import main
 from tablectl.games import GAMES
@@ -18,32 +19,6 @@ from tablectl.games import GAMES
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = sorted((REPO / "config" / "tables").glob("*.toml"))
 PRODUCTION = REPO / "config" / "production.toml"
-
-VALID = """\
-allow_no_supervisors = true
-table = "ocp-1"
-game = "one-card-poker"
-decks = 6
-penetration_cap = 90
-seats = 7
-min_bet = 5
-max_bet = 500
-
-[devices.shoe]
-driver = "shoe"
-address = "/dev/ttyUSB0"
-
-[log]
-dir = "/var/lib/tablectl/ocp-1"
-signing_key = "/etc/tablectl/ocp-1.key"
-"""
-
-
-def write(tmp_path: Path, text: str, name: str = "table.toml") -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
 
 def check(path: Path, *options: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(main, ["config", "check", *options, str(path)])
@@ -121,7 +96,7 @@ def test_a_missing_file_is_a_one_line_error(tmp_path: Path) -> None:
 
 
 def test_the_installed_command_exits_2_with_one_line_and_no_traceback(tmp_path: Path) -> None:
-    exe = str(Path(sys.executable).with_name("tablectl")) if Path(sys.executable).with_name("tablectl").exists() else (shutil.which("tablectl") or "tablectl")  # the tablectl of this interpreter, not one earlier on PATH
+    exe = tablectl_command()
     path = write(tmp_path, VALID.replace("decks = 6", "decks = -1"))
     proc = subprocess.run([exe, "config", "check", str(path)], capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"})
     assert proc.returncode == 2

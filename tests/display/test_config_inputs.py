@@ -5,55 +5,13 @@ so that a regression that hangs fails instead."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from confighelpers import VALID, one_line_refusal, write
+from confighelpers import tablectl_process as tablectl
 
-REPO = Path(__file__).resolve().parents[2]
-TIMEOUT = 20  # seconds: far above a refusal's, far below a hang's
-
-VALID = """\
-allow_no_supervisors = true
-table = "ocp-1"
-game = "one-card-poker"
-decks = 6
-penetration_cap = 90
-seats = 7
-min_bet = 5
-max_bet = 500
-
-[devices.shoe]
-driver = "shoe"
-address = "/dev/ttyUSB0"
-
-[log]
-dir = "/var/lib/tablectl/ocp-1"
-signing_key = "/etc/tablectl/ocp-1.key"
-"""
 HASH = "scrypt$16384$8$1$3q2+7w3q2+7w3q2+7w3q2w==$Zm9vYmFyZm9vYmFyZm9vYmFyZm9vYmFyZm9vYmFyMTI="
-
-
-def tablectl(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tablectl", *args], capture_output=True, text=True,
-                          timeout=TIMEOUT, stdin=subprocess.DEVNULL)
-
-
-def write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "table.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def one_line_refusal(proc: subprocess.CompletedProcess[str], prefix: str) -> str:
-    """The single stderr line of an exit-2 refusal that starts with ``tablectl: <prefix>``."""
-    assert proc.returncode == 2, proc.stderr
-    assert "Traceback" not in proc.stderr
-    lines = proc.stderr.splitlines()
-    assert len(lines) == 1, proc.stderr
-    assert lines[0].startswith(f"tablectl: {prefix}"), lines[0]
-    return lines[0]
 
 
 def test_a_table_id_with_a_trailing_newline_is_refused(tmp_path: Path) -> None:

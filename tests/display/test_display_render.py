@@ -207,6 +207,18 @@ def test_the_help_shows_every_key_and_every_mark() -> None:
     assert "⚑" in text and "wants the bank" in text
 
 
+def test_the_help_at_80x24_explains_the_bank_marks_in_full() -> None:
+    from tablectl.display.keys import HELP_KEYS, HELP_MARKS
+
+    lines = render_text(make_view(), DisplayState(help=True), width=80, height=24).splitlines()
+    text = "\n".join(lines)
+    assert len(lines) <= 24
+    for mark, meaning in (("NA $5", "no action: bank ran out"), ("+$7 CAP", "win capped by the bank"),
+                          ("◆ DP/BANK", "the bank's seat decides"), ("VOID 3", "voided: wagers returned")):
+        assert f"{mark}" in text and meaning in text
+    assert all(meaning in text for _, meaning in HELP_KEYS + HELP_MARKS)  # nothing cut at 80 columns
+
+
 @pytest.mark.parametrize(("cols", "rows"), [(80, 24), (120, 40)])
 def test_an_eight_seat_table_with_an_alarm_fits_the_terminal_with_its_key_line(cols: int, rows: int) -> None:
     seats = tuple(SeatView(i, in_play=True, wagers={"ante": 500, "pairplus": 500}, cards=(None, None, None)) for i in range(1, 9))

@@ -21,18 +21,18 @@ import os
 import pty
 import re
 import select
-import shutil
 import signal
 import struct
-import sys
 import termios
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from atthekeys import Keys, seat_row, tablectl_command
 
 from tablectl.eventlog.verify import iter_events
 
@@ -70,10 +70,10 @@ class PtyRun:
     modes_before: list[Any]
 
 
-def run_in_pty(argv: list[str], *, timeout: float, keys: list[tuple[float, bytes]] = ()) -> PtyRun:  # type: ignore[assignment]
+def run_in_pty(argv: list[str], *, timeout: float) -> PtyRun:
     """Run ``argv`` on the slave side of a new pty (its controlling terminal, ROWS x COLS,
     TERM=xterm-256color); collect everything written to the terminal until the child exits.
-    ``keys``: (seconds after start, bytes) typed at the terminal."""
+    (Keys typed at it go through ``atthekeys.Keys``, which waits on the screen.)"""
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM")}
     env["TERM"] = "xterm-256color"
     pid, master = pty.fork()
@@ -86,7 +86,6 @@ def run_in_pty(argv: list[str], *, timeout: float, keys: list[tuple[float, bytes
     modes_before = termios.tcgetattr(master)
     output = bytearray()
     started = time.monotonic()
-    pending = sorted(keys)
     status: int | None = None
     try:
         while True:
@@ -95,8 +94,6 @@ def run_in_pty(argv: list[str], *, timeout: float, keys: list[tuple[float, bytes
                 os.killpg(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
                 raise AssertionError(f"{argv} did not finish in {timeout} s; last output:\n{screens(bytes(output))[-1:]}")
-            while pending and pending[0][0] <= now:
-                os.write(master, pending.pop(0)[1])
             ready, _, _ = select.select([master], [], [], 0.05)
             if ready:
                 try:
@@ -197,14 +194,10 @@ def hole_cards(events: list[dict[str, Any]]) -> int:
 # --- running a table ------------------------------------------------------------------------------------
 
 
-def tablectl() -> str:
-    return str(Path(sys.executable).with_name("tablectl")) if Path(sys.executable).with_name("tablectl").exists() else (shutil.which("tablectl") or "tablectl")  # the tablectl of this interpreter, not one earlier on PATH
-
-
 def run_options() -> str:
     import subprocess
 
-    return subprocess.run([tablectl(), "run", "--help"], capture_output=True, text=True, timeout=30).stdout
+    return subprocess.run([tablectl_command(), "run", "--help"], capture_output=True, text=True, timeout=30).stdout
 
 
 @dataclass
@@ -214,18 +207,24 @@ class TableRun:
     events: list[dict[str, Any]]
 
 
-def run_table(table: str, tmp_path: Path, *, rounds: int, seed: int, mistakes: float, keys: list[tuple[float, bytes]] = ()) -> TableRun:  # type: ignore[assignment]
+def table_argv(table: str, tmp_path: Path, *, rounds: int, seed: int, mistakes: float) -> list[str]:
+    """``tablectl run`` of a shipped table, autoplayed on simulated devices into ``tmp_path/logs``."""
     config = REPO / "config" / "tables" / f"{table}.toml"
     assert config.exists(), f"no shipped config {config.name}"
     log_dir = tmp_path / "logs"
-    argv = [tablectl(), "run", str(config), "--simulate", "--autoplay", str(rounds), "--seed", str(seed), "--log-dir", str(log_dir)]
+    argv = [tablectl_command(), "run", str(config), "--simulate", "--autoplay", str(rounds), "--seed", str(seed), "--log-dir", str(log_dir)]
     help_text = run_options()
     if mistakes:
         argv += ["--mistakes", str(mistakes), "--mistakes-log", str(tmp_path / "mistakes.jsonl")]
     if "--pace" in help_text:
         argv += ["--pace", "0.01"]  # fast, but each step of the deal still gets its frames
-    result = run_in_pty(argv, timeout=120, keys=keys)
-    logs = sorted(log_dir.glob("*.jsonl"))
+    return argv
+
+
+def run_table(table: str, tmp_path: Path, *, rounds: int, seed: int, mistakes: float) -> TableRun:
+    argv = table_argv(table, tmp_path, rounds=rounds, seed=seed, mistakes=mistakes)
+    result = run_in_pty(argv, timeout=120)
+    logs = sorted((tmp_path / "logs").glob("*.jsonl"))
     assert logs, f"{' '.join(argv)}: exit {result.status}, no log written; terminal:\n{terminal_text(result.output)[-3000:]}"
     return TableRun(result, [parse(s) for s in screens(result.output)], list(iter_events(logs)))
 
@@ -325,21 +324,43 @@ def test_display_in_a_pty_for_every_game_over_many_rounds(table: str, tmp_path: 
     check_table_run(run_table(table, tmp_path, rounds=40, seed=5, mistakes=0.3), expect_alarm=True)
 
 
+@pytest.fixture
+def at_keys() -> Iterator[Callable[[list[str]], Keys]]:
+    """A person at the keys of a command's display (ROWS x COLS); its terminal closed after the test."""
+    opened: list[Keys] = []
+
+    def make(argv: list[str]) -> Keys:
+        opened.append(Keys(argv, rows=ROWS, cols=COLS))
+        return opened[-1]
+
+    yield make
+    for k in opened:
+        k.t.kill()
+
+
+def frames_of(k: Keys) -> list[Frame]:
+    return [parse(s) for s in screens(bytes(k.t.output))]
+
+
 @pytest.mark.slow
 @pytest.mark.usefixtures("display_entry_point")
-def test_quitting_while_the_virtual_dealer_deals_gives_the_terminal_back(tmp_path: Path) -> None:
-    # Q, then y + Enter to confirm, while the virtual dealer is still dealing
-    run = run_table("one-for-the-money-shoe", tmp_path, rounds=500, seed=3, mistakes=0, keys=[(2.0, b"Q"), (2.3, b"y"), (2.5, b"\r")])
-    assert run.pty.status == 0
-    assert any("quit the table display? (y/n)" in f.text for f in run.frames)
-    lflag = run.pty.modes_after[3]
+def test_quitting_while_the_virtual_dealer_deals_gives_the_terminal_back(tmp_path: Path, at_keys: Callable[[list[str]], Keys]) -> None:
+    k = at_keys(table_argv("one-for-the-money-shoe", tmp_path, rounds=500, seed=3, mistakes=0))
+    k.type(b"", lambda s: s.state == "IN ROUND")  # the virtual dealer is dealing
+    s = k.type(b"Q", lambda s: s.prompt_open and "quit" in s.status)
+    assert re.search(r"(round \d+ is in play: quit anyway|quit the table display)\? \(y/n\)", s.status), s.status
+    status, modes_after = k.quit(b"y")
+    assert status == 0
+    lflag = modes_after[3]
     assert lflag & termios.ECHO and lflag & termios.ICANON, "echo / line mode not restored"
-    assert run.pty.modes_after[3] == run.pty.modes_before[3]
-    assert b"\x1b[?1049l" in run.pty.output[-200:]
+    assert modes_after[3] == k.modes_before[3]
+    assert b"\x1b[?1049l" in k.t.output[-200:]
 
 
 @pytest.mark.usefixtures("display_entry_point")
-def test_supervisor_keys_in_a_pty_check_the_credential_and_the_controller_logs_the_action(tmp_path: Path) -> None:
+def test_supervisor_keys_in_a_pty_check_the_credential_and_the_controller_logs_the_action(
+    tmp_path: Path, at_keys: Callable[[list[str]], Keys]
+) -> None:
     from tablectl.config import TableConfig
     from tablectl.supervisor import hash_credential
 
@@ -349,24 +370,26 @@ def test_supervisor_keys_in_a_pty_check_the_credential_and_the_controller_logs_t
     shipped = (REPO / "config" / "tables" / "one-for-the-money-shoe.toml").read_text(encoding="utf-8")
     config.write_text(shipped + f'\n[supervisors]\nanna = "{hash_credential("right-one")}"\n', encoding="utf-8")
     log_dir = tmp_path / "logs"
-    typed = [
-        (1.5, b"S"), (1.6, b"anna\r"), (1.7, b"wrong-one\r"),  # refused at the display, before the note
-        (2.5, b"S"), (2.6, b"anna\r"), (2.7, b"right-one\r"), (2.8, b"checked\r"),  # sent; nothing is held
-        (3.6, b"Q"), (3.7, b"y"),
-    ]  # fmt: skip
-    argv = [tablectl(), "run", str(config), "--simulate", "--seed", "1", "--log-dir", str(log_dir)]
-    result = run_in_pty(argv, timeout=60, keys=typed)
-    frames = [parse(s) for s in screens(result.output)]
-    assert result.status == 0, terminal_text(result.output)[-3000:]
+    k = at_keys([tablectl_command(), "run", str(config), "--simulate", "--seed", "1", "--log-dir", str(log_dir)])
+    # refused at the display, before the note
+    k.type(b"S", lambda s: s.prompt_open and "supervisor id" in s.status)
+    k.type(b"anna\r", lambda s: s.prompt_open and "credential" in s.status)
+    k.type(b"wrong-one\r", "supervisor 'anna': credential not accepted")
+    # sent; nothing is held
+    k.type(b"S", lambda s: s.prompt_open and "supervisor id" in s.status)
+    k.type(b"anna\r", lambda s: s.prompt_open and "credential" in s.status)
+    k.type(b"right-one\r", lambda s: s.prompt_open and "note" in s.status)
+    k.type(b"checked\r", "resolve by anna: rejected:")
+    status, _ = k.quit()
+    assert status == 0, terminal_text(bytes(k.t.output))[-3000:]
+    frames = frames_of(k)
     events = list(iter_events(sorted(log_dir.glob("*.jsonl"))))
-    assert any("supervisor 'anna': credential not accepted" in f.text for f in frames)
     assert not any("wrong-one" in f.text or "right-one" in f.text for f in frames), "a credential was echoed"
     # the refused credential never reached the table; the checked one did, and was logged
     # (rejected there: nothing is held)
     resolves = [e for e in events if e.get("input") == "resolve" and e.get("event") in ("input", "input_rejected")]
     assert [(e["supervisor"], e["note"]) for e in resolves] == [("anna", "checked")]
     assert resolves[0]["event"] == "input_rejected" or resolves[0].get("accepted") is False
-    assert any("resolve by anna: rejected:" in f.text for f in frames)
     # and the refused attempt is on the record too, without the credential typed
     refused = [e for e in events if e["event"] == "supervisor_refused"]
     assert [(e["supervisor"], e["action"]) for e in refused] == [("anna", "resolve")]
@@ -375,24 +398,21 @@ def test_supervisor_keys_in_a_pty_check_the_credential_and_the_controller_logs_t
 
 
 @pytest.mark.usefixtures("display_entry_point")
-def test_a_person_at_the_keys_deals_a_round_on_simulated_hardware(tmp_path: Path) -> None:
+def test_a_person_at_the_keys_deals_a_round_on_simulated_hardware(tmp_path: Path, at_keys: Callable[[list[str]], Keys]) -> None:
     # One for the Money from a simulated shoe, no virtual dealer: Enter works the device
     config = REPO / "config" / "tables" / "one-for-the-money-shoe.toml"
     log_dir = tmp_path / "logs"
-    typed = [
-        (1.5, b"\r"),  # load the shoe
-        (1.9, b"dD-01\r"),  # the dealer signs in
-        (2.3, b"2 3 4 5 6 7 "),  # seats 2-7 sit out
-        (2.4, b"n"),  # round start: seat 1
-        (3.0, b"\r"), (3.4, b"\r"), (3.8, b"\r"),  # seat 1, dealer, dealer
-        (4.3, b"c"),  # seat 1 checks: the dealer reveals
-        (4.8, b"E"),  # paid and collected
-        (5.3, b"Q"), (5.4, b"y"),
-    ]  # fmt: skip
-    argv = [tablectl(), "run", str(config), "--simulate", "--seed", "2", "--log-dir", str(log_dir)]
-    result = run_in_pty(argv, timeout=60, keys=typed)
-    assert result.status == 0, terminal_text(result.output)[-3000:]
-    frames = [parse(s) for s in screens(result.output)]
+    k = at_keys([tablectl_command(), "run", str(config), "--simulate", "--seed", "2", "--log-dir", str(log_dir)])
+    k.ready_with_seat_1_alone()  # the shoe loaded, the dealer signed in, seats 2-7 sitting out
+    k.type(b"n", lambda s: s.state == "IN ROUND")  # round start: seat 1
+    k.type(b"\r", lambda s: _CARD.search(seat_row(s, 1)) is not None)  # seat 1's card
+    k.type(b"\r", "Dealer: ▒▒")
+    k.type(b"\r", lambda s: s.decision is not None)  # the dealer's second card: seat 1 decides
+    k.type(b"c", lambda s: s.next.startswith("pay and collect"))  # seat 1 checks: the dealer reveals
+    k.type(b"E", lambda s: s.state != "SETTLING" and s.round == 1)  # paid and collected
+    status, modes_after = k.quit()
+    assert status == 0, terminal_text(bytes(k.t.output))[-3000:]
+    frames = frames_of(k)
     events = list(iter_events(sorted(log_dir.glob("*.jsonl"))))
     dealt = [e["to"] for e in events if e.get("event") == "dealt"]
     assert dealt == ["seat:1", "dealer", "dealer"]
@@ -402,5 +422,5 @@ def test_a_person_at_the_keys_deals_a_round_on_simulated_hardware(tmp_path: Path
     assert any(f.table_cards and "Dealer: ▒▒" not in f.text for f in frames), "the revealed dealer cards never showed"
     assert shown_before_the_log(frames, events) == []
     # quit (Q, y): the terminal is given back as it was
-    assert result.modes_after == result.modes_before, "terminal modes not restored"
-    assert b"\x1b[?1049l" in result.output[-200:], "the alternate screen was not left"
+    assert modes_after == k.modes_before, "terminal modes not restored"
+    assert b"\x1b[?1049l" in k.t.output[-200:], "the alternate screen was not left"

@@ -5,65 +5,31 @@ changes (no fixed pauses).
 
 from __future__ import annotations
 
-import shutil
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from atthekeys import Screen, Terminal, wait_for
+from atthekeys import Keys, seat_row, tablectl_command
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def tablectl() -> str:
-    return str(Path(sys.executable).with_name("tablectl")) if Path(sys.executable).with_name("tablectl").exists() else (shutil.which("tablectl") or "tablectl")  # the tablectl of this interpreter, not one earlier on PATH
-
-
-class Keys:
-    """A person at the keys of ``table``'s display: types, then reads the screen until it shows
-    what they wait for."""
-
-    def __init__(self, table: str, log_dir: Path) -> None:
-        argv = [tablectl(), "run", str(REPO / "config" / "tables" / f"{table}.toml"), "--simulate", "--seed", "5",
-                "--log-dir", str(log_dir)]
-        self.t = Terminal(argv, rows=24, cols=80)
-        self.screen = wait_for(self.t, lambda s: True)
-
-    def type(self, keys: bytes, until: object, timeout: float = 10.0) -> Screen:
-        """Type ``keys``; the first screen after them for which ``until`` (a text on the screen,
-        or a test of it) holds."""
-        self.t.type(keys)
-        test = until if callable(until) else (lambda s: str(until) in s.text)
-        self.screen = wait_for(self.t, test, timeout)  # type: ignore[arg-type]
-        return self.screen
-
-    def seat_row(self, seat: int) -> str:
-        return next(line for line in self.screen.text.splitlines() if line.startswith((f" {seat} ", f"▶{seat} ")))
-
-    def ready_with_seat_1_alone(self) -> None:
-        """The device ready, a dealer signed in, seats 2-7 sitting out."""
-        self.type(b"\r", lambda s: s.next.startswith("start a round") or "NO DEALER" in s.text)
-        self.type(b"dD-01\r", lambda s: s.signed_in)
-        self.type(b"2 3 4 5 6 7 ", lambda s: "seat 7 sits out" in s.status)
-
-    def in_round_1(self) -> Screen:
-        """Round 1 in play, its first cards dealt."""
-        self.ready_with_seat_1_alone()
-        self.type(b"n", lambda s: s.state == "IN ROUND")
-        return self.type(b"\r", lambda s: s.state == "IN ROUND" and "delivered" in s.status or "card" in s.status)
+def at_table(table: str, log_dir: Path) -> Keys:
+    """A person at the keys of ``table``'s simulated display, 80x24."""
+    config = REPO / "config" / "tables" / f"{table}.toml"
+    return Keys([tablectl_command(), "run", str(config), "--simulate", "--seed", "5", "--log-dir", str(log_dir)])
 
 
 @pytest.fixture
-def keys(tmp_path: Path) -> Iterator[type[Keys]]:
+def keys(tmp_path: Path) -> Iterator[Callable[[str], Keys]]:
     opened: list[Keys] = []
 
     def make(table: str) -> Keys:
-        k = Keys(table, tmp_path / f"logs-{len(opened)}")
+        k = at_table(table, tmp_path / f"logs-{len(opened)}")
         opened.append(k)
         return k
 
-    yield make  # type: ignore[misc]
+    yield make
     for k in opened:
         k.t.kill()
 
@@ -80,14 +46,14 @@ OVER_THE_LIMIT: dict[str, tuple[bytes, str]] = {
 
 
 @pytest.mark.parametrize("table", sorted(OVER_THE_LIMIT))
-def test_a_side_bet_over_its_limit_is_refused_in_one_line_naming_the_limit(keys: type[Keys], table: str) -> None:
+def test_a_side_bet_over_its_limit_is_refused_in_one_line_naming_the_limit(keys: Callable[[str], Keys], table: str) -> None:
     k = keys(table)
     typed, refusal = OVER_THE_LIMIT[table]
     s = k.type(b"1$" + typed + b"\r", lambda s: s.status.startswith("✗ "))
     assert s.status.rstrip() == "✗ " + refusal
 
 
-def test_a_side_bet_is_added_to_the_wager_a_seat_stands_on(keys: type[Keys]) -> None:
+def test_a_side_bet_is_added_to_the_wager_a_seat_stands_on(keys: Callable[[str], Keys]) -> None:
     k = keys("one-card-poker")
     k.type(b"1$25\r", "seat 1 bets primary $25")
     s = k.type(b"1$tie 50\r", lambda s: "tie" in s.status)
@@ -95,34 +61,30 @@ def test_a_side_bet_is_added_to_the_wager_a_seat_stands_on(keys: type[Keys]) -> 
     assert "next: primary $25 tie $50" in k.seat_row(1)
 
 
-def test_the_wager_prompt_gives_an_example_in_the_games_own_bet_names(keys: type[Keys]) -> None:
+def test_the_wager_prompt_gives_an_example_in_the_games_own_bet_names(keys: Callable[[str], Keys]) -> None:
     k = keys("one-card-poker")
     s = k.type(b"1$", lambda s: s.prompt_open)
     assert "e.g. primary 25 tie 5" in s.status and "ante" not in s.status
 
 
-def test_one_for_the_money_names_its_side_bet_as_the_table_does(keys: type[Keys]) -> None:
+def test_one_for_the_money_names_its_side_bet_as_the_table_does(keys: Callable[[str], Keys]) -> None:
     k = keys("one-for-the-money-shoe")
     s = k.type(b"1$25 perfect-match 5\r", lambda s: "seat 1 bets" in s.status)
     assert s.status.rstrip() == "· seat 1 bets ante $25 perfect-match $5" and "bonus" not in k.seat_row(1)
 
 
-def test_holdem_bonus_flop_bet_shows_in_the_wagers_column_as_it_is_made(keys: type[Keys]) -> None:
+def test_holdem_bonus_flop_bet_shows_in_the_wagers_column_as_it_is_made(keys: Callable[[str], Keys]) -> None:
     k = keys("texas-holdem-bonus")
     k.ready_with_seat_1_alone()
     k.type(b"1$10\r", "seat 1 bets ante $10")
     k.type(b"n", lambda s: s.state == "IN ROUND")
     k.type(b"\r", "packet of 2 to dealer")
     k.type(b"\r", lambda s: s.decision is not None)
-    k.type(b"r", lambda s: "flop" in k_row(s, 1) and "$20" in k_row(s, 1))
+    k.type(b"r", lambda s: "flop" in seat_row(s, 1) and "$20" in seat_row(s, 1))
     assert "ante $10 flop $20" in k.seat_row(1)
 
 
-def k_row(s: Screen, seat: int) -> str:
-    return next((line for line in s.text.splitlines() if line.startswith((f" {seat} ", f"▶{seat} "))), "")
-
-
-def test_a_mistaken_E_mid_round_is_cancelled_with_n_and_the_round_goes_on(keys: type[Keys]) -> None:
+def test_a_mistaken_E_mid_round_is_cancelled_with_n_and_the_round_goes_on(keys: Callable[[str], Keys]) -> None:
     k = keys("one-for-the-money-shoe")
     k.in_round_1()
     s = k.type(b"E", lambda s: s.prompt_open)
@@ -131,7 +93,7 @@ def test_a_mistaken_E_mid_round_is_cancelled_with_n_and_the_round_goes_on(keys: 
     assert s.state == "IN ROUND" and "cancelled" in s.status and "TOO FEW" not in s.text
 
 
-def test_Q_mid_round_warns_and_n_keeps_the_table_running(keys: type[Keys]) -> None:
+def test_Q_mid_round_warns_and_n_keeps_the_table_running(keys: Callable[[str], Keys]) -> None:
     k = keys("one-for-the-money-shoe")
     k.in_round_1()
     s = k.type(b"Q", lambda s: s.prompt_open)
@@ -140,7 +102,7 @@ def test_Q_mid_round_warns_and_n_keeps_the_table_running(keys: type[Keys]) -> No
     assert s.state == "IN ROUND" and s.status.rstrip() == "· quit cancelled" and not k.t.closed
 
 
-def test_a_voided_round_shows_VOID_until_the_next_round_and_a_batch_shuffler_shuffles_afresh(keys: type[Keys]) -> None:
+def test_a_voided_round_shows_VOID_until_the_next_round_and_a_batch_shuffler_shuffles_afresh(keys: Callable[[str], Keys]) -> None:
     k = keys("texas-holdem-bonus")
     k.in_round_1()
     k.type(b"Ey", lambda s: s.state == "HELD")

@@ -15,20 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from atthekeys import Screen, Shift, run_shift
+from atthekeys import Screen, Shift, run_shift, tablectl_command
 
 from tablectl.eventlog.verify import iter_events
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def tablectl() -> str:
-    """The ``tablectl`` of the environment running the tests (not another one on the PATH)."""
-    import shutil
-    import sys
-
-    beside = Path(sys.executable).with_name("tablectl")
-    return str(beside) if beside.exists() else (shutil.which("tablectl") or str(beside))
 
 
 # config -> (wager lines typed at $ by round: "seat what"), the seats offered the bank
@@ -46,11 +37,11 @@ def deal_a_shift(table: str, tmp_path: Path, rows: int, cols: int, seen: list[Sc
     wagers, bank = SHIFTS[table]
     shift = Shift(rounds=20, wagers=wagers, bank=bank, sit_out={3: [5], 7: [5]})
     log_dir = tmp_path / "logs"
-    argv = [tablectl(), "run", str(REPO / "config" / "tables" / f"{table}.toml"), "--simulate", "--seed", "7", "--log-dir", str(log_dir)]
+    argv = [tablectl_command(), "run", str(REPO / "config" / "tables" / f"{table}.toml"), "--simulate", "--seed", "7", "--log-dir", str(log_dir)]
     terminal, done = run_shift(argv, shift, rows=rows, cols=cols, seed=11, on_screen=seen.append if seen is not None else None)
     events = list(iter_events(sorted(log_dir.glob("*.jsonl"))))
     review = subprocess.run(
-        [tablectl(), "review", str(log_dir), "--json"],
+        [tablectl_command(), "review", str(log_dir), "--json"],
         capture_output=True, text=True, timeout=120,
     )
     report = json.loads(review.stdout) if review.stdout.strip() else {}

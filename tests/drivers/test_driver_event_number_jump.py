@@ -47,6 +47,20 @@ def _driver(server: PtyServer, sink: DeviceEvents, **kw: object) -> DeviceDriver
     return ShoeDriver("dev", SerialTransport(server.address), sink, **(FAST | kw))
 
 
+def _started_with_three_cards(device: FakeDevice, server: PtyServer, sink: DeviceEvents) -> DeviceDriver:
+    """A started driver that has taken the device's events 1..3."""
+    d = _driver(server, sink)
+    try:
+        d.start()
+        for _ in range(3):
+            device.add(card)
+        sink.wait_for(lambda es: len([e for e in es if e.event_no]) >= 3)
+    except BaseException:
+        d.stop()
+        raise
+    return d
+
+
 def _numbers(sink: DeviceEvents) -> list[int]:
     return [e.event_no for e in sink.numbered()]
 
@@ -64,12 +78,8 @@ def _faults(sink: DeviceEvents, kind: ev.FaultKind) -> list[str]:
 def test_an_event_numbered_2_32_minus_1_that_the_device_vouches_for_does_not_swallow_its_later_events(
     device: FakeDevice, server: PtyServer, sink: DeviceEvents
 ) -> None:
-    d = _driver(server, sink)
+    d = _started_with_three_cards(device, server, sink)
     try:
-        d.start()
-        for _ in range(3):
-            device.add(card)
-        sink.wait_for(lambda es: len([e for e in es if e.event_no]) >= 3)
         with device.lock:  # the device's counter reads 0xFFFFFFFF for a moment (an erased NV cell)
             device.next_no = EVENT_NO_MAX
         device.add(lambda n: ev.CardDrawn(n, 42))
@@ -95,12 +105,8 @@ def test_an_event_numbered_2_32_minus_1_that_the_device_vouches_for_does_not_swa
 def test_an_identify_whose_counter_jumps_far_ahead_mid_session_refuses_the_device_until_it_is_believable(
     device: FakeDevice, server: PtyServer, sink: DeviceEvents
 ) -> None:
-    d = _driver(server, sink)
+    d = _started_with_three_cards(device, server, sink)
     try:
-        d.start()
-        for _ in range(3):
-            device.add(card)
-        sink.wait_for(lambda es: len([e for e in es if e.event_no]) >= 3)
         with device.lock:
             device.next_no = EVENT_NO_MAX + 1
         _announce(device)

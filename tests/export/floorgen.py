@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 from tablectl.config import load_config
@@ -68,16 +69,16 @@ def table_names(per_game: int) -> list[str]:
     return names
 
 
-def stacked(decks: int, run: int = 3) -> list[int]:
+def stacked(decks: int, run: int = 3, *, rising: bool = False) -> list[int]:
     """The cheat's shoe: runs of ``run`` cards of one rank, ranks falling from run to run: a seat
     dealt before the Designated Player ties or beats the DP's card, and wins the war (war cards
-    come four apart: never in one run)."""
+    come four apart: never in one run). ``rising``: ranks rising, for the DP."""
     by_rank: dict[int, list[int]] = {}
     for card in full_shoe(decks):
         by_rank.setdefault(card >> 2, []).append(card)
     order: list[int] = []
     while any(by_rank.values()):
-        for rank in sorted(by_rank, reverse=True):
+        for rank in sorted(by_rank, reverse=not rising):
             order += by_rank[rank][:run]
             del by_rank[rank][:run]
     return order
@@ -123,10 +124,21 @@ def make_floor(root: Path, *, per_game: int = 4, days: int = 3, rounds: int = 60
     return floor
 
 
-def play_shift(floor: Floor, name: str, day: int, dealer: str, rounds: int, seed: int) -> None:
+def play_shift(floor: Floor, name: str, day: int, dealer: str, rounds: int, seed: int, *,
+               house_rules: dict[str, Any] | None = None, pay_tables: dict[str, Any] | None = None,
+               hour: float = 0.0, order: list[int] | None = None) -> None:
     """One shift of ``dealer`` at table ``name`` on the floor's ``day`` (0: the first), appended
-    to the table's log (the weak shuffler's table and the cheat's shoe as planted)."""
-    config = load_config(CONFIGS / GAME_CONFIGS[_kind(name)]).model_copy(update={"table": name})
+    to the table's log (the weak shuffler's table and the cheat's shoe as planted), starting
+    ``hour`` hours after 10:00. ``house_rules`` and ``pay_tables`` replace entries of the game's
+    config (a table playing other rules than the shipped ones); ``order``: the shoe's cards in this
+    order (a stacked shoe)."""
+    config = load_config(CONFIGS / GAME_CONFIGS[_kind(name)])
+    update: dict[str, Any] = {"table": name}
+    if house_rules:
+        update["house_rules"] = {**config.house_rules, **house_rules}
+    if pay_tables:
+        update["pay_tables"] = {**config.pay_tables, **pay_tables}
+    config = config.model_copy(update=update)
     floor.logs.setdefault(name, floor.root / "logs" / name)
     floor.dealers[name, day] = dealer
     options: dict[str, object] = {"serial": floor.serials.get(name, f"SN-{name.upper()}")}
@@ -134,7 +146,9 @@ def play_shift(floor: Floor, name: str, day: int, dealer: str, rounds: int, seed
         options.update(quality="poor", csm_lag=8)
     if dealer == CHEAT_DEALER:
         options["order"] = stacked(config.decks)
-    with _log_clock(_Clock(FIRST_DAY + dt.timedelta(days=day))):
+    if order is not None:
+        options["order"] = order
+    with _log_clock(_Clock(FIRST_DAY + dt.timedelta(days=day, hours=hour))):
         runtime = TableRuntime(config, simulate=True, log_dir=floor.logs[name], seed=seed, fsync=False,
                                signing_key=floor.public_key.with_suffix(".key"), sim_options=options)
         controller = runtime.start()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from conftest import Done, Tablectl, run_tablectl
+from exporthelpers import Done, Tablectl, run_tablectl
 from floorgen import CHEAT_DEALER, WEAK_SERIAL, Floor, play_shift
 
 from tablectl.eventlog.keys import save_keypair

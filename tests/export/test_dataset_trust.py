@@ -19,7 +19,7 @@ from pathlib import Path
 import orjson
 import pyarrow.parquet as pq
 import pytest
-from conftest import Tablectl, run_tablectl
+from exporthelpers import Tablectl, run_tablectl
 from floorgen import Floor
 
 from tablectl.analytics import dataset as ds

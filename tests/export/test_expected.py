@@ -28,9 +28,9 @@ def test_pay_tables_in_force_change_the_expected_hold() -> None:
     assert changed["ante"].edge == default["ante"].edge
 
 
-def test_a_wager_without_game_math_says_so() -> None:
-    ante = next(m for m in wager_math("texas-holdem-bonus", 1, None) if m.wager == "ante")
-    assert ante.edge is None and "not analysed" in ante.note
+def test_a_game_without_game_math_says_so() -> None:
+    [found] = wager_math("no-such-game", 1, None)
+    assert found.edge is None and "unknown game" in found.note
 
 
 def test_fisher_combines_p_values() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
-from conftest import Tablectl, run_tablectl
+from exporthelpers import Tablectl, run_tablectl
 from floorgen import Floor, play_shift
 
 from tablectl.analytics.schemas import DATASETS

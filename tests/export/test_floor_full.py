@@ -10,7 +10,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from conftest import run_tablectl
+from exporthelpers import run_tablectl
 from floorgen import CHEAT_DEALER, WEAK_SERIAL, make_floor, planted_tables
 
 pytestmark = pytest.mark.slow

@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 
 import orjson
-from conftest import Tablectl
+from exporthelpers import Tablectl
 from floorgen import Floor
 
 

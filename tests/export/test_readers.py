@@ -11,7 +11,7 @@ import orjson
 import polars as pl
 import pyarrow.dataset as pads
 import pytest
-from conftest import Tablectl, run_tablectl
+from exporthelpers import Tablectl, run_tablectl
 from floorgen import Floor
 
 from tablectl.analytics.schemas import DATASETS

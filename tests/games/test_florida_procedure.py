@@ -1,4 +1,4 @@
-"""Three Card Poker, Florida variant (GAMES.md section 4), as the deal script walks it."""
+"""Three Card Poker, Florida variant, as the deal script walks it."""
 
 from __future__ import annotations
 

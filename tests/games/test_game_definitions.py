@@ -1,4 +1,4 @@
-"""The five game definitions: ids, devices, decks, and GAMES.md's Decisions as named house rules
+"""The five game definitions: ids, devices, decks, and the house's decisions as named house rules
 with their defaults (procedure rules here, settlement rules in ``tablectl.rules.houserules``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Texas Hold'em Bonus's procedure (GAMES.md section 5), as the deal script walks it."""
+"""Texas Hold'em Bonus's procedure, as the deal script walks it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One Card Poker's procedure (GAMES.md section 1), as the deal script walks it."""
+"""One Card Poker's procedure, as the deal script walks it."""
 
 from __future__ import annotations
 

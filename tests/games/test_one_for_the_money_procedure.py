@@ -1,4 +1,4 @@
-"""One for the Money's procedure (GAMES.md section 3), as the deal script walks it."""
+"""One for the Money's procedure, as the deal script walks it."""
 
 from __future__ import annotations
 

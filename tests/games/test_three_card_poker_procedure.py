@@ -1,4 +1,4 @@
-"""Player-banked Three Card Poker's procedure (GAMES.md section 2), as the deal script walks it."""
+"""Player-banked Three Card Poker's procedure, as the deal script walks it."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from tablectl.review.engine import review
 from tablectl.table.virtual_dealer import EXPECTED_VIOLATION
 
 if TYPE_CHECKING:
-    from conftest import RunTable, TableLog, WriteConfig
+    from reviewhelpers import RunTable, TableLog, WriteConfig
 
 
 def kinds(report: Any) -> list[str]:

@@ -16,7 +16,7 @@ from click.testing import CliRunner, Result
 from tablectl.cli import main
 
 if TYPE_CHECKING:
-    from conftest import RunTable, WriteConfig
+    from reviewhelpers import RunTable, WriteConfig
 
 
 def review(*args: str | Path) -> Result:

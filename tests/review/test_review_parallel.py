@@ -23,7 +23,7 @@ from tablectl.review.engine import review
 from tablectl.review.model import TableSetup
 
 if TYPE_CHECKING:
-    from conftest import TableLog
+    from reviewhelpers import TableLog
 
 
 def _both(files: list[Path], keys: list[Any], **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -22,7 +22,7 @@ from tablectl.table.runtime import TableRuntime
 from tablectl.table.virtual_dealer import VirtualDealer
 
 if TYPE_CHECKING:
-    from conftest import TableLog
+    from reviewhelpers import TableLog
 
 
 def play(log_dir: Path, game: str, driver: str, decks: int, rounds: int, **sim: Any) -> Path:

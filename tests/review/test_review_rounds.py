@@ -22,7 +22,7 @@ from tablectl.eventlog import EventLog, generate_key, iter_events, save_keypair
 from tablectl.review.engine import TableSetup, review
 
 if TYPE_CHECKING:
-    from conftest import RunTable, WriteConfig
+    from reviewhelpers import RunTable, WriteConfig
 
 GAME_TABLES = {
     "one-card-poker": "one-card-poker.toml",

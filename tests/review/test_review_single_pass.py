@@ -20,7 +20,7 @@ from tablectl.eventlog.verify import read_blocks, scan, verify
 from tablectl.review.engine import reconstruct, review
 
 if TYPE_CHECKING:
-    from conftest import RunTable, WriteConfig
+    from reviewhelpers import RunTable, WriteConfig
 
 # (read size, block size): the default, small reads cutting lines, blocks of a line or two
 SIZES = [(4 << 20, 64 << 10), (700, 300), (333, 1), (4096, 100_000)]

@@ -1,4 +1,4 @@
-"""Three-card poker evaluation (GAMES.md: SF > trips > straight > flush > pair > high card)."""
+"""Three-card poker evaluation (SF > trips > straight > flush > pair > high card)."""
 
 from collections import Counter
 from itertools import combinations, combinations_with_replacement

@@ -1,4 +1,5 @@
-"""House rules and pay tables from config dicts; GAMES.md decisions as defaults."""
+"""House rules and pay tables from config dicts; the house's decisions and the published pay
+tables as defaults."""
 
 import pytest
 
@@ -12,13 +13,13 @@ from tablectl.rules.houserules import (
 from tablectl.rules.paytables import ThreeCardBonusTable
 
 
-def test_games_md_decisions_are_the_defaults() -> None:
+def test_house_decisions_are_the_defaults() -> None:
     assert OneCardPokerRules().dp_declines_war == "push"
     assert OneCardPokerRules().tie_pays_without_extension is True
     assert FloridaRules().pairplus_tie_below_pair == "lose"
 
 
-def test_sheet_pay_tables_are_the_defaults() -> None:
+def test_published_pay_tables_are_the_defaults() -> None:
     assert OneCardPokerRules().tie_wager.describe() == "200/150/50/25/10/4"
     assert FloridaRules().pairplus.describe() == "200/40/30/4/3/2"
     assert TexasHoldemBonusRules().ante_pays_from == "straight"

@@ -1,4 +1,4 @@
-"""Florida Three Card Poker settlement (GAMES.md section 4, seeds/three-card-poker-florida.txt)."""
+"""Florida Three Card Poker settlement."""
 
 from collections.abc import Sequence
 

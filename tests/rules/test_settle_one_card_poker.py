@@ -1,4 +1,4 @@
-"""One Card Poker settlement (GAMES.md section 1, seeds/one-card-poker.txt)."""
+"""One Card Poker settlement."""
 
 from collections.abc import Sequence
 

@@ -1,4 +1,4 @@
-"""One for the Money settlement (GAMES.md section 3, seeds/one-for-the-money.txt)."""
+"""One for the Money settlement."""
 
 from collections.abc import Sequence
 
@@ -50,7 +50,7 @@ def test_a_trade_must_name_the_traded_card() -> None:
         results("3H", "2S KD", [oftm.TRADE, oftm.STAND])
 
 
-def test_decisions_must_follow_the_sheet() -> None:
+def test_a_trade_after_a_raise_is_refused() -> None:
     with pytest.raises(SettlementError):
         results("3H", "2S KD", [oftm.RAISE, oftm.TRADE], ["9C"])
 

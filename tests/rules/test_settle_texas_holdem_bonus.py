@@ -1,4 +1,4 @@
-"""Texas Hold'em Bonus settlement (GAMES.md section 5, seeds/texas-holdem-bonus.txt)."""
+"""Texas Hold'em Bonus settlement."""
 
 from collections.abc import Sequence
 

@@ -1,4 +1,4 @@
-"""Player-banked Three Card Poker settlement (GAMES.md section 2)."""
+"""Player-banked Three Card Poker settlement."""
 
 from tablectl.cards import cards
 from tablectl.rounds import BetResult, RoundHands, SeatHand
@@ -81,7 +81,7 @@ def test_six_card_bonus_is_settled_after_a_fold_by_default() -> None:
     assert summary(results)[1] == ("six-card-bonus", "royal-flush", 10000)
 
 
-def test_bets_settle_seat_by_seat_from_the_dealers_left_in_the_sheets_order() -> None:
+def test_bets_settle_seat_by_seat_from_the_dealers_left_with_the_ante_bonus_last() -> None:
     wagers = {tcp.SIX_CARD_BONUS: 5, tcp.PAIRPLUS: 5, tcp.ANTE: 5}
     seats = [SeatHand(2, cards("4S 5H 6D"), dict(wagers), ["play"]), SeatHand(1, cards("4C 5C 6C"), dict(wagers), ["play"])]
     results = settle(RoundHands(tcp.GAME, seats, dealer=cards("QS 8H 2D"))).results

@@ -8,72 +8,47 @@ not confirm it to the device, and so not drop the device's real cards after it a
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tablehelpers import RecordingSim, RewrittenLine, SignedTable, cards_drawn, cards_logged
 
-from tablectl.cards import text
-from tablectl.config import load_config
-from tablectl.drivers import events as ev
 from tablectl.drivers import messages as msg
-from tablectl.drivers.framer import Framer, encode
-from tablectl.eventlog import iter_events, save_keypair
-from tablectl.simulators.device import SimDevice
+from tablectl.drivers.framer import Frame
 from tablectl.simulators.factory import build_device
-from tablectl.table.runtime import TableRuntime
 from tablectl.table import lifecycle as lc
 from tablectl.table.virtual_dealer import DealerError, VirtualDealer
 
-CONFIG = Path(__file__).resolve().parents[2] / "config" / "tables" / "one-card-poker.toml"
 BOGUS = 1004
 
 
-class CorruptingLine:
-    """A simulated device behind a line that corrupts one frame in a way its CRC does not catch:
-    the CARD_DRAWN numbered ``victim`` reaches the host numbered ``bogus`` instead."""
+class CorruptingLine(RewrittenLine):
+    """A line that corrupts one frame in a way its CRC does not catch: the CARD_DRAWN numbered
+    ``victim`` reaches the host numbered ``bogus`` instead."""
 
-    def __init__(self, sim: SimDevice, victim: int, bogus: int) -> None:
-        self._sim = sim
+    def __init__(self, sim: Any, victim: int, bogus: int) -> None:
+        super().__init__(sim)
         self.victim = victim
         self.bogus = bogus
         self.corrupted = 0
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._sim, name)
+    def active(self) -> bool:
+        return not self.corrupted
 
-    def outgoing(self, now: float | None = None) -> bytes:
-        data = self._sim.outgoing(now)
-        if self.corrupted or not data:
-            return data
-        out = bytearray()
-        for frame in Framer().feed(data):  # the device's link writes whole frames
-            payload = frame.payload
-            if frame.type == msg.CARD_DRAWN and int.from_bytes(payload[:4], "little") == self.victim:
-                payload = self.bogus.to_bytes(4, "little") + payload[4:]
-                self.corrupted += 1
-            out += encode(frame.seq, frame.type, payload)
-        return bytes(out)
+    def rewrite(self, frame: Frame) -> bytes | None:
+        if frame.type == msg.CARD_DRAWN and int.from_bytes(frame.payload[:4], "little") == self.victim:
+            self.corrupted += 1
+            return self.bogus.to_bytes(4, "little") + frame.payload[4:]
+        return None
 
 
-def _records(log_dir: Path) -> list[dict[str, Any]]:
-    return list(iter_events([log_dir]))
-
-
-def test_an_event_number_beyond_the_devices_counter_is_alarmed_and_every_real_card_logged_once(
-    tmp_path: Path, recording_sim: type
-) -> None:
-    config = load_config(CONFIG)
-    keys = save_keypair(tmp_path / "keys")
-    log_dir = tmp_path / "log"
+def test_an_event_number_beyond_the_devices_counter_is_alarmed_and_every_real_card_logged_once(tmp_path: Path) -> None:
     line = CorruptingLine(build_device("shoe", decks=6, seed=5, load=False), victim=5, bogus=BOGUS)
-    shoe = recording_sim(line)  # what the dealer drew, as the device numbered it
+    shoe = RecordingSim(line)  # what the dealer drew, as the device numbered it
+    table = SignedTable(tmp_path, sims={"shoe": line}, seed=None)
 
-    def table() -> TableRuntime:
-        return TableRuntime(config, simulate=True, log_dir=log_dir, signing_key=keys.private, sims={"shoe": line})
-
-    runtime = table()
+    runtime = table.runtime()
     try:
         controller = runtime.start()
         with pytest.raises(DealerError, match="held without a mistake of mine: bad_event"):
@@ -90,19 +65,14 @@ def test_an_event_number_beyond_the_devices_counter_is_alarmed_and_every_real_ca
         VirtualDealer(controller, shoe, seed=6).play(2)
     finally:
         runtime.stop()
-    runtime = table()  # a restart (before the fix: refused, "behind event 1004 already logged")
+    runtime = table.runtime()  # a restart (before the fix: refused, "behind event 1004 already logged")
     try:
         VirtualDealer(runtime.start(), shoe, seed=7).play(2)
     finally:
         runtime.stop()
 
-    records = _records(log_dir)
-    device_cards = Counter(
-        (e.event_no, text(e.card)) for e in shoe.events if isinstance(e, ev.CardDrawn) and e.card is not None
-    )
-    logged_cards = Counter(
-        (r["event_no"], r["card"]) for r in records if r["event"] in ("dealt", "burned", "drawn") and r.get("card")
-    )
+    records = table.records()
+    device_cards, logged_cards = cards_drawn(shoe.events), cards_logged(records)
     assert len(device_cards) > 10
     assert logged_cards == device_cards  # every real card, exactly once
     assert all(r.get("event_no") != BOGUS for r in records)

@@ -9,83 +9,54 @@ numbers near the top of the range"): the frame is refused and its card is in the
 
 from __future__ import annotations
 
-import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tablehelpers import RecordingSim, RewrittenLine, SignedTable, cards_drawn, cards_logged, until
 
 from tablectl.cards import text
-from tablectl.config import load_config
 from tablectl.drivers import events as ev
 from tablectl.drivers import messages as msg
-from tablectl.drivers.framer import Framer, encode
+from tablectl.drivers.framer import Frame
 from tablectl.drivers.numbering import EVENT_NO_MAX
-from tablectl.eventlog import iter_events, save_keypair
-from tablectl.simulators.device import SimDevice
 from tablectl.simulators.factory import build_device
 from tablectl.table import lifecycle as lc
-from tablectl.table.runtime import TableRuntime
 from tablectl.table.virtual_dealer import DealerError, VirtualDealer
 
-CONFIG = Path(__file__).resolve().parents[2] / "config" / "tables" / "one-card-poker.toml"
 _IDENTIFY_COUNTER = slice(3, 7)  # u8 kind, u16 protocol_version, then u32 last_event_no
 
 
-class CounterGlitch:
+class CounterGlitch(RewrittenLine):
     """A simulated shoe whose counter reads ``EVENT_NO_MAX`` while ``glitch`` is on: the CARD_DRAWN
     numbered ``victim`` goes out numbered 2^32-1 (the device stores it under its real number, and
     replays it so), and every IDENTIFY says the counter is at 2^32-1."""
 
-    def __init__(self, sim: SimDevice, victim: int) -> None:
-        self._sim = sim
+    def __init__(self, sim: Any, victim: int) -> None:
+        super().__init__(sim)
         self.victim = victim
         self.glitch = False
         self.misnumbered = 0
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._sim, name)
+    def active(self) -> bool:
+        return self.glitch
 
-    def outgoing(self, now: float | None = None) -> bytes:
-        data = self._sim.outgoing(now)
-        if not self.glitch or not data:
-            return data
-        out = bytearray()
-        for frame in Framer().feed(data):  # the device's link writes whole frames
-            payload = bytearray(frame.payload)
-            if frame.type == msg.CARD_DRAWN and not self.misnumbered and int.from_bytes(payload[:4], "little") == self.victim:
-                payload[:4] = EVENT_NO_MAX.to_bytes(4, "little")
-                self.misnumbered += 1
-            elif frame.type == msg.IDENTIFY:
-                payload[_IDENTIFY_COUNTER] = EVENT_NO_MAX.to_bytes(4, "little")
-            out += encode(frame.seq, frame.type, bytes(payload))
-        return bytes(out)
+    def rewrite(self, frame: Frame) -> bytes | None:
+        payload = bytearray(frame.payload)
+        if frame.type == msg.CARD_DRAWN and not self.misnumbered and int.from_bytes(payload[:4], "little") == self.victim:
+            payload[:4] = EVENT_NO_MAX.to_bytes(4, "little")
+            self.misnumbered += 1
+        elif frame.type == msg.IDENTIFY:
+            payload[_IDENTIFY_COUNTER] = EVENT_NO_MAX.to_bytes(4, "little")
+        return bytes(payload)
 
 
-def _until(controller: Any, done: Any, what: str, timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        view = controller.snapshot(10)
-        if done(view):
-            return view
-        assert time.monotonic() < deadline, f"{what}; the table shows {view.state}, {view.alarms}"
-        time.sleep(0.05)
-
-
-def test_a_card_numbered_2_32_minus_1_is_logged_as_a_suspect_and_every_real_card_after_it_once(
-    tmp_path: Path, recording_sim: type
-) -> None:
-    config = load_config(CONFIG)
-    keys = save_keypair(tmp_path / "keys")
-    log_dir = tmp_path / "log"
+def test_a_card_numbered_2_32_minus_1_is_logged_as_a_suspect_and_every_real_card_after_it_once(tmp_path: Path) -> None:
     line = CounterGlitch(build_device("shoe", decks=6, seed=5, load=False), victim=5)
-    shoe = recording_sim(line)  # what the dealer drew, as the device numbered it
+    shoe = RecordingSim(line)  # what the dealer drew, as the device numbered it
+    table = SignedTable(tmp_path, sims={"shoe": line}, seed=None)
 
-    def table() -> TableRuntime:
-        return TableRuntime(config, simulate=True, log_dir=log_dir, signing_key=keys.private, sims={"shoe": line})
-
-    runtime = table()
+    runtime = table.runtime()
     try:
         controller = runtime.start()
         controller.add_view_listener(lambda v: v.alarms and setattr(line, "glitch", False))  # then reads right
@@ -95,7 +66,7 @@ def test_a_card_numbered_2_32_minus_1_is_logged_as_a_suspect_and_every_real_card
         assert line.misnumbered == 1
         # an IDENTIFY the driver asked for while the counter still read 2^32-1 (a race) refuses the
         # shoe until the next handshake: wait for it to be back
-        view = _until(controller, lambda v: v.state == lc.HELD and all(a.violation for a in v.alarms), "the shoe never came back")
+        view = until(controller, lambda v: v.state == lc.HELD and all(a.violation for a in v.alarms), "the shoe never came back")
         assert view.alarms[0].kind == "bad_event", view.alarms
         victim = next(e for e in shoe.events if e.event_no == 5)
         assert isinstance(victim, ev.CardDrawn) and victim.card is not None
@@ -105,19 +76,14 @@ def test_a_card_numbered_2_32_minus_1_is_logged_as_a_suspect_and_every_real_card
         VirtualDealer(controller, shoe, seed=6).play(2)
     finally:
         runtime.stop()
-    runtime = table()  # a restart: the log does not stand at 2^32-1, so the shoe is not refused
+    runtime = table.runtime()  # a restart: the log does not stand at 2^32-1, so the shoe is not refused
     try:
         VirtualDealer(runtime.start(), shoe, seed=7).play(2)
     finally:
         runtime.stop()
 
-    records = list(iter_events([log_dir]))
-    device_cards = Counter(
-        (e.event_no, text(e.card)) for e in shoe.events if isinstance(e, ev.CardDrawn) and e.card is not None
-    )
-    logged_cards = Counter(
-        (r["event_no"], r["card"]) for r in records if r["event"] in ("dealt", "burned", "drawn") and r.get("card")
-    )
+    records = table.records()
+    device_cards, logged_cards = cards_drawn(shoe.events), cards_logged(records)
     assert len(device_cards) > 10
     assert logged_cards == device_cards  # every real card, exactly once, the victim under its real number
     assert all(r.get("event_no") != EVENT_NO_MAX for r in records)

@@ -8,29 +8,14 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from tablectl.config import load_config
-from tablectl.eventlog import iter_events, save_keypair
+from tablehelpers import SignedTable, until
+
 from tablectl.table import lifecycle as lc
-from tablectl.table.runtime import TableRuntime
-from tablectl.table.view import TableView
-
-CONFIG = Path(__file__).resolve().parents[2] / "config" / "tables" / "one-card-poker.toml"
-
-
-def _until(runtime: TableRuntime, done, what: str, timeout: float = 30.0) -> TableView:
-    assert runtime.controller is not None
-    deadline = time.monotonic() + timeout
-    while True:
-        view = runtime.controller.snapshot(10)
-        if done(view):
-            return view
-        assert time.monotonic() < deadline, f"{what}; the table shows {view.state}, {view.alarms}"
-        time.sleep(0.05)
 
 
 def test_a_new_serial_announced_mid_session_is_refused_like_a_swapped_device(tmp_path: Path) -> None:
-    keys = save_keypair(tmp_path / "keys")
-    runtime = TableRuntime(load_config(CONFIG), simulate=True, log_dir=tmp_path / "log", seed=3, signing_key=keys.private)
+    table = SignedTable(tmp_path)
+    runtime = table.runtime()
     try:
         runtime.start()
         sim = runtime.sims["shoe"]
@@ -38,14 +23,14 @@ def test_a_new_serial_announced_mid_session_is_refused_like_a_swapped_device(tmp
         reason = f"refused: a different device answered (serial 'ANOTHER-SHOE', expected {first!r})"
         sim.serial = "ANOTHER-SHOE"
         sim.announce()
-        view = _until(runtime, lambda v: any(reason in a.detail for a in v.alarms), "the alarm never named the new serial")
+        view = until(runtime.controller, lambda v: any(reason in a.detail for a in v.alarms), "the alarm never named the new serial")
         assert view.state == lc.DEVICE_FAULT
         sim.load()  # the other shoe's events are not taken while it is refused
         time.sleep(0.5)
     finally:
         runtime.stop()
 
-    records = list(iter_events([tmp_path / "log"]))
+    records = table.records()
     faults = [(r["fault"], r["cleared"], r["detail"]) for r in records if r["event"] == "fault"]
     assert faults == [("disconnected", False, reason)]  # the record a swap on a reconnect leaves
     assert [r["serial"] for r in records if r["event"] == "device_identified"] == [first]

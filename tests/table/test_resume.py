@@ -135,3 +135,16 @@ def test_round_numbers_go_on_from_an_earlier_file_when_the_shoe_in_play_has_no_r
     got = read_back(tmp_path, "T1", "shoe")
     assert got.last_round == 2
     assert got.shoe is not None and got.shoe.shoe == 2 and got.shoe.cards == ()
+
+
+def voided(n: int) -> list[dict[str, Any]]:
+    """Round ``n`` voided by the supervisor after a hold; the dealer collects it."""
+    return [{"event": "resolved", "round": n, "kinds": ["too_few_cards"], "void_round": True},
+            {"event": "round_voided", "round": n, "reason": "too_few_cards"}, state(lc.SETTLING),
+            {"event": "round_ended", "round": n, "complete": True}, state(lc.READY)]
+
+
+def test_a_voided_round_is_remembered_until_the_next_round_starts() -> None:
+    records = [shoe_loaded(), state(lc.READY), *a_round(1, "QH")[:-3], *voided(1)]
+    assert fold(records, "shoe").voided == 1
+    assert fold([*records, *a_round(2, "AD")], "shoe").voided is None

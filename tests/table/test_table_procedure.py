@@ -227,7 +227,7 @@ def test_a_resolved_hold_goes_back_to_the_round(table):
 
 
 def test_no_round_starts_without_a_dealer_signed_in_and_the_refusal_is_logged(config):
-    from conftest import Table
+    from tablehelpers import Table
 
     from tablectl.table.inputs import DealerChange, InputRejected
 

@@ -1,17 +1,20 @@
 """Each wager's house edge and exact variance from ``tablectl.gamemath``, under the house rules
-and pay tables in force (as the log records them, or the game's defaults).
+and pay tables given (the floor report gives those of the approved set judging the rounds; None: the
+game's defaults).
 
 ``edge`` is the bank's expected win per unit of the initial wager (the bets a decision adds, such
 as Play or War, are part of it), ``variance`` the exact variance of the bank's result per unit,
 both from the analysis's outcome counts (no sampling). A wager is judged under the strategy the
 analysis assumes (``strategy``): a player who plays worse hands the bank more, so a table holding
-*less* than expected is the one that needs a look. A wager the math does not analyse (Texas
-Hold'em Bonus's main game) has ``edge`` None and its ``note`` says so; the floor report leaves it
-out of the expected hold and its band.
+*less* than expected is the one that needs a look. A wager the math does not analyse has ``edge``
+None and its ``note`` says so; the floor report leaves it out of the expected hold and its band.
+Texas Hold'em Bonus's main game is analysed once per machine (minutes; :func:`prepare`) and
+then read from its cache: the figures are exact, the same on every machine.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -20,20 +23,6 @@ from typing import Any
 import orjson
 
 from tablectl.gamemath.table import BetAnalysis
-
-
-def math_version() -> str:
-    """A digest of the game math and rules engine sources: a cached analysis made by other code is
-    not used."""
-    import hashlib
-    from importlib import resources
-
-    digest = hashlib.blake2b(digest_size=8)
-    for package in ("tablectl.gamemath", "tablectl.rules"):
-        for path in sorted(resources.files(package).iterdir(), key=lambda p: p.name):
-            if path.name.endswith(".py"):
-                digest.update(path.name.encode() + path.read_bytes())
-    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -46,6 +35,35 @@ class WagerMath:
     variance: float | None
     strategy: str
     note: str
+
+
+#: the note of a wager whose math this machine had not computed (a game math cache made so is stale)
+NOT_COMPUTED = "not analysed on this machine"
+
+
+def complete(entries: list[dict[str, Any]]) -> bool:
+    """Whether cached ``WagerMath`` entries (as dicts) hold every wager's math this code computes."""
+    return all(isinstance(e, dict) and NOT_COMPUTED not in str(e.get("note", "")) for e in entries)
+
+
+def prepare(game: str, progress: Callable[[str], None] | None = None) -> None:
+    """Compute what ``game``'s math needs that takes minutes the first time on a machine (Texas
+    Hold'em Bonus's main game, cached by ``holdem_strategy``), telling ``progress`` before and after."""
+    if game != "texas-holdem-bonus":
+        return
+    import time
+
+    from tablectl.gamemath import holdem_strategy
+
+    if holdem_strategy.cached() is not None:
+        return
+    if progress is not None:
+        progress("computing the Texas Hold'em Bonus main game's optimal strategy (once per machine, about 2 minutes)")
+    t0 = time.perf_counter()
+    holdem_strategy.analyse()
+    if progress is not None:
+        progress(f"Texas Hold'em Bonus main game computed in {time.perf_counter() - t0:.0f} s "
+                 f"(cached in {holdem_strategy.cache_dir()})")
 
 
 def moments(analysis: BetAnalysis) -> tuple[float, float]:
@@ -127,15 +145,15 @@ def _one_for_the_money(decks: int | None, rules: Any) -> Found:
 def _texas_holdem_bonus(decks: int | None, rules: Any) -> Found:
     from tablectl.gamemath import texas_holdem_bonus as m
 
-    from tablectl.gamemath.holdem_strategy import cached
+    from tablectl.gamemath.holdem_strategy import analyse
 
     found: Found = [("bonus", m.bonus(rules), "")]
     variant = getattr(rules, "ante_pays_from", "straight")
-    main = [a for a in cached() or () if a.rules.get("ante_pays_from") == variant]
+    main = [a for a in analyse() if a.rules.get("ante_pays_from") == variant]
     if main:
         found.append(("ante", main[0], f"optimal play, Ante pays from a {variant}"))
     else:
-        found.append(("ante", None, "main game not analysed on this machine yet: run `tablectl math texas-holdem-bonus` once (minutes)"))
+        found.append(("ante", None, f"main game with the Ante paying from a {variant} not analysed"))
     return found
 
 

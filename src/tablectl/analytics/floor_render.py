@@ -8,7 +8,7 @@ import io
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tablectl.analytics.floor import FloorReport
+from tablectl.analytics.floor import FloorReport, outside_band
 from tablectl.analytics.queries import Result
 
 #: (column, heading, format) of the per-table / dealer / day sections
@@ -25,8 +25,11 @@ _SHUFFLER_COLUMNS = [("serial", "serial", "text"), ("kind", "kind", "text"), ("s
                      ("tables", "tables", "int"), ("test", "test", "text"), ("figure", "figure", "num"),
                      ("expected", "perfect", "num"), ("combined_p", "combined p", "p")]
 _MATH_COLUMNS = [("game", "game", "text"), ("decks", "decks", "int"), ("rules_id", "rules", "text"),
-                 ("wager", "wager", "text"), ("edge", "house edge", "pct"), ("variance", "variance", "num"),
-                 ("strategy", "strategy", "text"), ("note", "note", "text")]
+                 ("judged_by", "judged by (approved)", "text"), ("wager", "wager", "text"), ("edge", "house edge", "pct"),
+                 ("variance", "variance", "num"), ("strategy", "strategy", "text"), ("note", "note", "text")]
+_RULES_COLUMNS = [("table_id", "table", "text"), ("date", "day", "text"), ("finding", "finding", "text"),
+                  ("round_span", "rounds", "text"), ("detail", "detail", "text"), ("rules_id", "rules", "text"),
+                  ("seq_from", "from seq", "int"), ("seq_to", "to seq", "int")]
 
 
 def fmt(value: Any, kind: str) -> str:
@@ -54,9 +57,14 @@ def sections(report: FloorReport) -> list[tuple[str, Result, list[tuple[str, str
         return lambda row: row.get("z") is not None and row["z"] <= -z
 
     return [
-        ("Tables", report.tables, [("table_id", "table", "text"), ("game", "game", "text"), *_GROUP_COLUMNS], low("tables")),
+        ("Rules against the approved math", report.rules, _RULES_COLUMNS, lambda r: r["finding"] != "not judged"),
+        ("Tables (bank: house, or player: the bank's result is not the house's)", report.tables,
+         [("table_id", "table", "text"), ("game", "game", "text"), ("bank", "bank", "text"), ("rules", "rules", "text"),
+          *_GROUP_COLUMNS],
+         lambda r: outside_band(r, report.limit("player_banks" if r.get("bank") == "player" else "tables"))),
         ("Dealers", report.dealers, [("dealer", "dealer", "text"), *_GROUP_COLUMNS], low("dealers")),
-        ("Days", report.days, [("date", "day", "text"), *_GROUP_COLUMNS], low("days")),
+        ("Days (the house's own games; player banks apart)", report.days,
+         [("date", "day", "text"), *_GROUP_COLUMNS, ("player_bank_win", "player banks' win $", "money")], low("days")),
         ("Seats", report.seats, _SEAT_COLUMNS, low("seats")),
         ("Shuffle quality by serial number", report.shufflers, _SHUFFLER_COLUMNS,
          lambda r: r.get("combined_p") is not None and r["combined_p"] < report.p_limit),
@@ -74,16 +82,20 @@ def period(report: FloorReport) -> str:
 
 def summary(report: FloorReport) -> list[str]:
     period_ = period(report)
-    limits = ", ".join(f"{k} z <= -{a.limit:.2f} ({a.tests})" for k, a in report.alarms.items())
-    lines = [f"floor report of {report.dataset}, {period_}; flagged (the bank lost more than the game math allows): "
+    limits = ", ".join(f"{k} z {'beyond +-' if k == 'player_banks' else '<= -'}{a.limit:.2f} ({a.tests})"
+                       for k, a in report.alarms.items())
+    lines = [f"floor report of {report.dataset}, {period_}; flagged (the bank lost more than the game math allows; "
+             f"a player bank outside its band either way): "
              f"{limits or f'z <= -{report.z_limit:g}'}; shufflers with combined p < {report.p_limit:g}",
              f"alarms: {report.correction} at family-wise alpha {report.alpha:g} per family, never below z {report.z_limit:g}; "
              f"expected false alarms on an honest floor: {report.expected_false_alarms():.3f}",
-             f"variance: {report.variance}"]
+             f"variance: {report.variance}",
+             f"judged against the approved math {report.approved}"]
+    lines += report.house_revenue
     for what, names in report.flagged.items():
         if names:
-            lines.append(f"FLAGGED {what}: {', '.join(names)}")
-    if not any(report.flagged.values()):
+            lines.append(f"NOT JUDGED tables: {', '.join(names)}" if what == "not_judged" else f"FLAGGED {what}: {', '.join(names)}")
+    if not any(names for what, names in report.flagged.items() if what != "not_judged"):
         lines.append("nothing flagged")
     return lines
 
@@ -120,7 +132,7 @@ def render_text(report: FloorReport, echo: Callable[[str], None], *, width: int 
 
 
 #: the columns of a section, in the order they are left out when the terminal is too narrow
-_DROP_ORDER = ("penetration", "faults", "holds_per_100", "violations_per_100", "judged_hold", "band_low", "band_high",
+_DROP_ORDER = ("seq_to", "seq_from", "penetration", "faults", "holds_per_100", "violations_per_100", "judged_hold", "band_low", "band_high",
                "variance", "note", "strategy", "expected_player_net", "win", "figure", "expected", "test", "rules_id",
                "tables", "shoes", "rounds", "game", "kind")
 
@@ -169,7 +181,7 @@ def render_html(report: FloorReport) -> str:
 def hold_plot(table: str, days: Sequence[dict[str, Any]], *, width: int = 480, height: int = 160) -> str:
     """One table's hold per day against its band as an inline SVG (no scripts): per day a grey bar
     from ``band_low`` to ``band_high``, a line at ``expected_hold`` and a dot at ``judged_hold``,
-    red when it lies below the band."""
+    red when it lies below the band; a table with no judged day says so in its caption."""
     values = [v for d in days for v in (d.get("band_low"), d.get("band_high"), d.get("judged_hold")) if v is not None]
     low, high = (min(values), max(values)) if values else (0.0, 1.0)
     if high - low < 1e-9:
@@ -180,7 +192,9 @@ def hold_plot(table: str, days: Sequence[dict[str, Any]], *, width: int = 480, h
     def y(v: float) -> float:
         return pad + (high - v) / (high - low) * (height - 2 * pad - 14)
 
-    out = [f"<figure><figcaption>{html.escape(table)}</figcaption>"
+    judged = any(d.get("expected_hold") is not None for d in days)
+    caption = table if judged else f"{table}: not judged (no game math for its rules)"
+    out = [f"<figure><figcaption>{html.escape(caption)}</figcaption>"
            f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' role='img' "
            f"aria-label='hold against the band, {html.escape(table, quote=True)}'>",
            f"<text x='2' y='{y(high) + 4:.1f}' font-size='10'>{100 * high:.1f}%</text>",

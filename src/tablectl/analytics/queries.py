@@ -21,24 +21,32 @@ import duckdb
 import orjson
 import pyarrow as pa
 
+from tablectl.analytics.approved import Approved, default_path
+from tablectl.analytics.approved import load as load_approved
 from tablectl.analytics.dataset import MANIFESTS, DatasetError, atomic_write, listed_parts, load_rules
 from tablectl.analytics.schemas import SCHEMAS, with_partitions
 
 EARLIEST, LATEST = "0001-01-01", "9999-12-31"
 #: named queries that are building blocks of the floor report, not for ``tablectl query`` listings
-INTERNAL = frozenset({"floor_cells"})
+INTERNAL = frozenset({"floor_cells", "floor_rollup"})
 MATH_CACHE = "_math.json"  # in MANIFESTS
+#: of MATH_CACHE; raised whenever a release changes a figure the game math gives for some rules
+#: (the cache is keyed by the rules alone, never by this machine's code: every machine reads the same)
+MATH_FORMAT = 3
 MATH_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id", pa.string()), ("wager", pa.string()),
                          ("edge", pa.float64()), ("variance", pa.float64()), ("strategy", pa.string()),
-                         ("note", pa.string())])
+                         ("note", pa.string()), ("judged_by", pa.string())])
 COV_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id", pa.string()), ("wager_a", pa.string()),
                         ("wager_b", pa.string()), ("seats", pa.string()), ("covariance", pa.float64())])
 
 
 def named_queries() -> dict[str, str]:
-    """Name -> SQL text of every named query."""
+    """Name -> SQL text of every named query; ``@floor_rollup`` in a query stands for the figures
+    of ``floor_rollup.sql``, which every floor roll-up gives."""
     folder = resources.files("tablectl.analytics") / "queries"
-    return {p.name[:-4]: p.read_text(encoding="utf-8") for p in folder.iterdir() if p.name.endswith(".sql")}
+    texts = {p.name[:-4]: p.read_text(encoding="utf-8") for p in folder.iterdir() if p.name.endswith(".sql")}
+    rollup = "\n".join(line for line in texts["floor_rollup"].splitlines() if not line.startswith("--"))
+    return {name: sql.replace("@floor_rollup", rollup) for name, sql in texts.items()}
 
 
 def describe(sql: str) -> str:
@@ -75,7 +83,8 @@ class Result:
         return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
 
 
-def connect(root: Path, warn: Callable[[str], None] | None = None) -> duckdb.DuckDBPyConnection:
+def connect(root: Path, warn: Callable[[str], None] | None = None, approved: Approved | None = None,
+            progress: Callable[[str], None] | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB with a view per dataset of ``root`` over the files its manifests list
     (``dataset.listed_parts``: :class:`IntegrityError` for a file no manifest lists, a listed file
     missing or rows differing from the manifests; an empty table of the right columns for a
@@ -83,7 +92,10 @@ def connect(root: Path, warn: Callable[[str], None] | None = None) -> duckdb.Duc
     the world: no file but the listed ones can be read, none written, no database attached, no
     extension installed or loaded (``enable_external_access`` off, the listed files in
     ``allowed_paths``, no spilling to a temporary directory), and the configuration locked so SQL
-    cannot undo it. ``warn``: told (one line) when the game math cannot be cached in the dataset."""
+    cannot undo it. ``warn``: told (one line) when the game math cannot be cached in the dataset.
+    ``approved``: the approved math every round is judged by (None: the dataset's own, else the
+    shipped, ``approved.default_path``); ``game_banks`` names who banks each game. ``progress``:
+    told when game math that takes minutes is being computed."""
     if not root.is_dir() or not (root / MANIFESTS).is_dir():
         raise DatasetError(f"{root}: not a tablectl surveillance dataset (no {MANIFESTS}/; make one with tablectl export)")
     root = root.absolute()
@@ -103,11 +115,16 @@ def connect(root: Path, warn: Callable[[str], None] | None = None) -> duckdb.Duc
         else:
             con.register(f"{name}_empty", with_partitions(name).empty_table())
             con.execute(f"CREATE VIEW {name} AS SELECT * FROM {name}_empty")
-    maths, covs = _wager_math(con, root, warn)
+    if approved is None:
+        approved = load_approved(default_path(root))
+    maths, covs = _wager_math(con, root, approved, warn, progress)
     con.register("wager_math_table", maths)
     con.execute("CREATE VIEW wager_math AS SELECT * FROM wager_math_table")
     con.register("wager_cov_table", covs)
     con.execute("CREATE VIEW wager_cov AS SELECT * FROM wager_cov_table")
+    games = sorted({s.game for s in approved.sets})
+    con.register("game_banks_table", pa.table({"game": games, "bank": [approved.bank(g) for g in games]}))
+    con.execute("CREATE VIEW game_banks AS SELECT * FROM game_banks_table")
     allowed = [str(f) for files in parts.values() for f in files]
     con.execute("SET allowed_paths = $paths", {"paths": allowed})
     con.execute("SET temp_directory = ''")
@@ -116,58 +133,101 @@ def connect(root: Path, warn: Callable[[str], None] | None = None) -> duckdb.Duc
     return con
 
 
-def _wager_math(con: duckdb.DuckDBPyConnection, root: Path,
-                warn: Callable[[str], None] | None) -> tuple[pa.Table, pa.Table]:
-    """The math of every (game, decks, rules) the rounds were played under (``wager_math``), and
-    the covariances between its wagers (``wager_cov``, ``tablectl.analytics.variance``), cached in the dataset
-    (``_manifests/_math.json``) for as long as the game math's code is the same. A cache that
-    cannot be written (a full disk, a read-only dataset) is told to ``warn``; the math is used
-    all the same."""
-    from dataclasses import asdict
-
-    from tablectl.analytics.expected import math_version, wager_math
-    from tablectl.analytics.variance import covariances
+def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, warn: Callable[[str], None] | None,
+                progress: Callable[[str], None] | None) -> tuple[pa.Table, pa.Table]:
+    """The math every (game, decks, rules id) the rounds were played under is judged by
+    (``wager_math``): that of the approved set its rules match, else the closest
+    (``approved.verdict``); none for rules the math does not model. With the covariances between
+    its wagers (``wager_cov``, ``tablectl.analytics.variance``). Stored with the dataset
+    (``_manifests/_math.json``, :func:`math_entry`) keyed by the game, the decks and the judging
+    rules themselves, so every machine judges a dataset by the same figures; an entry of another
+    format, made for other rules (copied from elsewhere) or without a wager's math (a Texas
+    Hold'em Bonus main game not analysed) is computed again, telling ``progress`` when that takes
+    minutes. A store that cannot be written (a full disk, a read-only dataset) is told to
+    ``warn``; the math is used all the same."""
+    from tablectl.analytics.approved import verdict
 
     registry = load_rules(root)
     cache_path = root / MANIFESTS / MATH_CACHE
-    version = math_version()
-    cache: dict[str, Any] = {"version": version, "entries": {}, "covariances": {}}
+    cache: dict[str, Any] = {"format": MATH_FORMAT, "entries": {}}
     if cache_path.exists():
         try:
             found = orjson.loads(cache_path.read_bytes())
-            if found.get("version") == version:
+            if isinstance(found, dict) and found.get("format") == MATH_FORMAT and isinstance(found.get("entries"), dict):
                 cache = found
         except orjson.JSONDecodeError:
             pass  # rebuilt below
-    cache.setdefault("covariances", {})
     rows: dict[str, list[Any]] = {name: [] for name in MATH_SCHEMA.names}
     cov_rows: dict[str, list[Any]] = {name: [] for name in COV_SCHEMA.names}
     changed = False
-    seen = con.execute("SELECT DISTINCT game, decks, rules_id FROM rounds WHERE game IS NOT NULL").fetchall()
+    seen = con.execute("SELECT DISTINCT game, decks, rules_id FROM rounds WHERE game IS NOT NULL ORDER BY ALL").fetchall()
     for game, decks, rules_id in seen:
-        key = f"{game}/{decks}/{rules_id}"
-        if key not in cache["entries"]:
-            maths = wager_math(game, decks, (registry.get(rules_id) or {}).get("rules"))
-            cache["entries"][key] = [asdict(m) for m in maths]
-            changed = True
-        for m in cache["entries"][key]:
-            for name, value in (("decks", decks), ("rules_id", rules_id), *m.items()):
+        v = verdict(approved, game, decks, (registry.get(rules_id) or {}).get("rules"))
+        if v.judged_by is None:
+            entry: dict[str, Any] = {"wagers": [{"game": game, "wager": "*", "edge": None, "variance": None, "strategy": "",
+                                                 "note": f"not judged: {v.not_judged}"}], "covariances": []}
+            judged_by = None
+        else:
+            judged_by = v.judged_by.name
+            key, rules = math_key(game, decks, v.judged_by.rules)
+            entry = cache["entries"].get(key)
+            if not valid_entry(entry, game, decks, rules):
+                if progress is not None:
+                    progress(f"computing the game math of {game} at {decks} decks under the rules of {judged_by}")
+                entry = cache["entries"][key] = math_entry(game, decks, v.judged_by.rules, progress)
+                changed = True
+        for m in entry["wagers"]:
+            for name, value in (("decks", decks), ("rules_id", rules_id), ("judged_by", judged_by), *m.items()):
                 if name in rows:
                     rows[name].append(value)
-        if key not in cache["covariances"]:
-            rules = (registry.get(rules_id) or {}).get("rules")
-            cache["covariances"][key] = [asdict(c) for c in covariances(game, decks, rules)]
-            changed = True
-        for c in cache["covariances"][key]:
+        for c in entry["covariances"]:
             for name, value in (("game", game), ("decks", decks), ("rules_id", rules_id), *c.items()):
                 cov_rows[name].append(value)
     if changed:
         try:
-            atomic_write(cache_path, orjson.dumps(cache))
+            atomic_write(cache_path, orjson.dumps(cache, option=orjson.OPT_SORT_KEYS))
         except OSError as e:
             if warn is not None:
                 warn(f"{e.filename or cache_path}: cannot cache the game math ({e.strerror or e}); computed again next time")
     return pa.Table.from_pydict(rows, schema=MATH_SCHEMA), pa.Table.from_pydict(cov_rows, schema=COV_SCHEMA)
+
+
+def math_key(game: str, decks: int | None, rules: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The key of ``game`` at ``decks`` under ``rules`` in the stored math, and the rules as
+    stored (every settlement rule, defaults filled in, ``approved.settlement``): a digest of
+    those, so rules written differently but settling alike share one entry."""
+    import hashlib
+
+    from tablectl.analytics.approved import settlement
+
+    flat = orjson.loads(orjson.dumps(settlement(game, rules), default=str, option=orjson.OPT_SORT_KEYS))
+    text = orjson.dumps({"game": game, "decks": decks, "rules": flat}, option=orjson.OPT_SORT_KEYS)
+    return f"{game}/{decks}/{hashlib.blake2b(text, digest_size=8).hexdigest()}", flat
+
+
+def valid_entry(entry: Any, game: str, decks: int | None, rules: dict[str, Any]) -> bool:
+    """Whether a stored entry is the math of ``game`` at ``decks`` under ``rules`` (as
+    :func:`math_key` gives them), with every wager's figures."""
+    from tablectl.analytics.expected import complete
+
+    return (isinstance(entry, dict) and entry.get("game") == game and entry.get("decks") == decks
+            and entry.get("rules") == rules and isinstance(entry.get("wagers"), list) and complete(entry["wagers"])
+            and isinstance(entry.get("covariances"), list))
+
+
+def math_entry(game: str, decks: int | None, rules: dict[str, Any],
+               progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """The stored entry of ``game`` at ``decks`` under ``rules`` (``{"house_rules", "pay_tables"}``):
+    every wager's math and the covariances, computed now (``progress`` told of what takes minutes)."""
+    from dataclasses import asdict
+
+    from tablectl.analytics.expected import prepare, wager_math
+    from tablectl.analytics.variance import covariances
+
+    prepare(game, progress)
+    _, flat = math_key(game, decks, rules)
+    return {"game": game, "decks": decks, "rules": flat, "wagers": [asdict(m) for m in wager_math(game, decks, rules)],
+            "covariances": [asdict(c) for c in covariances(game, decks, rules)]}
 
 
 def make_cells(con: duckdb.DuckDBPyConnection, date_from: str | None = None, date_to: str | None = None) -> None:

@@ -1,10 +1,12 @@
-"""``tablectl floor DATASET [--from DAY] [--to DAY] [--html FILE] [--json]``: the floor report
-(``tablectl.analytics.floor``): per table, dealer and day the rounds, handle, win and hold against
-the expected hold from the game math with its band, violations and holds per 100 rounds, faults
-and penetration; seats against the same math; shuffle quality per shuffler serial.
+"""``tablectl floor DATASET [--from DAY] [--to DAY] [--approved FILE] [--html FILE] [--json]``: the
+floor report (``tablectl.analytics.floor``): per table, dealer and day the rounds, handle, win and
+hold against the expected hold from the approved game math with its band, violations and holds
+per 100 rounds, faults and penetration; seats against the same math; shuffle quality per shuffler
+serial; tables whose rules are not approved or change within a day.
 
-Exit codes: 0 nothing flagged; 1 a table, dealer, shuffler or hand-shuffled shoe flagged; 2 bad input (not a
-dataset, a bad date, a ``--z`` that is not a positive finite number, an HTML file that cannot be written);
+Exit codes: 0 nothing flagged; 1 a table (its hold or its rules), a player bank, dealer, shuffler or
+hand-shuffled shoe flagged; 2 bad input (not a dataset, a bad date, a ``--z`` that is not a positive finite
+number, an approved-math file that cannot be used, an HTML file that cannot be written);
 3 integrity: the dataset's files are not what its manifests list (a file no manifest lists, a listed
 file missing, rows differing from the manifest), one line naming the file, nothing reported. A game
 math cache that cannot be written (a full disk) is a warning on stderr; the report still prints.
@@ -38,13 +40,18 @@ def _day(value: str | None, option: str) -> str | None:
 @click.option("--html", "html_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
               help="Also write the report as a self-contained HTML page.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--approved", "approved", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
+              help="The approved game math (default: DATASET/_manifests/approved.toml if kept, else the shipped one).")
 @click.option("--z", "z_limit", type=Finite(min=0.0, min_open=True), default=3.0, show_default=True,
               help="The least z limit: never flag a table, dealer, day or seat less than this many standard deviations below expected.")
 @click.option("--alpha", type=Finite(min=0.0, max=1.0, min_open=True, max_open=True), default=0.05, show_default=True,
-              help="Family-wise false-alarm rate of each family (tables, dealers, days, seats; Bonferroni).")
+              help="Family-wise false-alarm rate of each family (tables, player banks, dealers, days, seats; Bonferroni).")
 def command(dataset: Path, date_from: str | None, date_to: str | None, html_path: Path | None, as_json: bool,
-            z_limit: float, alpha: float) -> None:
+            approved: Path | None, z_limit: float, alpha: float) -> None:
     """The floor report of DATASET (made by tablectl export)."""
+    import sys
+
+    from tablectl.analytics.approved import ApprovedError
     from tablectl.analytics.dataset import DatasetError, IntegrityError
     from tablectl.analytics.floor import floor
     from tablectl.analytics.floor_render import render_html, render_text
@@ -52,8 +59,14 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
     def warn(message: str) -> None:
         click.echo(f"tablectl: warning: {message}", err=True)
 
+    def progress(message: str) -> None:
+        click.echo(f"tablectl: {message}", err=True)
+
     try:
-        report = floor(dataset, _day(date_from, "--from"), _day(date_to, "--to"), z_limit=z_limit, alpha=alpha, warn=warn)
+        report = floor(dataset, _day(date_from, "--from"), _day(date_to, "--to"), z_limit=z_limit, alpha=alpha, warn=warn,
+                       approved=approved, progress=progress if sys.stderr.isatty() else None)
+    except ApprovedError as e:
+        raise CommandError(str(e), EXIT_USAGE) from None
     except IntegrityError as e:
         raise CommandError(f"integrity failure: {e}", EXIT_INTEGRITY) from None
     except DatasetError as e:
@@ -72,5 +85,5 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
         click.echo(orjson.dumps(report.to_dict(), default=str, option=orjson.OPT_INDENT_2))
     else:
         render_text(report, click.echo)
-    if any(report.flagged[k] for k in ("tables", "dealers", "shufflers", "hand_shuffles")):
+    if any(report.flagged[k] for k in ("tables", "player_banks", "rules", "dealers", "shufflers", "hand_shuffles")):
         click.get_current_context().exit(EXIT_FINDINGS)

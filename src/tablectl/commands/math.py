@@ -14,14 +14,17 @@ from tablectl.cli import EXIT_USAGE, CommandError
 @click.argument("game")
 @click.option("--decks", type=int, default=None, help="Decks in the shoe (default: the game's usual).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
-@click.option("--quick", is_flag=True, help="Leave out what takes minutes the first time (Texas Hold'em Bonus's main game).")
+@click.option("--quick", is_flag=True, help="Leave out what takes minutes the first time (Texas Hold'em Bonus's main game) "
+              "or half a minute (Three Card Poker's advantage-play figures).")
 @click.option("--strategy-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Texas Hold'em Bonus: write the full decision table (NumPy .npz) to FILE.")
 def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_file: Path | None) -> None:
     """Every outcome of each bet of GAME with its pay, combination count, probability and return,
-    and the house edge per unit of the initial wager (exact counts; no sampling). Texas Hold'em
-    Bonus's main game is solved for the optimal strategy (a few minutes the first time on a
-    machine, then cached)."""
+    and the house edge per unit of the initial wager (exact counts; no sampling); then the
+    advantage-play figures: the player's best strategy and exact edge with each kind of hidden
+    information (dealer cards seen, card backs sorted high/low, other players' cards). Texas
+    Hold'em Bonus's main game is solved for the optimal strategy (a few minutes the first time on
+    a machine, then cached)."""
     from tablectl.gamemath.analyze import GAMES, analyze
 
     if game not in GAMES:
@@ -36,8 +39,11 @@ def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_f
             _say_if_solving()
     elif strategy_file is not None:
         raise CommandError(f"--strategy-file: {game} has no decision table (only texas-holdem-bonus)", EXIT_USAGE)
+    advantage = not (quick and GAMES[game].slow_advantage)
+    if not advantage:
+        click.echo(f"tablectl: --quick: {game}'s advantage-play figures left out", err=True)
     try:
-        analysis = analyze(game, decks, **options)
+        analysis = analyze(game, decks, advantage, **options)
     except ValueError as error:
         raise CommandError(str(error), EXIT_USAGE) from None
     if as_json:

@@ -5,32 +5,57 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tablectl.gamemath import one_card_poker, one_for_the_money, texas_holdem_bonus, three_card_poker
+from tablectl.gamemath import (
+    advantage_cache,
+    advantage_one_card_poker,
+    advantage_one_for_the_money,
+    advantage_threecard,
+    one_card_poker,
+    one_for_the_money,
+    texas_holdem_bonus,
+    three_card_poker,
+)
+from tablectl.gamemath.advantage import AdvantageFigure
 from tablectl.gamemath.table import BetAnalysis, GameAnalysis
+from tablectl.rules.paytables import AnteBonusTable
 
 
 @dataclass(frozen=True, slots=True)
 class GameMath:
-    """A game's analysis: its default and allowed deck counts and the function that runs it."""
+    """A game's analysis: its default and allowed deck counts, the function that runs it and the
+    one that computes its advantage-play figures (``slow_advantage``: half a minute or more the
+    first time on a machine, then cached; ``--quick`` leaves them out)."""
 
     default_decks: int
     decks: range
     run: Callable[..., list[BetAnalysis]]  # (decks, **options) -> the bets
+    advantage: Callable[[int], list[AdvantageFigure]] = lambda _: []  # decks -> the figures
+    slow_advantage: bool = False
 
 
 GAMES: dict[str, GameMath] = {
-    "one-card-poker": GameMath(6, range(1, 9), one_card_poker.analyses),
-    "three-card-poker": GameMath(1, range(1, 2), lambda _: three_card_poker.player_banked()),
-    "one-for-the-money": GameMath(6, range(1, 9), one_for_the_money.analyses),
-    "three-card-poker-florida": GameMath(1, range(1, 2), lambda _: three_card_poker.florida_variant()),
+    "one-card-poker": GameMath(6, range(1, 9), one_card_poker.analyses, advantage_one_card_poker.analyses),
+    "three-card-poker": GameMath(
+        1, range(1, 2), lambda _: three_card_poker.player_banked(),
+        lambda _: advantage_cache.load_or_compute(
+            "three-card-poker", AnteBonusTable().describe(), advantage_threecard.player_banked
+        ),
+        True,
+    ),
+    "one-for-the-money": GameMath(6, range(1, 9), one_for_the_money.analyses, advantage_one_for_the_money.analyses),
+    "three-card-poker-florida": GameMath(
+        1, range(1, 2), lambda _: three_card_poker.florida_variant(),
+        lambda _: advantage_cache.load_or_compute("three-card-poker-florida", "no ante bonus", advantage_threecard.florida),
+        True,
+    ),
     "texas-holdem-bonus": GameMath(1, range(1, 2), lambda _, **options: texas_holdem_bonus.analyses(**options)),
 }
 
 
-def analyze(game: str, decks: int | None = None, **options: object) -> GameAnalysis:
-    """Every analysed bet of ``game`` at ``decks`` decks (default: the game's usual shoe).
-    ``options`` go to a game's analysis that takes them (Texas Hold'em Bonus: ``main``,
-    ``strategy_file``).
+def analyze(game: str, decks: int | None = None, advantage: bool = True, **options: object) -> GameAnalysis:
+    """Every analysed bet of ``game`` at ``decks`` decks (default: the game's usual shoe), and
+    with ``advantage`` its advantage-play figures. ``options`` go to a game's analysis that takes
+    them (Texas Hold'em Bonus: ``main``, ``strategy_file``).
 
     Raises ``KeyError`` for an unknown game and ``ValueError`` for a deck count the game does
     not take."""
@@ -39,4 +64,5 @@ def analyze(game: str, decks: int | None = None, **options: object) -> GameAnaly
     if decks not in math.decks:
         allowed = f"{math.decks.start}" if len(math.decks) == 1 else f"{math.decks.start}-{math.decks.stop - 1}"
         raise ValueError(f"{game} is dealt from {allowed} deck(s), not {decks}")
-    return GameAnalysis(game, decks, math.run(decks, **options) if options else math.run(decks))
+    bets = math.run(decks, **options) if options else math.run(decks)
+    return GameAnalysis(game, decks, bets, math.advantage(decks) if advantage else [])

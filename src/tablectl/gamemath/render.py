@@ -8,6 +8,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from tablectl.gamemath.advantage import AdvantageFigure
 from tablectl.gamemath.holdem_strategy import MainGameAnalysis
 from tablectl.gamemath.table import BetAnalysis, GameAnalysis
 
@@ -83,3 +84,20 @@ def render(analysis: GameAnalysis, console: Console) -> None:
             parts.append(Text("strategy:\n  " + "\n  ".join(bet.strategy)))
         console.print(Group(*parts))
         console.print()
+    if analysis.advantage:
+        console.print(Text("advantage play: the player's best strategy and edge with hidden information", style="bold"))
+        console.print()
+        for figure in analysis.advantage:
+            console.print(advantage_section(figure))
+            console.print()
+
+
+def advantage_section(figure: AdvantageFigure) -> Text:
+    """One kind of hidden information: the exact edge, then the strategy in words."""
+    edge = figure.player_edge
+    heading = f"{figure.game_bet}, {figure.information} ({figure.kind})"
+    lines = [
+        f"player edge {float(edge):+.4%} of the initial wager ({edge}), over {figure.cases:,} equally likely cases",
+        *figure.strategy,
+    ]
+    return Text(heading + "\n  " + "\n  ".join(lines))

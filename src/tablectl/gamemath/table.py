@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from tablectl.gamemath.advantage import AdvantageFigure
+
 
 @dataclass(frozen=True, slots=True)
 class OutcomeLine:
@@ -69,14 +71,19 @@ class BetAnalysis:
 
 @dataclass(frozen=True)
 class GameAnalysis:
-    """Every analysed bet of a game at a number of decks."""
+    """Every analysed bet of a game at a number of decks, and its advantage-play figures."""
 
     game: str
     decks: int
     bets: list[BetAnalysis] = field(default_factory=list)
+    advantage: list[AdvantageFigure] = field(default_factory=list)
+    """The player's best strategy and edge with each kind of hidden information (advantage play)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "decks": self.decks, "bets": [b.to_dict() for b in self.bets]}
+        data: dict[str, Any] = {"game": self.game, "decks": self.decks, "bets": [b.to_dict() for b in self.bets]}
+        if self.advantage:
+            data["advantage"] = [figure.to_dict() for figure in self.advantage]
+        return data
 
 
 class Tally:

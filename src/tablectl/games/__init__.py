@@ -24,7 +24,8 @@ GAMES: dict[str, GameDef] = {
         texas_holdem_bonus.GAME_DEF,
     )
 }
-"""Game id -> definition, in GAMES.md's order."""
+"""Game id -> definition: One Card Poker, Three Card Poker, One for the Money, Three Card Poker
+(Florida), Texas Hold'em Bonus."""
 
 
 class UnknownGame(LookupError):

@@ -1,14 +1,15 @@
-"""One Card Poker (GAMES.md section 1; seeds/one-card-poker.txt): the table procedure.
+"""One Card Poker: the table procedure.
 
 - 6 decks from a card-reading shoe (a continuous shuffler if the config says so).
-- One burn right after every shuffle and at every dealer change (sheet rule 1).
+- One burn right after every shuffle and at every dealer change.
 - A Designated Player (DP) banks; the button moves clockwise every hand to the next seat that
   wants it (Florida 61D-11.002(5)(b)). The DP plays no player hand.
 - Deal: one card face up to each player seat clockwise, then one to the DP (house rule
-  ``dp_card``: "last", GAMES.md Decision; "first" reverses it).
+  ``dp_card``: "last", since the published rules do not order the first deal and the war deals
+  the player's card before the DP's; "first" reverses it).
 - Rank ties are resolved one at a time from the dealer's right to left: the player surrenders
   or extends; if the player extends the DP matches or declines; each war is burn 3, a card to
-  the player, burn 3, a card to the DP, repeated until the ranks differ (sheet rule 9).
+  the player, burn 3, a card to the DP, repeated until the ranks differ.
 
 Settlement (primary, war, tie) is ``tablectl.rules.one_card_poker``.
 """
@@ -42,11 +43,12 @@ DP_OPTIONS = (EXTEND, DP_DECLINES)
 
 @dataclass(frozen=True, slots=True)
 class OneCardPokerProcedure:
-    """Procedure house rules. ``dp_card``: the DP's card after the players' ("last", GAMES.md
-    Decision) or before them ("first"). ``shuffle_burns`` / ``dealer_change_burns`` /
-    ``war_burns``: burns after a shuffle, at a dealer change, and before each war card (the
-    sheet: 1, 1, 3). ``war_reserve``: wars a normal round is allowed for when the penetration
-    cap decides the last round (3)."""
+    """Procedure house rules. ``dp_card``: the DP's card after the players' ("last": the
+    published rules leave the first deal's order open, and a war deals the player's card first)
+    or before them ("first"). ``shuffle_burns`` / ``dealer_change_burns`` / ``war_burns``: burns
+    after a shuffle, at a dealer change, and before each war card (the published rules: 1, 1,
+    3). ``war_reserve``: wars a normal round is allowed for when the penetration cap decides the
+    last round (3)."""
 
     dp_card: Literal["last", "first"] = "last"
     shuffle_burns: int = 1

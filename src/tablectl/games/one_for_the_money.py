@@ -1,11 +1,10 @@
-"""One for the Money (GAMES.md section 3; seeds/one-for-the-money.txt): the table procedure.
+"""One for the Money: the table procedure.
 
 - Six or eight decks, from a continuous shuffler (preferred) or a shoe (penetration cap 90%).
-- Deal (rule 4): one card face up to each player seat clockwise, then two face down to the
-  dealer.
-- Each player in turn, clockwise (rule 5): check, raise, or trade; a trade sends the player's
-  card to the discards and the next card replaces it, after which the player stands or raises.
-- The dealer turns both cards up and plays the higher (rule 6).
+- Deal: one card face up to each player seat clockwise, then two face down to the dealer.
+- Each player in turn, clockwise: check, raise, or trade; a trade sends the player's card to the
+  discards and the next card replaces it, after which the player stands or raises.
+- The dealer turns both cards up and plays the higher.
 
 Settlement (Ante, Trade, Raise, the side bet) is ``tablectl.rules.one_for_the_money``.
 """
@@ -36,7 +35,7 @@ AFTER_TRADE = (STAND, RAISE)
 
 @dataclass(frozen=True, slots=True)
 class OneForTheMoneyProcedure:
-    """Procedure house rules: none beyond the sheet's (kept for a uniform config)."""
+    """Procedure house rules: none beyond the published rules (kept for a uniform config)."""
 
 
 def script(ctx: RoundContext) -> Script:

@@ -1,7 +1,7 @@
 """The vocabulary of a game's procedure: what a deal script yields, and what a game definition is.
 
-A deal script is a generator function ``script(ctx: RoundContext)`` that reads like the rule
-sheet. It yields, in order:
+A deal script is a generator function ``script(ctx: RoundContext)`` that reads like the game's
+published dealing procedure. It yields, in order:
 
 - a *phase*: a tuple of card steps (``Deal`` to a position, ``Burn``) dealt without a decision in
   between; the script receives the cards, in step order, as a tuple. A hand-forming shuffler
@@ -168,10 +168,11 @@ class GameDef:
     banker keeps the bank before it moves clockwise. ``wagers``: bets placed before the deal
     (the rules engine's names); ``required``: at least one of these must be placed;
     ``limited``: the bets the table minimum and maximum apply to. ``procedure``: the dataclass of
-    the game's procedure house rules (defaults from GAMES.md; settlement rules live in
-    ``tablectl.rules.houserules``). ``shuffle_burns`` / ``dealer_change_burns``: burns due after
-    a shuffle and at a dealer change, given the procedure rules. ``round_budget``: the most cards
-    a normal round of ``n`` seats takes (what the penetration cap keeps in reserve).
+    the game's procedure house rules (defaults: the published rules, or the house's choice where
+    they are silent; settlement rules live in ``tablectl.rules.houserules``). ``shuffle_burns`` /
+    ``dealer_change_burns``: burns due after a shuffle and at a dealer change, given the procedure
+    rules. ``round_budget``: the most cards a normal round of ``n`` seats takes (what the
+    penetration cap keeps in reserve).
     """
 
     id: str

@@ -1,12 +1,12 @@
-"""Texas Hold'em Bonus (GAMES.md section 5; seeds/texas-holdem-bonus.txt): the table procedure.
+"""Texas Hold'em Bonus: the table procedure.
 
 - One 52-card deck: from a hand-forming shuffler (two-card packets to each seat, then the
   dealer's, then the board as packets) or hand-dealt from a card-reading shoe loaded with one
   deck (two rounds of one card to each seat clockwise and the dealer).
 - Hole cards are face down. Each player: Flop bet (2x Ante) or fold. Flop: three board cards.
   Each player still in: Turn bet or check; the turn card. River bet or check; the river card.
-- Burns: none by default (the sheet names none; GAMES.md Decision). House rule
-  ``burn_before_community`` adds one burn before each of flop, turn and river.
+- Burns: none by default (the published rules name none). House rule
+  ``burn_before_community`` adds one burn before each of flop, turn and river (common practice).
 - If every seat folds, no board is dealt.
 - The dealer's hole cards are turned up, then the hands still in.
 
@@ -43,8 +43,8 @@ HOLE = 2
 
 @dataclass(frozen=True, slots=True)
 class TexasHoldemBonusProcedure:
-    """``burn_before_community``: one burn before each of flop, turn and river (False: the sheet
-    names no burns, GAMES.md Decision)."""
+    """``burn_before_community``: one burn before each of flop, turn and river (False: the
+    published rules name no burns)."""
 
     burn_before_community: bool = False
 

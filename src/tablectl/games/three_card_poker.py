@@ -1,12 +1,12 @@
-"""Three Card Poker, player-banked (GAMES.md section 2; seeds/three-card-poker-player-banked.txt).
+"""Three Card Poker, player-banked: the table procedure.
 
 - One 52-card deck in a hand-forming shuffler: a three-card packet to each player seat
   clockwise, then one to the player-dealer's position; then the rest of the deck is discarded
-  from the shuffler (dealing procedure 3). Up to eight players.
-- A player-dealer banks; the bank moves clockwise after every two hands (round of play 10).
+  from the shuffler. Up to eight players.
+- A player-dealer banks; the bank moves clockwise after every two hands.
 - Every hand is dealt face down; each player looks at their own. From the dealer's left,
-  clockwise, each player with an Ante plays (Play = Ante) or folds (round of play 3).
-- The player-dealer's hand is turned up, then the hands that played (round of play 5-6).
+  clockwise, each player with an Ante plays (Play = Ante) or folds.
+- The player-dealer's hand is turned up, then the hands that played.
 
 Settlement (qualifying, Ante bonus, Pair Plus, 6 Card Bonus, the banker's coverage) is
 ``tablectl.rules.three_card_poker``.
@@ -25,7 +25,7 @@ OPTIONS = (PLAY_DECISION, FOLD_DECISION)
 
 @dataclass(frozen=True, slots=True)
 class ThreeCardPokerProcedure:
-    """Procedure house rules: none beyond the sheet's (kept for a uniform config)."""
+    """Procedure house rules: none beyond the published rules (kept for a uniform config)."""
 
 
 script = three_card_script(GAME, ANTE, OPTIONS)

@@ -1,4 +1,4 @@
-"""Three Card Poker, Florida variant (GAMES.md section 4; seeds/three-card-poker-florida.txt).
+"""Three Card Poker, Florida variant: the table procedure.
 
 - One 52-card deck in a hand-forming shuffler: three cards face down to each player seat
   clockwise, then three face down to the dealer; the rest of the deck is discarded.
@@ -23,7 +23,7 @@ OPTIONS = (RAISE, FOLD_DECISION)
 
 @dataclass(frozen=True, slots=True)
 class FloridaProcedure:
-    """Procedure house rules: none beyond the sheet's (kept for a uniform config)."""
+    """Procedure house rules: none beyond the published rules (kept for a uniform config)."""
 
 
 script = three_card_script(GAME, ANTE, OPTIONS)

@@ -6,7 +6,7 @@ game's ``RoundHands``; house rules come from ``tablectl.rules.houserules`` (``ru
 One implementation of each rule, shared by the live table and the exact math (``tablectl.gamemath``):
 
 - ``hand1``, ``hand3``, ``hand7``: evaluators (one card; three-card poker; best five of 5-7 cards).
-- ``paytables``: pay tables, with the rule sheets' tables (or conventional ones) as defaults.
+- ``paytables``: pay tables, with the games' published tables (or conventional ones) as defaults.
 - ``houserules``: one frozen dataclass of house rules per game, buildable from a config dict.
 - ``payout``: the per-unit result of one bet and its conversion to cents.
 - ``coverage``: a banking player's coverage limit (payouts capped at the banker's stake).

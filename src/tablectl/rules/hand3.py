@@ -1,8 +1,10 @@
 """Three-card poker hands, one table lookup each.
 
-Order (GAMES.md): straight flush > three of a kind > straight > flush > pair > high card. A-2-3
-is the lowest straight, A-K-Q the highest. The evaluator also takes multi-deck hands (One for the
-Money's 3 Card Bonus): suited three of a kind counts as three of a kind, a suited pair as a flush.
+Order (three-card poker's, each category rarer than the next in one deck, so three of a kind
+beats a straight and a straight beats a flush): straight flush > three of a kind > straight >
+flush > pair > high card. A-2-3 is the lowest straight, A-K-Q the highest. The evaluator also
+takes multi-deck hands (One for the Money's 3 Card Bonus): suited three of a kind counts as three
+of a kind, a suited pair as a flush.
 
 A hand's *value* is an int, higher is better: ``category << 12`` then three 4-bit tiebreak ranks
 (straights: the top card, with A-2-3 topped by the 3; pairs: pair then kicker; otherwise the

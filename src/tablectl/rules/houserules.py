@@ -1,6 +1,7 @@
-"""House rules: one frozen dataclass per game, defaults from GAMES.md and the rule sheets.
+"""House rules: one frozen dataclass per game, defaulting to each game's published rules.
 
-Every GAMES.md **Decision** that touches settlement is a named field here with GAMES.md's default.
+Where the published rules are silent or contradict themselves, the house's choice is a named field
+here (each field's text states the rule, the default and why), so a casino can change it.
 Build from a config table with ``rules_from_dict(game, data)`` (or ``Cls.from_dict(data)``); omitted
 settings keep their defaults, unknown ones are errors. Pay tables nest as tables, e.g.
 ``{"pairplus": {"pair": 2}}``, or by preset name (``three_card_bonus = "2"``).
@@ -39,13 +40,16 @@ class _FromDict:
 class OneCardPokerRules(_FromDict):
     """One Card Poker (player-banked by a Designated Player, DP).
 
-    ``dp_declines_war``: what the player's primary does when the DP declines to extend a tie
-    (GAMES.md Decision: "push"; "player-wins" pays it 1:1).
+    ``dp_declines_war``: what the player's primary does when the player extends a rank tie and
+    the DP declines to go to war on it: "push" (the published rules let the DP decline but leave
+    the primary open); "player-wins" pays it 1:1.
     ``tie_pays_without_extension``: the Tie wager's Any/Black/Ace Tie pay even when the hand is
-    not extended (GAMES.md Decision: the sheet's rule 10, True); False applies rule 5 (the hand
-    must extend to win the Tie wager).
-    ``limit_to_banker_stake``: cap payouts at the DP's stake in settlement order (the sheet: the
-    room does not require the DP to cover every wager; off by default).
+    not extended (True). The published rules contradict themselves: one says the player must
+    extend the hand to win the Tie wager, a later and more specific one pays Any, Black and Ace
+    Tie without extending (only Double, Triple and Quad Tie need the war); the default follows
+    the later one. False applies the first: a Tie wager on a hand not extended loses.
+    ``limit_to_banker_stake``: cap payouts at the DP's stake in settlement order (off by default:
+    the published rules say the room does not require the DP to cover every wager).
     """
 
     tie_wager: TieWagerTable = field(default_factory=TieWagerTable)
@@ -63,9 +67,10 @@ class ThreeCardPokerRules(_FromDict):
     ``fold_forfeits_six_card_bonus``: a fold loses the 6 Card Bonus too (False: it is settled on
     the six cards whatever the player does).
     ``limit_to_banker_stake``: payouts are limited to the player-dealer's stake, settling from the
-    dealer's left; once it is exhausted the remaining bets are returned (GAMES.md; True).
-    ``losses_extend_cover``: bets the player-dealer wins add to what it can pay (False: GAMES.md
-    reads "payouts are limited to what the player-dealer has wagered").
+    dealer's left; once it is exhausted the remaining bets are returned (the published rules;
+    True).
+    ``losses_extend_cover``: bets the player-dealer wins add to what it can pay (False: the
+    published rules limit payouts "to the maximum amount bet by the player-dealer").
     """
 
     ante_bonus: AnteBonusTable = field(default_factory=AnteBonusTable)
@@ -81,11 +86,12 @@ class ThreeCardPokerRules(_FromDict):
 class FloridaRules(_FromDict):
     """Three Card Poker, Florida variant.
 
-    ``pairplus_tie_below_pair``: equal hands below a pair on the Pairplus (GAMES.md Decision:
-    "lose"; or "push").
+    ``pairplus_tie_below_pair``: equal hands below a pair on the Pairplus: "lose" or "push". The
+    published rules leave it open (rooms differ); "lose" is the default because the Pairplus
+    needs both a pair or better and the higher hand, and such a tie has neither.
     ``fold_forfeits_pairplus``: a fold of the Ante loses the Pairplus too (conventional; True).
     ``limit_to_banker_stake`` / ``losses_extend_cover``: as in ``ThreeCardPokerRules``, off by
-    default (the variant's sheet names no coverage limit).
+    default (the variant's published rules name no coverage limit).
     """
 
     pairplus: FloridaPairplusTable = field(default_factory=FloridaPairplusTable)
@@ -98,7 +104,7 @@ class FloridaRules(_FromDict):
 @dataclass(frozen=True, slots=True)
 class OneForTheMoneyRules(_FromDict):
     """One for the Money. ``side_bet``: which side bet the table offers on the "bonus" wager,
-    "three-card-bonus" (pay table ``three_card_bonus``, sheet table 1 by default) or
+    "three-card-bonus" (pay table ``three_card_bonus``, the published pay table 1 by default) or
     "perfect-match"."""
 
     side_bet: Literal["three-card-bonus", "perfect-match"] = "three-card-bonus"
@@ -110,8 +116,8 @@ class OneForTheMoneyRules(_FromDict):
 class TexasHoldemBonusRules(_FromDict):
     """Texas Hold'em Bonus.
 
-    ``ante_pays_from``: the least winning hand that wins the Ante (the sheet: "straight"; some
-    rooms use "flush"); below it a winning Ante pushes.
+    ``ante_pays_from``: the least winning hand that wins the Ante (the published rules:
+    "straight"; some rooms use "flush"); below it a winning Ante pushes.
     ``fold_forfeits_bonus``: a fold loses the Bonus bet too (False: it is settled on the hole
     cards whatever the player does).
     """

@@ -1,4 +1,4 @@
-"""One Card Poker (seeds/one-card-poker.txt, GAMES.md section 1), banked by a Designated Player.
+"""One Card Poker, six decks, banked by a Designated Player (DP).
 
 Round input (``RoundHands``): each seat's ``cards`` = [its card], ``dealer`` = [the DP's card],
 the seat's ``war`` = its (player card, DP card) pairs in the order dealt (burns left out);
@@ -94,7 +94,8 @@ def consecutive_ties(player: int, dp: int, wars: Sequence[tuple[int, int]]) -> i
 def tie_payout(
     player: int, dp: int, wars: Sequence[tuple[int, int]], extended: bool, rules: OneCardPokerRules
 ) -> Payout:
-    """The Tie wager: one payout, the largest line that applies (sheet rule 11)."""
+    """The Tie wager: one payout, the largest line that applies (a bet is paid once, at the
+    largest odds that apply)."""
     ties = consecutive_ties(player, dp, wars if extended else ())
     if not ties or not (extended or rules.tie_pays_without_extension):
         return LOSE

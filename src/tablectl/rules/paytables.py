@@ -1,9 +1,10 @@
 """Pay tables, "to one", with their sources. Each is a frozen dataclass whose fields are its lines;
 a config replaces any table (or any line) through ``tablectl.rules.configure.from_mapping``.
 
-Where the rule sheet gives a table it is the default; where it gives none (player-banked Three
-Card Poker's Ante bonus, Pair Plus and 6 Card Bonus; Texas Hold'em Bonus's Bonus bet) the default
-is a conventional table, its source named on the class. docs/rules.md lists them all.
+Where a game's published rules give a table it is the default; where they give none
+(player-banked Three Card Poker's Ante bonus, Pair Plus and 6 Card Bonus; Texas Hold'em Bonus's
+Bonus bet) the default is a conventional table, its source named on the class. docs/rules.md
+lists them all.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ class SixCardBonusTable(PayTable):
 @dataclass(frozen=True, slots=True)
 class FloridaPairplusTable(PayTable):
     """Florida Three Card Poker's Pairplus (paid only when the hand also beats the dealer's).
-    Source: the rule sheet (seeds/three-card-poker-florida.txt)."""
+    Source: the Florida variant's published Pairplus pay table."""
 
     mini_royal: int = 200
     straight_flush: int = 40
@@ -84,7 +85,7 @@ class FloridaPairplusTable(PayTable):
 @dataclass(frozen=True, slots=True)
 class TieWagerTable(PayTable):
     """One Card Poker's Tie wager (one payout, the largest that applies).
-    Source: the rule sheet's payout scale (seeds/one-card-poker.txt)."""
+    Source: One Card Poker's published payout scale."""
 
     quad_tie: int = 200
     triple_tie: int = 150
@@ -97,7 +98,7 @@ class TieWagerTable(PayTable):
 @dataclass(frozen=True, slots=True)
 class ThreeCardBonusTable(PayTable):
     """One for the Money's 3 Card Bonus on the dealer's two cards and the player's final card.
-    Source: the rule sheet, pay table 1 (default) or 2 (presets "1" and "2")."""
+    Source: the game's published pay table 1 (default) or 2 (presets "1" and "2")."""
 
     PRESETS: ClassVar[dict[str, ThreeCardBonusTable]]
 
@@ -113,7 +114,7 @@ ThreeCardBonusTable.PRESETS = {"1": ThreeCardBonusTable(), "2": ThreeCardBonusTa
 @dataclass(frozen=True, slots=True)
 class PerfectMatchTable(PayTable):
     """One for the Money's Perfect Match on the dealer's two cards and the player's final card.
-    Source: the rule sheet (second version, seeds/one-for-the-money.txt)."""
+    Source: the published pay table of the game's Perfect Match edition."""
 
     suited_three_of_a_kind: int = 100
     three_of_a_kind: int = 30

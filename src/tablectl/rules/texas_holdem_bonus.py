@@ -1,4 +1,4 @@
-"""Texas Hold'em Bonus (seeds/texas-holdem-bonus.txt, GAMES.md section 5).
+"""Texas Hold'em Bonus: one 52-card deck, each player against the dealer.
 
 Round input (``RoundHands``): each seat's ``cards`` = its two hole cards; ``dealer`` = the
 dealer's two; ``board`` = the five community cards (may be short when every seat folded);

@@ -1,4 +1,4 @@
-"""Three Card Poker, player-banked (seeds/three-card-poker-player-banked.txt, GAMES.md section 2).
+"""Three Card Poker, player-banked: a player-dealer banks, one 52-card deck, up to eight players.
 
 Round input (``RoundHands``): each seat's ``cards`` = its three cards; ``dealer`` = the
 player-dealer's three; ``banker_seat`` / ``banker_stake`` = the player-dealer's seat and stake;
@@ -8,7 +8,8 @@ Ante. ``PLAY`` (stake = Ante) and ``ANTE_BONUS`` (paid on the Ante stake) are no
 before the deal.
 
 Settlement runs from the dealer's left (seat 1 first); per seat: Ante, Play, Pair Plus, 6 Card
-Bonus, then the Ante bonus (the sheet's rule 8 ends its order with "the Ante wager"). Payouts are
+Bonus, then the Ante bonus (the published order is the Ante, the Play, the Pair Plus, the 6 Card
+Bonus, "and the Ante wager": that last, paid on the Ante stake, is the Ante bonus). Payouts are
 limited to the player-dealer's stake (``ThreeCardPokerRules.limit_to_banker_stake``).
 
 ``showdown`` and ``ante_play_payouts`` are shared with the Florida variant.

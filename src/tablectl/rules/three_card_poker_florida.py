@@ -1,4 +1,5 @@
-"""Three Card Poker, Florida variant (seeds/three-card-poker-florida.txt, GAMES.md section 4).
+"""Three Card Poker, Florida variant: every bet must beat an opponent (no Ante bonus, and the
+Pairplus needs the higher hand).
 
 Round input (``RoundHands``): each seat's ``cards`` = its three cards; ``dealer`` = the dealer's
 three; ``wagers``: ``ANTE`` and/or ``PAIRPLUS``; ``decisions``: ``[RAISE]`` or ``[FOLD]`` when

@@ -7,13 +7,16 @@ come back wanting a new shoe (or the whole shuffler reloaded) and the rest of th
 wasted. The log has everything needed to go on: which shoe, every card drawn from it and not
 returned (so composition, penetration, the cap and the cards a shuffler must get back continue
 exactly), the cards a supervisor wrote off, whether the last round was announced, whether the
-shoe ran out, the burns still due and the dealer's burn marks not used yet. :func:`read_back` reads the table's log files from the newest back to that shoe's start;
+shoe ran out, the burns still due and the dealer's burn marks not used yet, and the round a
+supervisor voided when no round has started since (the layout shows VOID until the next round).
+:func:`read_back` reads the table's log files from the newest back to that shoe's start;
 :func:`fold` is the pure part, over plain records.
 
 The shoe is taken over only when nothing is pending: no violation open, the round in play (if
 any) fits its procedure, the shoe still in the device. Otherwise the reason is given and the table
 starts as before, wanting a shoe. A hand-forming shuffler shuffles for every round: there is no
-shoe to go on with.
+shoe to go on with. A voided round the dealer had not collected yet is over: the table comes back
+between rounds, as if the dealer had collected it.
 """
 
 from __future__ import annotations
@@ -101,6 +104,7 @@ class LogState:
     not_resumed: str | None = None  # why a shoe that was in play is not taken over
     dealer: str | None = None  # the dealer on duty
     bank: Bank | None = None  # None: the log read back says nothing of a bank
+    voided: int | None = None  # the round a supervisor voided, when no round has started since
 
 
 def read_back(directory: Path, table: str, source: str | None) -> LogState:
@@ -185,6 +189,7 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
     wanting: set[int] | None = None  # None: no line about the bank read
     between = lc.READY  # the state the round in play started from
     in_play: list[dict[str, Any]] | None = None  # the round in play: round_started, then its lines
+    voided: int | None = None  # the round voided, until the next one starts
     for r in records:
         event = r["event"]
         if in_play is not None and r.get("round") == in_play[0].get("round"):
@@ -192,6 +197,7 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
         if event == "round_started":
             last_round = max(last_round, _int(r.get("round")))
             in_play = [r]
+            voided = None
             dealer = r.get("dealer")
             if "bank_wanted" in r:
                 banker, banked, wanting = r.get("banker"), _int(r.get("banker_hands")), set(r["bank_wanted"] or ())
@@ -210,6 +216,8 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             marks = 0
             if r.get("complete") and banker is not None:
                 banked += 1
+        elif event == "round_voided":
+            voided = _int(r.get("round")) or None
         elif event == "state":
             to = r.get("to")
             if to in lc.BASE_STATES:
@@ -267,22 +275,26 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             _take_back(cards, written_off, int(parse_card(r["card"])))
         elif event == "shoe_empty":
             exhausted = True
+    if voided is not None and voided == last_round and state in (lc.IN_ROUND, lc.SETTLING):
+        # voided, not collected yet: over, as if the dealer had collected it (round_ended, complete)
+        in_play, marks, state = None, 0, between
+        banked += 1 if banker is not None else 0
     bank = None if wanting is None else Bank(banker, banked, frozenset(wanting))
     if shoe is None or removed or not deck_ok:
-        return LogState(last_round, dealer=dealer, bank=bank)
+        return LogState(last_round, dealer=dealer, bank=bank, voided=voided)
     if open_violations:
-        return LogState(last_round, None, f"shoe {shoe}: a violation was open when the table stopped", dealer, bank)
+        return LogState(last_round, None, f"shoe {shoe}: a violation was open when the table stopped", dealer, bank, voided)
     round_in_play: tuple[dict[str, Any], ...] = ()
     if state not in _RESUMABLE:
         why = _round_not_resumed(in_play, shoe) if state in (lc.IN_ROUND, lc.SETTLING) else "not between rounds"
         if why is not None:
-            return LogState(last_round, None, f"shoe {shoe}: the table stopped {state.replace('_', ' ')}, {why}", dealer, bank)
+            return LogState(last_round, None, f"shoe {shoe}: the table stopped {state.replace('_', ' ')}, {why}", dealer, bank, voided)
         round_in_play, state = tuple(in_play or ()), between
     taken = ShoeInPlay(
         shoe, str(source), tuple(c for c, in cards), announced, exhausted, state, dealer_change_burns, marks,
         round_in_play, tuple(sorted(written_off.elements())), drawn,
     )
-    return LogState(last_round, taken, None, dealer, bank)
+    return LogState(last_round, taken, None, dealer, bank, voided)
 
 
 def _take_back(cards: list[list[int | None]], written_off: Counter[int], card: int) -> None:

@@ -1,6 +1,7 @@
 """Rotation of a banking player (pure): One Card Poker's Designated Player button moves every
 hand, the Three Card Poker player-dealer every two hands, clockwise to the next seat that wants
-it (Florida 61D-11.002(5)(b); the player-banked sheet's round of play 10)."""
+it (the DP: Florida 61D-11.002(5)(b); the player-dealer: Three Card Poker's published rule that
+the position is offered around the table clockwise after every two hands)."""
 
 from __future__ import annotations
 

@@ -19,9 +19,11 @@ if TYPE_CHECKING:
 
 
 def take_over(core: TableCore, resumed: LogState) -> None:
-    """Go on from ``resumed``: duty, then the shoe and the round in play (a hand-forming
-    shuffler shuffles for every round: there is no shoe to go on with)."""
+    """Go on from ``resumed``: duty and a void still shown, then the shoe and the round in play
+    (a hand-forming shuffler shuffles for every round: there is no shoe to go on with, so the
+    round after a void comes from a fresh shuffle)."""
     _resume_duty(core, resumed)
+    core.voided = resumed.voided  # shown until the next round starts
     if core.packets:
         return
     shoe = resumed.shoe
@@ -76,7 +78,7 @@ def _resume_shoe(core: TableCore, shoe: ShoeInPlay) -> None:
     core.last_round_announced = shoe.last_round_announced
     core.exhausted = shoe.exhausted
     core.capped_out = core.capped and core.comp.drawn + core.unread > core.cap_cards
-    core.needs_reshuffle = shoe.state == lc.RESHUFFLE_DUE
+    core.needs_reshuffle = shoe.state == lc.RESHUFFLE_DUE or core.capped_out
     core.log.append(
         "shoe_resumed", shoe=shoe.shoe, cards=[None if c is None else text(c) for c in shoe.cards],
         last_round_announced=shoe.last_round_announced, exhausted=shoe.exhausted,

@@ -1,5 +1,6 @@
 -- The floor report's building block: one row per table, dealer and day within [$from, $to]
 -- (dates, inclusive). Every figure is a sum, so tables, dealers and days roll up from it.
+-- bank: who banks the game (game_banks: "house", or "player": a Designated Player or player-dealer).
 -- win: the bank's result (house or player-dealer) = minus the players' net, cents.
 -- handle: the initial wagers settled (bets a decision adds - Play, War, Raise - are not handle;
 -- nor bets returned as no-action). The bets of voided rounds are left out.
@@ -57,7 +58,7 @@ flt AS (
     FROM faults f JOIN rounds r ON f.table_id = r.table_id AND f.ts BETWEEN r.start_ts AND r.end_ts
     WHERE r.date BETWEEN $from AND $to GROUP BY ALL
 )
-SELECT play.*, coalesce(money.handle, 0) AS handle, coalesce(money.win, 0) AS win,
+SELECT play.*, coalesce(gb.bank, 'house') AS bank, coalesce(money.handle, 0) AS handle, coalesce(money.win, 0) AS win,
        coalesce(money.judged_handle, 0) AS judged_handle, coalesce(money.judged_win, 0) AS judged_win,
        coalesce(money.expected_win, 0) AS expected_win, coalesce(money.variance, 0) + coalesce(pairs.covariance, 0) AS variance,
        coalesce(flt.faults, 0) AS faults, coalesce(pen.pen_sum, 0) AS pen_sum, coalesce(pen.pen_n, 0) AS pen_n
@@ -66,3 +67,4 @@ LEFT JOIN money USING (table_id, game, dealer, date)
 LEFT JOIN pairs USING (table_id, game, dealer, date)
 LEFT JOIN pen USING (table_id, dealer, date)
 LEFT JOIN flt USING (table_id, dealer, date)
+LEFT JOIN game_banks gb USING (game)

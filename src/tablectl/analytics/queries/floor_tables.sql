@@ -1,18 +1,7 @@
--- The floor report by table: rounds, handle, win, hold; on the wagers the game math analyses, their
+-- The floor report by table (bank: who banks its game, the house or a player): rounds, handle, win, hold; on the wagers the game math analyses, their
 -- hold, the expected hold and its exact standard deviation, z (win below expected: negative);
 -- violations and holds per 100 rounds, device faults, mean penetration (deepest card per shoe).
-SELECT table_id, game,
-       sum(rounds) AS rounds, sum(handle) AS handle, sum(win) AS win,
-       sum(win) / nullif(sum(handle), 0) AS hold,
-       sum(judged_handle) AS judged_handle, sum(judged_win) AS judged_win, sum(expected_win) AS expected_win,
-       sum(judged_win) / nullif(sum(judged_handle), 0) AS judged_hold,
-       sum(expected_win) / nullif(sum(judged_handle), 0) AS expected_hold,
-       sqrt(sum(variance)) AS win_sd,
-       (sum(judged_win) - sum(expected_win)) / nullif(sqrt(sum(variance)), 0) AS z,
-       100.0 * sum(violations) / sum(rounds) AS violations_per_100,
-       100.0 * sum(holds) / sum(rounds) AS holds_per_100,
-       sum(mismatches) AS settlement_mismatches, sum(faults) AS faults,
-       sum(pen_sum) / nullif(sum(pen_n), 0) AS penetration
+SELECT table_id, game, bank, @floor_rollup
 FROM cells
-GROUP BY table_id, game
+GROUP BY table_id, game, bank
 ORDER BY z NULLS LAST, table_id, game
