@@ -109,8 +109,9 @@ def hand_name(c1: int, c2: int) -> str:
 
 
 def cards_text(cards: Sequence[int]) -> str:
-    """Cards as the log writes them, highest rank first: ``AS KD``, ``8H 7H 2C``."""
-    return " ".join(text(c) for c in sorted(cards, key=lambda c: (-(c >> 2), c & 3)))
+    """Cards as the log writes them, highest first (by rank, then clubs, diamonds, hearts,
+    spades): ``AS KD``, ``8H 7H 2C``."""
+    return " ".join(text(c) for c in sorted(cards, reverse=True))
 
 
 def representative(c1: int, c2: int) -> tuple[int, int]:
