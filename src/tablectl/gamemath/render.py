@@ -82,8 +82,8 @@ def rule_lines(bet: MainGameAnalysis) -> list[str]:
         lines.append(f"  {found.street}: bet the {'Turn' if found.street == 'flop' else 'River'} (1x) with:")
         lines.extend(f"    - {phrase}" for phrase in found.bet_with)
         lines.append("    else check.")
-        lines.append(f"    agrees with exact play in {found.agreement:.2%} of {found.street} situations (by probability); "
-                     f"costs {found.ev_cost:.5f} Antes per {found.street} situation against exact play")
+        lines.append(f"    agrees with exact play in {found.agreement:.2%} of {found.street} situations (by probability),")
+        lines.append(f"    costs {found.ev_cost:.5f} Antes per {found.street} situation against exact play")
     return lines
 
 
