@@ -152,3 +152,8 @@ def test_the_readable_main_game_prints_the_flop_and_turn_rules_and_how_they_fare
     out = run("texas-holdem-bonus").output
     assert "flop: bet the Turn (1x) with:" in out and "- four to a flush" in out and "turn: bet the River (1x) with:" in out
     assert "agrees with exact play in 97.12% of flop situations" in out and "costs 0.00123 Antes per flop situation" in out
+
+
+def test_an_export_into_a_folder_that_does_not_exist_is_a_one_line_error(tmp_path: Path) -> None:
+    result = run("texas-holdem-bonus", "--export-strategy", str(tmp_path / "none" / "thb.parquet"))
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1 and "no such folder" in result.output
