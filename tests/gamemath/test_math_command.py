@@ -119,3 +119,41 @@ def test_quick_says_on_stderr_what_it_left_out() -> None:
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0
     assert done.stderr.count("\n") == 1 and "main game" in done.stderr and "left out" in done.stderr
+
+
+def test_an_export_to_a_file_neither_parquet_nor_csv_is_a_one_line_error_before_any_solving(tmp_path: Path) -> None:
+    result = run("texas-holdem-bonus", "--export-strategy", str(tmp_path / "thb.xlsx"))
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [f"tablectl: --export-strategy {tmp_path / 'thb.xlsx'}: the file name must end in .parquet or .csv"]
+
+
+def test_an_export_for_a_game_without_a_decision_table_is_a_usage_error() -> None:
+    result = run("one-card-poker", "--export-strategy", "x.parquet")
+    assert result.exit_code == 2 and "only texas-holdem-bonus" in result.output
+
+
+def test_an_export_with_quick_is_a_usage_error() -> None:
+    result = run("texas-holdem-bonus", "--quick", "--export-strategy", "x.parquet")
+    assert result.exit_code == 2 and "leave out --quick" in result.output
+
+
+def test_the_readable_main_game_prints_the_flop_and_turn_rules_and_how_they_fare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cached_main_game(tmp_path)
+    stored = next((tmp_path / "tablectl").glob("thb-main-*.json"))
+    results = json.loads(stored.read_text(encoding="utf-8"))
+    for result in results:
+        result["street_rules"] = [
+            {"street": "flop", "bet_with": ["any pair of one's own", "four to a flush"], "agreement": 0.9712, "ev_cost": 0.00123,
+             "classes": 100, "bet_classes": 40},
+            {"street": "turn", "bet_with": ["top pair"], "agreement": 0.95, "ev_cost": 0.002, "classes": 100, "bet_classes": 30},
+        ]
+    stored.write_text(json.dumps(results), encoding="utf-8")
+    out = run("texas-holdem-bonus").output
+    assert "flop: bet the Turn (1x) with:" in out and "- four to a flush" in out and "turn: bet the River (1x) with:" in out
+    assert "agrees with exact play in 97.12% of flop situations" in out and "costs 0.00123 Antes per flop situation" in out
+
+
+def test_an_export_into_a_folder_that_does_not_exist_is_a_one_line_error(tmp_path: Path) -> None:
+    result = run("texas-holdem-bonus", "--export-strategy", str(tmp_path / "none" / "thb.parquet"))
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1 and "no such folder" in result.output

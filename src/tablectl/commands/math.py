@@ -18,7 +18,11 @@ from tablectl.cli import EXIT_USAGE, CommandError
               "or half a minute (Three Card Poker's advantage-play figures).")
 @click.option("--strategy-file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Texas Hold'em Bonus: write the full decision table (NumPy .npz) to FILE.")
-def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_file: Path | None) -> None:
+@click.option("--export-strategy", "export", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Texas Hold'em Bonus: write the exact strategy, one row per situation with its cards as text, "
+                   "the best action and the EV of each option, to FILE (.parquet or .csv; solves again: minutes).")
+def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_file: Path | None,
+            export: Path | None) -> None:
     """Every outcome of each bet of GAME with its pay, combination count, probability and return,
     and the house edge per unit of the initial wager (exact counts; no sampling); then the
     advantage-play figures: the player's best strategy and exact edge with each kind of hidden
@@ -31,12 +35,23 @@ def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_f
         raise CommandError(f"unknown game {game!r} (expected one of: {', '.join(GAMES)})", EXIT_USAGE)
     options: dict[str, object] = {}
     if game == "texas-holdem-bonus":
-        options = {"main": not quick, "strategy_file": strategy_file}
+        options = {"main": not quick, "strategy_file": strategy_file, "export": export}
+        if quick and export is not None:
+            raise CommandError("--export-strategy needs the main game solved: leave out --quick", EXIT_USAGE)
+        if export is not None:
+            from tablectl.gamemath.holdem_export import check_path
+
+            try:
+                check_path(export)
+            except ValueError as error:
+                raise CommandError(str(error), EXIT_USAGE) from None
         if quick:
             click.echo("tablectl: --quick: Texas Hold'em Bonus's main game (Ante, Flop, Turn and River under the "
                        "optimal strategy) left out; only the Bonus bet is analysed", err=True)
         else:
-            _say_if_solving()
+            _say_if_solving(export)
+    elif export is not None:
+        raise CommandError(f"--export-strategy: {game} has no decision table (only texas-holdem-bonus)", EXIT_USAGE)
     elif strategy_file is not None:
         raise CommandError(f"--strategy-file: {game} has no decision table (only texas-holdem-bonus)", EXIT_USAGE)
     advantage = not (quick and GAMES[game].slow_advantage)
@@ -56,13 +71,17 @@ def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_f
     render(analysis, Console())
 
 
-def _say_if_solving() -> None:
+def _say_if_solving(export: Path | None) -> None:
     """On a terminal, say that the main game is about to be solved when this machine has not
-    cached it (a minute or two of silence otherwise); quiet when stderr is not a terminal."""
+    cached it or an export asks for it (a minute or two of silence otherwise); quiet when
+    stderr is not a terminal."""
     import sys
 
     from tablectl.gamemath import holdem_strategy
 
-    if sys.stderr.isatty() and holdem_strategy.cached() is None:
+    if sys.stderr.isatty() and export is not None:
+        click.echo(f"tablectl: solving Texas Hold'em Bonus's main game to write its exact strategy to {export}: "
+                   "a few minutes", err=True)
+    elif sys.stderr.isatty() and holdem_strategy.cached() is None:
         click.echo("tablectl: solving Texas Hold'em Bonus's main game for its optimal strategy: one to two minutes "
                    f"the first time on this machine, then cached in {holdem_strategy.cache_dir()}", err=True)

@@ -281,6 +281,47 @@ def decide(reps: np.ndarray, binom: np.ndarray, won: np.ndarray, lost: np.ndarra
 
 
 @njit(cache=True)
+def flop_values(reps: np.ndarray, binom: np.ndarray, won: np.ndarray, lost: np.ndarray, won_qualified: np.ndarray,
+                flop_y: np.ndarray, flop_check: np.ndarray) -> None:
+    """Each starting hand's flops, from the turn nodes indexed [hand, node] as ``decide`` takes
+    them: ``flop_y[r, flop]`` the sum over the 47 turns of the turn nodes' ``W - L`` (what a
+    Turn bet adds, x46x990 per Ante), ``flop_check[r, flop]`` the hand's result when the player
+    checks the flop and plays the River optimally (per Ante, x47x46x990; the Ante and Flop bet
+    counted)."""
+    for r in range(reps.shape[0]):
+        h1, h2 = reps[r, 0], reps[r, 1]
+        for a in range(52):
+            if a == h1 or a == h2:
+                continue
+            for b in range(a + 1, 52):
+                if b == h1 or b == h2:
+                    continue
+                for c in range(b + 1, 52):
+                    if c == h1 or c == h2:
+                        continue
+                    sum_y = 0
+                    value = 0
+                    for t in range(52):
+                        if t == h1 or t == h2 or t == a or t == b or t == c:
+                            continue
+                        if t < a:
+                            node = _colex4(t, a, b, c, binom)
+                        elif t < b:
+                            node = _colex4(a, t, b, c, binom)
+                        elif t < c:
+                            node = _colex4(a, b, t, c, binom)
+                        else:
+                            node = _colex4(a, b, c, t, binom)
+                        w, lo = won[r, node], lost[r, node]
+                        y = w - lo
+                        sum_y += y
+                        value += won_qualified[r, node] + 2 * w - 3 * lo + (y if y > 0 else 0)
+                    flop = binom[a, 1] + binom[b, 2] + binom[c, 3]
+                    flop_y[r, flop] = sum_y
+                    flop_check[r, flop] = value
+
+
+@njit(cache=True)
 def category_shares(reps: np.ndarray, weights: np.ndarray, play: np.ndarray, turn_bet: np.ndarray, river_bet: np.ndarray,
                     binom: np.ndarray, key: np.ndarray, rank5: np.ndarray, rank6: np.ndarray, flush_table: np.ndarray) -> np.ndarray:
     """``out[street, category, 0]``: flops (street 0) or turns (street 1) met after a Flop bet,
@@ -363,5 +404,5 @@ def decisions(reps: np.ndarray, nodes: NodeCounts, variant: str) -> Decisions:
 
 __all__ = [
     "DEALER_HANDS", "FLOPS", "NODES", "RIVERS", "TURNS", "VARIANTS", "Decisions", "NodeCounts",
-    "board_counts", "category_shares", "count_nodes", "decisions", "starting_hands",
+    "board_counts", "category_shares", "count_nodes", "decisions", "flop_values", "starting_hands",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ import numpy as np
 from tablectl.gamemath.table import BetAnalysis, Tally
 from tablectl.rules.hand7 import CATEGORY_NAMES
 
-CACHE_VERSION = 1  # bump when the counting or the report changes
+CACHE_VERSION = 2  # bump when the counting or the report changes
 VARIANTS = ("straight", "flush")  # the Ante pays from: the seed / the Atlantic City rule
 TURNS, RIVERS, DEALER_HANDS = 47, 46, 990
 DEALS_AFTER_HOLE = 19600 * TURNS * RIVERS * DEALER_HANDS  # flops x turns x rivers x dealer hands, per starting hand
@@ -50,6 +50,7 @@ class MainGameAnalysis(BetAnalysis):
     preflop: list[dict[str, Any]] = field(default_factory=list)  # the 169 starting hands: hand, play, ev
     flop: list[dict[str, Any]] = field(default_factory=list)  # Turn bet share by the hand held after the flop
     turn: list[dict[str, Any]] = field(default_factory=list)  # River bet share by the hand held after the turn
+    street_rules: list[dict[str, Any]] = field(default_factory=list)  # flop and turn rules (holdem_rules.StreetRules)
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
@@ -60,6 +61,7 @@ class MainGameAnalysis(BetAnalysis):
             "preflop": self.preflop,
             "flop_strategy": self.flop,
             "turn_strategy": self.turn,
+            "street_rules": self.street_rules,
         })  # fmt: skip
         return data
 
@@ -76,20 +78,29 @@ def cached(cache: Path | None = None) -> list[MainGameAnalysis] | None:
     return [_from_dict(d) for d in json.loads(stored.read_text(encoding="utf-8"))]
 
 
-def analyse(cache: Path | None = None, *, strategy_file: Path | None = None) -> list[MainGameAnalysis]:
-    """The main game's analysis for both variants (from the cache when it is there)."""
+def analyse(cache: Path | None = None, *, strategy_file: Path | None = None,
+            export: Path | None = None) -> list[MainGameAnalysis]:
+    """The main game's analysis for both variants (from the cache when it is there).
+    ``export``: also write the exact strategy there (``holdem_export``: Parquet or CSV), which
+    solves the game again (its values are not cached)."""
+    from tablectl.gamemath import holdem_export
+
+    if export is not None:
+        holdem_export.check_path(export)
     folder = cache or cache_dir()
     stored = folder / f"thb-main-{_cache_key()}.json"
     decisions_file = folder / f"thb-main-{_cache_key()}.npz"
-    if stored.exists() and (strategy_file is None or decisions_file.exists()):
+    if export is None and stored.exists() and (strategy_file is None or decisions_file.exists()):
         reports = [_from_dict(d) for d in json.loads(stored.read_text(encoding="utf-8"))]
     else:
-        reports, arrays = _run()
+        reports, arrays, table = _run(with_table=export is not None)
         folder.mkdir(parents=True, exist_ok=True)
         _write_atomically(stored, json.dumps([_to_cache(r) for r in reports]).encode())
         tmp = decisions_file.with_suffix(".tmp.npz")
         np.savez_compressed(tmp, **arrays)
         os.replace(tmp, decisions_file)
+        if export is not None and table is not None:
+            holdem_export.write(table, export)
     if strategy_file is not None:
         strategy_file.write_bytes(decisions_file.read_bytes())
     return reports
@@ -101,20 +112,61 @@ def _write_atomically(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def _run() -> tuple[list[MainGameAnalysis], dict[str, np.ndarray]]:
+def _solve() -> tuple[np.ndarray, np.ndarray, list[str], list[tuple[Any, Any]]]:
+    """The full solve: the starting hands and, per Ante rule, its decisions
+    (``holdem_main.Decisions``) and exact values (``holdem_export.Solved``)."""
     from tablectl.gamemath import holdem_main as hm
+    from tablectl.gamemath.holdem_export import Solved
 
     reps, weights, labels = hm.starting_hands()
     nodes = hm.count_nodes(reps)
-    reports = []
-    arrays: dict[str, np.ndarray] = {"hands": np.array(labels), "representatives": reps}
+    won, lost = np.ascontiguousarray(nodes.won.T), np.ascontiguousarray(nodes.lost.T)
+    turn_y = won - lost
+    solved = []
     for variant in VARIANTS:
         d = hm.decisions(reps, nodes, variant)
-        reports.append(report(variant, reps, weights, labels, d))
-        arrays[f"{variant}_play"] = d.play_sum > -DEALS_AFTER_HOLE
+        qualified = np.ascontiguousarray(nodes.won_qualified[variant].T)
+        flop_y, flop_check = np.zeros((len(labels), hm.FLOP_NODES), np.int64), np.zeros((len(labels), hm.FLOP_NODES), np.int64)
+        hm.flop_values(reps, hm.BINOM, won, lost, qualified, flop_y, flop_check)
+        turn_x = qualified + 2 * won - 3 * lost
+        solved.append((d, Solved(variant, d.play_sum, flop_y, flop_check, turn_x, turn_y)))
+    return reps, weights, labels, solved
+
+
+def derive_street_rules(reps: np.ndarray, weights: np.ndarray, play: np.ndarray, values: Any) -> list[dict[str, Any]]:
+    """The flop and turn rules of one Ante rule's exact values (``holdem_export.Solved``),
+    measured against them."""
+    from tablectl.gamemath import holdem_rules as hr
+    from tablectl.gamemath.holdem_export import FLOP_UNIT, TURN_UNIT
+    from tablectl.gamemath.holdem_main import BINOM
+    from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
+
+    found = []
+    for street, n, gain, unit in (("flop", 3, values.flop_y, FLOP_UNIT), ("turn", 4, values.turn_y, TURN_UNIT)):
+        tally = np.zeros((hr.CELLS, 4), np.int64)
+        hr.tally_cells(reps, weights, play, n, gain, BINOM, RANK_KEY, ranks(n + 2), flush(), tally)
+        found.append(hr.derive(street, tally, unit).to_dict())
+    return found
+
+
+def _run(with_table: bool = False) -> tuple[list[MainGameAnalysis], dict[str, np.ndarray], Any]:
+    """Solve: the reports, the decision arrays (the ``.npz``) and, if asked, the strategy table."""
+    reps, weights, labels, solved = _solve()
+    reports = []
+    arrays: dict[str, np.ndarray] = {"hands": np.array(labels), "representatives": reps}
+    for d, values in solved:
+        variant = values.variant
+        play = d.play_sum > -DEALS_AFTER_HOLE
+        reports.append(replace(report(variant, reps, weights, labels, d), street_rules=derive_street_rules(reps, weights, play, values)))
+        arrays[f"{variant}_play"] = play
         arrays[f"{variant}_turn_bet"] = d.turn_bet
         arrays[f"{variant}_river_bet"] = d.river_bet
-    return reports, arrays
+    table = None
+    if with_table:
+        from tablectl.gamemath.holdem_export import strategy_table
+
+        table = strategy_table(reps, weights, labels, [values for _, values in solved])
+    return reports, arrays, table
 
 
 def report(variant: str, reps: np.ndarray, weights: np.ndarray, labels: list[str], d: Any) -> MainGameAnalysis:
@@ -171,7 +223,7 @@ def _to_cache(r: MainGameAnalysis) -> dict[str, Any]:
     return {
         "rules": r.rules, "outcomes": [[line.outcome, str(line.pays), line.combinations] for line in r.outcomes],
         "element_of_risk": str(r.element_of_risk), "average_bet": str(r.average_bet),
-        "decisions": r.decisions, "preflop": r.preflop, "flop": r.flop, "turn": r.turn,
+        "decisions": r.decisions, "preflop": r.preflop, "flop": r.flop, "turn": r.turn, "street_rules": r.street_rules,
     }  # fmt: skip
 
 
@@ -180,7 +232,7 @@ def _from_dict(d: dict[str, Any]) -> MainGameAnalysis:
 
     outcomes = tuple(OutcomeLine(o, Fraction(p), n) for o, p, n in d["outcomes"])
     return MainGameAnalysis(MAIN_BET, d["rules"], outcomes, (), Fraction(d["element_of_risk"]), Fraction(d["average_bet"]),
-                            d["decisions"], d["preflop"], d["flop"], d["turn"])
+                            d["decisions"], d["preflop"], d["flop"], d["turn"], d.get("street_rules", []))
 
 
-__all__ = ["MAIN_BET", "MainGameAnalysis", "analyse", "cache_dir", "cached", "report"]
+__all__ = ["MAIN_BET", "MainGameAnalysis", "analyse", "cache_dir", "cached", "derive_street_rules", "report"]

@@ -71,7 +71,21 @@ def main_game(bet: MainGameAnalysis) -> Group:
     for t in bet.turn:
         if not any(f["hand"] == t["hand"] for f in bet.flop):
             streets.add_row(t["hand"], "-", f"{t['share_bet']:.1%}")
-    return Group(Text("\n".join(lines)), chart, streets)
+    return Group(Text("\n".join(lines)), chart, streets, Text("\n".join(rule_lines(bet))))
+
+
+def rule_lines(bet: MainGameAnalysis) -> list[str]:
+    """The flop and turn rules, each with how it fares against exact play."""
+    from tablectl.gamemath.holdem_rules import StreetRules
+
+    lines = ["rules for the flop and the turn (a summary; the exact strategy is in --export-strategy):"] if bet.street_rules else []
+    for found in map(StreetRules.from_dict, bet.street_rules):
+        lines.append(f"  {found.street}: bet the {'Turn' if found.street == 'flop' else 'River'} (1x) with:")
+        lines.extend(f"    - {phrase}" for phrase in found.bet_with)
+        lines.append("    else check.")
+        lines.append(f"    agrees with exact play in {found.agreement:.2%} of {found.street} situations (by probability),")
+        lines.append(f"    costs {found.ev_cost:.5f} Antes per {found.street} situation against exact play")
+    return lines
 
 
 def render(analysis: GameAnalysis, console: Console) -> None:

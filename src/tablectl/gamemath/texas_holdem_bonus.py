@@ -36,11 +36,12 @@ def bonus(rules: TexasHoldemBonusRules | None = None) -> BetAnalysis:
     return tally.analysis("bonus", {"pay_table": rules.bonus.describe()})
 
 
-def analyses(*, main: bool = True, strategy_file: Path | None = None) -> list[BetAnalysis]:
+def analyses(*, main: bool = True, strategy_file: Path | None = None, export: Path | None = None) -> list[BetAnalysis]:
     """The main game's variants (minutes the first time on a machine, then cached; ``main``
-    False leaves them out) and the Bonus."""
+    False leaves them out; ``export``: the exact strategy written there too, minutes again)
+    and the Bonus."""
     if not main:
         return [bonus()]
     from tablectl.gamemath.holdem_strategy import analyse
 
-    return [*analyse(strategy_file=strategy_file), bonus()]
+    return [*analyse(strategy_file=strategy_file, export=export), bonus()]
