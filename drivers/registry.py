@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import importlib
 from importlib.metadata import entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tablectl.drivers.driver import DeviceDriver, Sink
 from tablectl.drivers.errors import UnknownDriver
-from tablectl.drivers.transport import transport_for
+
+if TYPE_CHECKING:  # imported where a driver is opened: naming the drivers needs none of it
+    from tablectl.drivers.driver import DeviceDriver, Sink
 
 ENTRY_POINT_GROUP = "tablectl.drivers"
 
@@ -38,6 +39,8 @@ def driver_names() -> list[str]:
 
 def driver_class(name: str) -> type[DeviceDriver]:
     """The driver class for a name (imports it on first use)."""
+    from tablectl.drivers.driver import DeviceDriver
+
     if name in BUILTIN:
         module, _, attr = BUILTIN[name].partition(":")
         cls = getattr(importlib.import_module(module), attr)
@@ -66,6 +69,8 @@ def open_device(
     Raises ``UnknownDriver`` (bad name) or a ``DriverError`` subclass with a one-line message:
     ``DeviceUnavailable``, ``NoAnswer``, ``VersionMismatch``, ``WrongDevice``, ``DeviceRefused``.
     """
+    from tablectl.drivers.transport import transport_for
+
     cls = driver_class(driver_name)
     driver = cls(name, transport_for(address, usb_backend=usb_backend), sink, **opts)
     driver.start()

@@ -63,12 +63,12 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from tablectl.drivers.messages import printable
 from tablectl.files import MAX_CONFIG_BYTES, read_regular
 from tablectl.games import GAMES, GameDef
 from tablectl.rules.bets import BetLimit, bet_names, money, table_limits, top_pays
 from tablectl.rules.configure import RulesConfigError
 from tablectl.rules.houserules import RULES_BY_GAME, rules_from_dict
+from tablectl.text import printable
 
 CARD_DRIVERS = ("shoe", "csm", "shuffler")
 
