@@ -11,7 +11,6 @@ when asked for by name, as python-can loads its interfaces::
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
 from tablectl.drivers.errors import UnknownDriver
@@ -29,12 +28,20 @@ BUILTIN: dict[str, str] = {
 
 
 def _plugins() -> dict[str, Any]:
+    from importlib.metadata import entry_points
+
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
 def driver_names() -> list[str]:
     """Every driver name: built-in and installed plug-ins."""
     return sorted(set(BUILTIN) | set(_plugins()))
+
+
+def is_driver(name: str) -> bool:
+    """Whether ``name`` is a driver (the installed plug-ins are looked up only for a name that is
+    not built in)."""
+    return name in BUILTIN or name in _plugins()
 
 
 def driver_class(name: str) -> type[DeviceDriver]:
