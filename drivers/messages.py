@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tablectl.drivers import events as ev
+from tablectl.text import printable  # noqa: F401  (re-exported: a device's strings are shown with it)
 
 PROTOCOL_VERSION = 1
 MISREAD = 0xFF
@@ -122,15 +123,6 @@ def _str(s: str) -> bytes:
     if len(raw) > 255:
         raise ValueError(f"string too long for the wire: {s[:20]!r}...")
     return bytes((len(raw),)) + raw
-
-
-def printable(text: str) -> str:
-    """``text`` with every character that is not printable (controls such as ESC, bidi and other
-    format characters) written as a Python escape (``"\\x1b"``): a device's strings reach
-    terminals and log lines, and must not drive them."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _read_str(p: bytes, off: int, msg_type: int) -> tuple[str, int]:

@@ -11,12 +11,12 @@ when asked for by name, as python-can loads its interfaces::
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tablectl.drivers.driver import DeviceDriver, Sink
 from tablectl.drivers.errors import UnknownDriver
-from tablectl.drivers.transport import transport_for
+
+if TYPE_CHECKING:  # imported where a driver is opened: naming the drivers needs none of it
+    from tablectl.drivers.driver import DeviceDriver, Sink
 
 ENTRY_POINT_GROUP = "tablectl.drivers"
 
@@ -28,6 +28,8 @@ BUILTIN: dict[str, str] = {
 
 
 def _plugins() -> dict[str, Any]:
+    from importlib.metadata import entry_points
+
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
@@ -36,8 +38,16 @@ def driver_names() -> list[str]:
     return sorted(set(BUILTIN) | set(_plugins()))
 
 
+def is_driver(name: str) -> bool:
+    """Whether ``name`` is a driver (the installed plug-ins are looked up only for a name that is
+    not built in)."""
+    return name in BUILTIN or name in _plugins()
+
+
 def driver_class(name: str) -> type[DeviceDriver]:
     """The driver class for a name (imports it on first use)."""
+    from tablectl.drivers.driver import DeviceDriver
+
     if name in BUILTIN:
         module, _, attr = BUILTIN[name].partition(":")
         cls = getattr(importlib.import_module(module), attr)
@@ -66,6 +76,8 @@ def open_device(
     Raises ``UnknownDriver`` (bad name) or a ``DriverError`` subclass with a one-line message:
     ``DeviceUnavailable``, ``NoAnswer``, ``VersionMismatch``, ``WrongDevice``, ``DeviceRefused``.
     """
+    from tablectl.drivers.transport import transport_for
+
     cls = driver_class(driver_name)
     driver = cls(name, transport_for(address, usb_backend=usb_backend), sink, **opts)
     driver.start()

@@ -1,4 +1,4 @@
-"""Table configuration: one TOML file per table, validated into typed objects (pydantic v2).
+"""Table configuration: one TOML file per table, validated into typed objects (``tablectl.checks``).
 
 ::
 
@@ -55,20 +55,34 @@ from __future__ import annotations
 import dataclasses
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-
-from tablectl.drivers.messages import printable
+from tablectl.checks import (
+    REQUIRED,
+    Check,
+    Invalid,
+    Loc,
+    as_bool,
+    as_int,
+    as_path,
+    as_str,
+    as_table,
+    int_between,
+    one_of,
+    optional,
+    table_fields,
+    table_of,
+)
 from tablectl.files import MAX_CONFIG_BYTES, read_regular
 from tablectl.games import GAMES, GameDef
 from tablectl.rules.bets import BetLimit, bet_names, money, table_limits, top_pays
 from tablectl.rules.configure import RulesConfigError
 from tablectl.rules.houserules import RULES_BY_GAME, rules_from_dict
+from tablectl.text import printable
 
 CARD_DRIVERS = ("shoe", "csm", "shuffler")
 
@@ -222,47 +236,85 @@ def _rule_number_problem(rules: Any, where: str = "") -> tuple[str, str] | None:
     return None
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+def _checked(check: Check, *after: Callable[[Any], Any]) -> Check:
+    """``check``, then each of ``after`` on its result: a ``ValueError`` from one is the field's
+    problem (a ``_KeyError`` names its own key)."""
+
+    def run(value: Any, loc: Loc) -> Any:
+        result = check(value, loc)
+        for step in after:
+            result = _step(step, result, loc)
+        return result
+
+    return run
 
 
-class DeviceConfig(_Strict):
+def _before(convert: Callable[[Any], Any]) -> Check:
+    """A field read by ``convert`` alone (a ``ValueError`` from it is the field's problem)."""
+    return lambda value, loc: _step(convert, value, loc)
+
+
+def _step(step: Callable[[Any], Any], value: Any, loc: Loc) -> Any:
+    try:
+        return step(value)
+    except _KeyError as e:
+        raise Invalid((e.key,), e.reason) from None
+    except ValueError as e:
+        raise Invalid(loc, str(e)) from None
+
+
+def _driver(value: str) -> str:
+    from tablectl.drivers.registry import driver_names, is_driver
+
+    if not is_driver(value):
+        raise ValueError(f"unknown driver {value!r} (known: {', '.join(driver_names())})")
+    return value
+
+
+@dataclasses.dataclass(frozen=True)
+class DeviceConfig:
     """One device of the table: which driver talks to it and where it is."""
 
     driver: str
     address: str
 
-    @field_validator("address")
     @classmethod
-    def _address(cls, value: str) -> str:
-        return check_address(value)
-
-    @field_validator("driver")
-    @classmethod
-    def _driver(cls, value: str) -> str:
-        from tablectl.drivers.registry import driver_names
-
-        known = driver_names()
-        if value not in known:
-            raise ValueError(f"unknown driver {value!r} (known: {', '.join(known)})")
-        return value
+    def read(cls, value: Any, loc: Loc) -> DeviceConfig:
+        """From its TOML table at ``loc`` (``Invalid`` on the first problem)."""
+        return cls(**table_fields(value, loc, cls.__name__, (
+            ("driver", _checked(as_str, _driver), REQUIRED),
+            ("address", _checked(as_str, check_address), REQUIRED),
+        )))
 
 
-class BetLimitConfig(_Strict):
-    """One bet's limits as configured (``[limits.BET]``), in dollars; omitted keys keep the bet's
+def _amount_or_none(value: Any) -> int | None:
+    return None if value is None else _cents(value)
+
+
+@dataclasses.dataclass(frozen=True)
+class BetLimitConfig:
+    """One bet's limits as configured (``[limits.BET]``), in cents; omitted keys keep the bet's
     default (``tablectl.rules.bets``)."""
 
     min: int | None = None
     max: int | None = None
     unit: int | None = None
 
-    @field_validator("min", "max", "unit", mode="before")
     @classmethod
-    def _amount(cls, value: Any) -> int | None:
-        return None if value is None else _cents(value)
+    def read(cls, value: Any, loc: Loc) -> BetLimitConfig:
+        """From its TOML table at ``loc`` (``Invalid`` on the first problem)."""
+        amount = _before(_amount_or_none)
+        return cls(**table_fields(value, loc, cls.__name__, (
+            ("min", amount, None), ("max", amount, None), ("unit", amount, None),
+        )))
 
 
-class LogConfig(_Strict):
+def _path_or_none(value: Path | None) -> Path | None:
+    return None if value is None else _plain_path(value)
+
+
+@dataclasses.dataclass(frozen=True)
+class LogConfig:
     """Where and how the table's card event log is written."""
 
     dir: Path
@@ -270,97 +322,131 @@ class LogConfig(_Strict):
     #: the key signing_key replaces: it signs the hand-over (a key_rotation checkpoint) once
     previous_signing_key: Path | None = None
     rotate: Literal["shoe", "day", "never"] = "shoe"
-    checkpoint_every: int = Field(1000, ge=0, le=MAX_CHECKPOINT_EVERY)
+    checkpoint_every: int = 1000
     fsync: bool = True
     allow_unsigned: bool = False  # a production table may run without a signing key
     allow_no_fsync: bool = False  # a production table may run with fsync = false
 
-    @field_validator("dir", "signing_key", "previous_signing_key")
     @classmethod
-    def _path(cls, value: Path | None) -> Path | None:
-        return None if value is None else _plain_path(value)
+    def read(cls, value: Any, loc: Loc) -> LogConfig:
+        """From its TOML table at ``loc`` (``Invalid`` on the first problem)."""
+        path = _checked(optional(as_path), _path_or_none)
+        return cls(**table_fields(value, loc, cls.__name__, (
+            ("dir", _checked(as_path, _plain_path), REQUIRED),
+            ("signing_key", path, None),
+            ("previous_signing_key", path, None),
+            ("rotate", one_of("shoe", "day", "never"), "shoe"),
+            ("checkpoint_every", int_between(0, MAX_CHECKPOINT_EVERY), 1000),
+            ("fsync", as_bool, True),
+            ("allow_unsigned", as_bool, False),
+            ("allow_no_fsync", as_bool, False),
+        )))
 
 
-class TableConfig(_Strict):
-    """A validated table configuration. Amounts are cents; ``penetration_cap`` is a fraction."""
+def _table_id(value: str) -> str:
+    if not TABLE_ID.fullmatch(value):
+        raise ValueError(f"{value!r}: letters, digits, '.', '_', '-' (at most 64)")
+    return value
+
+
+def _game(value: str) -> str:
+    if value not in GAMES:
+        raise ValueError(f"unknown game {value!r} (expected one of {', '.join(GAMES)})")
+    return value
+
+
+def _decks(value: int) -> int:
+    if not 1 <= value <= MAX_DECKS:
+        raise ValueError(f"must be at least 1, not {_short(value)}" if value < 1 else f"at most {MAX_DECKS}, not {_short(value)}")
+    return value
+
+
+def _cap(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{_short(value)}: expected a percentage, 0 < cap <= 100")
+    if not 0 < value <= 100:  # also refuses nan
+        raise ValueError(f"{_short(value)}%: must be above 0 and at most 100")
+    return float(value) / 100
+
+
+def _supervisors(value: dict[str, str]) -> dict[str, str]:
+    from tablectl.supervisor import CredentialFormatError, parse_stored
+
+    for who, stored in value.items():
+        problem = supervisor_id_problem(who)
+        if problem is not None:
+            raise _KeyError(f"supervisors.{who}", f"{_short(who)}: {problem}")
+        try:
+            parse_stored(stored)
+        except CredentialFormatError as e:
+            raise _KeyError(f"supervisors.{who}", str(e)) from None
+    return value
+
+
+def _device_names(value: dict[str, DeviceConfig]) -> dict[str, DeviceConfig]:
+    for name in value:
+        if not DEVICE_NAME.fullmatch(name):
+            raise _KeyError(f"devices.{name}", "a device name is letters, digits, '.', '_', '-' (at most 64)")
+    return value
+
+
+_TABLE_FIELDS: tuple[tuple[str, Check, Any], ...] = (
+    ("table", _checked(as_str, _table_id), REQUIRED),
+    ("game", _checked(as_str, _game), REQUIRED),
+    ("decks", _checked(as_int, _decks), REQUIRED),
+    ("penetration_cap", _before(_cap), 0.9),
+    ("seats", as_int, REQUIRED),
+    ("min_bet", _before(_cents), REQUIRED),
+    ("max_bet", _before(_cents), REQUIRED),
+    ("max_payout", _before(_amount_or_none), None),
+    ("limits", table_of(BetLimitConfig.read), dict),
+    ("devices", _checked(table_of(DeviceConfig.read), _device_names), REQUIRED),
+    ("house_rules", as_table, dict),
+    ("pay_tables", as_table, dict),
+    ("supervisors", _checked(table_of(as_str), _supervisors), dict),
+    ("allow_no_supervisors", as_bool, False),
+    ("log", LogConfig.read, REQUIRED),
+    ("source", optional(as_path), None),
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class TableConfig:
+    """A validated table configuration. Amounts are cents; ``penetration_cap`` is a fraction.
+    Made by ``parse_config`` (or ``TableConfig.read``), which checks every field and then the
+    whole (``check``)."""
 
     table: str
     game: str
     decks: int
-    penetration_cap: float = 0.9
     seats: int
     min_bet: int
     max_bet: int
-    max_payout: int | None = None
-    limits: dict[str, BetLimitConfig] = Field(default_factory=dict)
     devices: dict[str, DeviceConfig]
-    house_rules: dict[str, Any] = Field(default_factory=dict)
-    pay_tables: dict[str, Any] = Field(default_factory=dict)
-    supervisors: dict[str, str] = Field(default_factory=dict)
-    allow_no_supervisors: bool = False  # a production table may run with nobody to resolve a hold
     log: LogConfig
-    source: Path | None = Field(None, exclude=True)
+    penetration_cap: float = 0.9
+    max_payout: int | None = None
+    limits: dict[str, BetLimitConfig] = dataclasses.field(default_factory=dict)
+    house_rules: dict[str, Any] = dataclasses.field(default_factory=dict)
+    pay_tables: dict[str, Any] = dataclasses.field(default_factory=dict)
+    supervisors: dict[str, str] = dataclasses.field(default_factory=dict)
+    allow_no_supervisors: bool = False  # a production table may run with nobody to resolve a hold
+    source: Path | None = None
 
-    @field_validator("table")
     @classmethod
-    def _table(cls, value: str) -> str:
-        if not TABLE_ID.fullmatch(value):
-            raise ValueError(f"{value!r}: letters, digits, '.', '_', '-' (at most 64)")
-        return value
+    def read(cls, value: Any) -> TableConfig:
+        """From a parsed TOML document: every field in order, then the whole (``Invalid`` on
+        the first problem)."""
+        config = cls(**table_fields(value, (), cls.__name__, _TABLE_FIELDS))
+        _step(lambda c: c.check(), config, ())
+        return config
 
-    @field_validator("game")
-    @classmethod
-    def _game(cls, value: str) -> str:
-        if value not in GAMES:
-            raise ValueError(f"unknown game {value!r} (expected one of {', '.join(GAMES)})")
-        return value
+    def model_copy(self, *, update: Mapping[str, Any] | None = None) -> TableConfig:
+        """This config with the fields in ``update`` replaced (not checked again)."""
+        return dataclasses.replace(self, **(update or {}))
 
-    @field_validator("decks")
-    @classmethod
-    def _decks(cls, value: int) -> int:
-        if not 1 <= value <= MAX_DECKS:
-            raise ValueError(f"must be at least 1, not {_short(value)}" if value < 1 else f"at most {MAX_DECKS}, not {_short(value)}")
-        return value
-
-    @field_validator("penetration_cap", mode="before")
-    @classmethod
-    def _cap(cls, value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"{_short(value)}: expected a percentage, 0 < cap <= 100")
-        if not 0 < value <= 100:  # also refuses nan
-            raise ValueError(f"{_short(value)}%: must be above 0 and at most 100")
-        return float(value) / 100
-
-    @field_validator("supervisors")
-    @classmethod
-    def _supervisors(cls, value: dict[str, str]) -> dict[str, str]:
-        from tablectl.supervisor import CredentialFormatError, parse_stored
-
-        for who, stored in value.items():
-            problem = supervisor_id_problem(who)
-            if problem is not None:
-                raise _KeyError(f"supervisors.{who}", f"{_short(who)}: {problem}")
-            try:
-                parse_stored(stored)
-            except CredentialFormatError as e:
-                raise _KeyError(f"supervisors.{who}", str(e)) from None
-        return value
-
-    @field_validator("devices")
-    @classmethod
-    def _device_names(cls, value: dict[str, DeviceConfig]) -> dict[str, DeviceConfig]:
-        for name in value:
-            if not DEVICE_NAME.fullmatch(name):
-                raise _KeyError(f"devices.{name}", "a device name is letters, digits, '.', '_', '-' (at most 64)")
-        return value
-
-    @field_validator("min_bet", "max_bet", "max_payout", mode="before")
-    @classmethod
-    def _amount(cls, value: Any) -> int | None:
-        return None if value is None else _cents(value)
-
-    @model_validator(mode="after")
-    def _consistent(self) -> TableConfig:
+    def check(self) -> None:
+        """The fields agree with each other and with the game (``_KeyError`` naming the key)."""
         game = GAMES[self.game]
         if self.decks not in game.decks:
             allowed = " or ".join(str(d) for d in game.decks)
@@ -395,7 +481,6 @@ class TableConfig(_Strict):
             if problem is not None:
                 raise _KeyError(self._rule_key(problem[0]), problem[1])
         self._check_limits()
-        return self
 
     def _check_limits(self) -> None:
         """Each ``[limits.BET]`` names a bet of the game, its minimum is not above its maximum, both
@@ -543,23 +628,11 @@ def parse_config(data: Mapping[str, Any], source: str | Path = "<config>") -> Ta
     if control is not None:
         raise ConfigError(f"{source}: {control[0]}: {control[1]}")
     try:
-        config = TableConfig.model_validate({**data, "source": Path(source)})
-    except ValidationError as e:
-        err = e.errors()[0]
-        ctx_error = err.get("ctx", {}).get("error")
-        if isinstance(ctx_error, _KeyError):
-            raise ConfigError(f"{source}: {ctx_error.key}: {ctx_error.reason}") from None
-        reason = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "missing":
-            reason = "missing"
-        elif err["type"] == "extra_forbidden":
-            reason = "unknown key"
-        raise ConfigError(f"{source}: {_loc(err['loc'])}: {reason}") from None
-    except _KeyError as e:
-        raise ConfigError(f"{source}: {e.key}: {e.reason}") from None
+        return TableConfig.read({**data, "source": Path(source)})
+    except Invalid as e:
+        raise ConfigError(f"{source}: {_loc(e.loc)}: {e.reason}") from None
     except RecursionError:
         raise ConfigError(f"{source}: nested too deeply to be a table config") from None
-    return config
 
 
 def load_config(path: str | Path) -> TableConfig:

@@ -66,18 +66,20 @@ def logs_by_table(paths: Iterable[Path | str]) -> dict[str, list[Path]]:
 
 def export_logs(paths: Iterable[Path | str], root: Path,
                 keys: Sequence[Ed25519PublicKey] | Callable[[list[Path]], Trust | None], *,
-                wait: float = ds.LOCK_WAIT, busy: Callable[[str], None] | None = None) -> list[TableExport]:
+                wait: float = ds.LOCK_WAIT, busy: Callable[[str], None] | None = None,
+                progress: Callable[[int, int], None] | None = None) -> list[TableExport]:
     """Export the logs in ``paths`` (files or directories, any number of tables) into the dataset
     at ``root``. ``keys``: what to trust for each table's log (files -> :class:`Trust`: the
     keyring's keys of the table the lines name, or keys given by hand), or the keys to trust for
     every table. Raises :class:`UntrustedLogError`, before anything is exported, for a log with
     no trusted key or only a key lying beside it. One export writes a dataset at a time
-    (``dataset.exclusive``: ``busy`` told, up to ``wait`` seconds waited, then ``DatasetBusyError``)."""
+    (``dataset.exclusive``: ``busy`` told, up to ``wait`` seconds waited, then ``DatasetBusyError``).
+    ``progress`` is told the lines and bytes read as the logs are (``review``'s)."""
     trust_of = keys if callable(keys) else (lambda files: Trust.of(keys))
     groups = sorted(logs_by_table(paths).items())
     trusts = {table: _trusted(files, trust_of(files)) for table, files in groups}
     with ds.exclusive(root, wait, busy):
-        return [export_table(table, files, root, trusts[table]) for table, files in groups]
+        return [export_table(table, files, root, trusts[table], progress) for table, files in groups]
 
 
 class UntrustedLogError(LogInputError):
@@ -94,7 +96,8 @@ def _trusted(files: list[Path], trust: Trust | None) -> Trust:
     return trust
 
 
-def export_table(table: str, files: list[Path], root: Path, keys: Trust | Sequence[Ed25519PublicKey]) -> TableExport:
+def export_table(table: str, files: list[Path], root: Path, keys: Trust | Sequence[Ed25519PublicKey],
+                 progress: Callable[[int, int], None] | None = None) -> TableExport:
     """Verify one table's log and add what is new to the dataset: the rows are made and written
     (hidden) as the review reads the log, and put in place only once it has verified. The log's
     lines name its table: files named for *table* that hold another table's log are refused."""
@@ -110,7 +113,7 @@ def export_table(table: str, files: list[Path], root: Path, keys: Trust | Sequen
     open_out = ds.PartWriter(root, table, through + 1, prefix="open")
     rows = Extractor(table, out, through, open_out)
     try:
-        report = review(files, trust, rounds=rows.round, lines=rows.lines)
+        report = review(files, trust, rounds=rows.round, lines=rows.lines, progress=progress)
         verification = report.verification
         last = verification.last_seq or 0
         result.refused = _refusal(verification, files, through, manifest.chain_head, table)

@@ -9,6 +9,9 @@ no ``--key`` — or a key lying in the log's folder, a dataset that cannot be us
 cannot be written (disk full, I/O error), or another export held it for longer than ``--wait``:
 nothing exported, try again later.
 
+On a terminal, stderr shows the export's progress through the logs (lines, %, rate, ETA) on one
+redrawn line, wiped when they are read; ``--progress``/``--no-progress`` force it on or off.
+
 One export writes a dataset at a time: an export holds ``DATASET/_manifests/.lock`` (``flock``); a
 second one says so on stderr in one line and waits for it (``--wait``, default 600 s; 0: not at all).
 """
@@ -20,7 +23,7 @@ from pathlib import Path
 import click
 
 from tablectl.cli import EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError
-from tablectl.commands.options import Finite, keyring_option, trust_for
+from tablectl.commands.options import Finite, keyring_option, log_progress, progress_option, trust_for
 
 
 @click.command("export")
@@ -32,27 +35,34 @@ from tablectl.commands.options import Finite, keyring_option, trust_for
 @click.option("--wait", "wait", type=Finite(min=0.0), default=600.0, show_default=True, metavar="SECONDS",
               help="If another export is writing DATASET, wait this long for it, then give up (exit 5).")
 @keyring_option
+@progress_option
 def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], wait: float,
-            keyring_dir: Path | None) -> None:
+            keyring_dir: Path | None, progress: bool | None) -> None:
     """Verify the card logs in PATH... (log files or directories, any number of tables) and add
     what is new in them to DATASET: rounds, cards, bets, decisions, anomalies, shoes, devices and
     faults as Parquet, partitioned by table and day. Each log is verified with its table's keys
     from the keyring (or --key)."""
     from tablectl.analytics.dataset import DatasetBusyError, DatasetError
-    from tablectl.analytics.export import export_logs
+    from tablectl.analytics.export import export_logs, logs_by_table
     from tablectl.eventlog.errors import LogInputError
 
     def busy(message: str) -> None:
         click.echo(f"tablectl: {message}", err=True)
 
+    shown = None
     try:
-        results = export_logs(paths, dataset, lambda files: trust_for(files, keys, keyring_dir), wait=wait, busy=busy)
+        shown = log_progress("export", [f for files in logs_by_table(paths).values() for f in files], progress)
+        results = export_logs(paths, dataset, lambda files: trust_for(files, keys, keyring_dir), wait=wait, busy=busy,
+                              progress=shown.advance if shown is not None else None)
     except (LogInputError, DatasetError) as e:
         raise CommandError(str(e), EXIT_USAGE) from None
     except DatasetBusyError as e:
         raise CommandError(str(e), EXIT_STORAGE) from None
     except OSError as e:
         raise CommandError(f"{e.filename or dataset}: cannot write the dataset: {e.strerror or e}", EXIT_STORAGE) from None
+    finally:
+        if shown is not None:
+            shown.close()
     refused = []
     for r in results:
         if r.refused is not None:

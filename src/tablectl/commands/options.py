@@ -1,5 +1,6 @@
 """Options shared by commands: bounded number types (what a table can mean, never nan or
-infinity) and the keyring every command that verifies a log reads.
+infinity), the keyring every command that verifies a log reads, and whether long work through a
+log shows its progress.
 
 ``click.FloatRange`` lets ``nan`` through (every comparison with it is false) and, without an
 upper bound, ``inf``; ``Finite`` refuses both, so an option's value is always a real number in its
@@ -17,6 +18,7 @@ import click
 
 if TYPE_CHECKING:
     from tablectl.eventlog.trust import Trust
+    from tablectl.progress import Progress
 
 
 class Finite(click.FloatRange):
@@ -38,6 +40,34 @@ def keyring_option(command: Any) -> Any:
         help="The keyring of the tables' public keys (default: $TABLECTL_KEYRING, else "
              "$XDG_CONFIG_HOME/tablectl/keyring). Used unless --key is given.",
     )(command)
+
+
+def progress_option(command: Any) -> Any:
+    """``--progress/--no-progress``: a redrawn progress line on stderr (default: only when stderr
+    is a terminal)."""
+    return click.option(
+        "--progress/--no-progress", "progress", default=None,
+        help="Show lines read, %, rate and ETA on stderr as the log is read (default: when stderr is a terminal).",
+    )(command)
+
+
+def log_progress(what: str, files: Sequence[Path], choice: bool | None) -> Progress | None:
+    """A progress line on stderr for reading *files* (their total size), or None when it is not
+    wanted (``tablectl.progress.wanted``)."""
+    import os
+    import sys
+
+    from tablectl.progress import Progress, wanted
+
+    if not wanted(choice, sys.stderr):
+        return None
+    total = 0
+    for f in files:
+        try:
+            total += os.stat(f).st_size
+        except OSError:  # the review says what is wrong with it
+            pass
+    return Progress(what, total, sys.stderr)
 
 
 def trust_for(files: Sequence[Path], keys: Sequence[Path], keyring_dir: Path | None) -> Trust | None:

@@ -14,6 +14,9 @@ unknown round, an HTML file that cannot be written) as a one-line error; 5 ``--j
 disk: the temporary directory (``$TMPDIR``, else ``/tmp``) cannot hold its rounds, or stdout cannot
 take the report, as a one-line error.
 
+On a terminal, stderr shows the review's progress through the log (lines, %, rate, ETA) on one
+redrawn line, wiped when the log is read; ``--progress``/``--no-progress`` force it on or off.
+
 The review keeps one round at a time (``tablectl.review.engine``): with ``--json`` each round's
 JSON is spooled to a temporary file as it is checked and copied out after the report's head, so
 that neither the rounds nor their JSON are ever in memory together.
@@ -33,7 +36,7 @@ import click
 import orjson
 
 from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError, drop_stdout
-from tablectl.commands.options import keyring_option, trust_for
+from tablectl.commands.options import keyring_option, log_progress, progress_option, trust_for
 
 if TYPE_CHECKING:
     from tablectl.review.model import RoundRecord
@@ -56,18 +59,19 @@ if TYPE_CHECKING:
 @click.option("--anchor", "anchor_path", type=click.Path(path_type=Path), metavar="FILE|DATASET", default=None,
               help="An anchor file (tablectl anchor), or a dataset (tablectl export): the log must still hold the last "
                    "checkpoint head it knows.")
+@progress_option
 def command(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path | None, as_json: bool,
             round_id: str | None, html_path: Path | None, config_path: Path | None, partial: bool,
-            anchor_path: Path | None) -> None:
+            anchor_path: Path | None, progress: bool | None) -> None:
     """Verify the log in PATH... (log files, or a directory of them) with the table's keys from the
     keyring, rebuild every round and settle it again with the rules engine, list the anomalies
     and judge the shuffles. With no trusted key only the chain is checked."""
-    _review(paths, keys, keyring_dir, as_json, round_id, html_path, config_path, partial, anchor_path)
+    _review(paths, keys, keyring_dir, as_json, round_id, html_path, config_path, partial, anchor_path, progress)
 
 
 def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path | None, as_json: bool,
             round_id: str | None, html_path: Path | None, config_path: Path | None, partial: bool,
-            anchor_path: Path | None) -> None:
+            anchor_path: Path | None, progress: bool | None = None) -> None:
     from tablectl.eventlog.anchor import read_anchors
     from tablectl.eventlog.errors import LogInputError
     from tablectl.eventlog.verify import resolve_paths
@@ -108,7 +112,13 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
             sink = (lambda rnd: chosen.append(rnd) if wanted(rnd) else None)
         else:
             sink = spool if spool is not None else (lambda rnd: None)
-        report = review(files, trust or (), partial=partial, setup=setup, anchors=anchors, rounds=sink)
+        shown = log_progress("review", files, progress)
+        try:
+            report = review(files, trust or (), partial=partial, setup=setup, anchors=anchors, rounds=sink,
+                            progress=shown.advance if shown is not None else None)
+        finally:
+            if shown is not None:
+                shown.close()
     except LogInputError as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
     games = {s.game for s in report.recon.sessions if s.game}

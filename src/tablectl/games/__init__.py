@@ -1,31 +1,60 @@
 """The five games as the table controller knows them: one module per game, each a ``GameDef``
 (decks, devices, burns, the deal script, decisions, when the round ends) with its procedure house
 rules. Settlement lives in ``tablectl.rules``; the controller itself knows no game.
+
+``GAMES`` maps each game id to its definition and imports a game's module only when that game is
+looked up, so that a command about one table (``tablectl config check``) loads one game.
 """
 
 from __future__ import annotations
 
-from tablectl.games import (
-    one_card_poker,
-    one_for_the_money,
-    texas_holdem_bonus,
-    three_card_poker,
-    three_card_poker_florida,
-)
+import importlib
+from collections.abc import Iterator, Mapping
+
 from tablectl.games.procedure import GameDef
 
-GAMES: dict[str, GameDef] = {
-    g.id: g
-    for g in (
-        one_card_poker.GAME_DEF,
-        three_card_poker.GAME_DEF,
-        one_for_the_money.GAME_DEF,
-        three_card_poker_florida.GAME_DEF,
-        texas_holdem_bonus.GAME_DEF,
-    )
+#: game id -> its module under ``tablectl.games`` (each exports ``GAME_DEF``), in the games' order
+_MODULES: dict[str, str] = {
+    "one-card-poker": "one_card_poker",
+    "three-card-poker": "three_card_poker",
+    "one-for-the-money": "one_for_the_money",
+    "three-card-poker-florida": "three_card_poker_florida",
+    "texas-holdem-bonus": "texas_holdem_bonus",
 }
-"""Game id -> definition: One Card Poker, Three Card Poker, One for the Money, Three Card Poker
-(Florida), Texas Hold'em Bonus."""
+
+
+class _Games(Mapping[str, GameDef]):
+    """Game id -> ``GameDef``, each game's module imported on its first lookup."""
+
+    def __init__(self, modules: Mapping[str, str]) -> None:
+        self._modules = dict(modules)
+        self._loaded: dict[str, GameDef] = {}
+
+    def __getitem__(self, game_id: str) -> GameDef:
+        found = self._loaded.get(game_id)
+        if found is None:
+            module = self._modules[game_id]  # KeyError for an unknown id, as a dict
+            found = importlib.import_module(f"tablectl.games.{module}").GAME_DEF
+            if found.id != game_id:
+                raise RuntimeError(f"tablectl.games.{module} defines {found.id!r}, not {game_id!r}")
+            self._loaded[game_id] = found
+        return found
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._modules
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __repr__(self) -> str:
+        return f"GAMES({', '.join(self._modules)})"
+
+
+GAMES: Mapping[str, GameDef] = _Games(_MODULES)
+"""Game id -> definition, in the games' order."""
 
 
 class UnknownGame(LookupError):

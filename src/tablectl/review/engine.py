@@ -212,6 +212,7 @@ def review(
     rounds: RoundSink | None = None,
     lines: Callable[[list[Envelope]], None] | None = None,
     parallel: bool | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ReviewReport:
     """Verify and review the log in *paths* (files in order, or a directory).
 
@@ -231,6 +232,8 @@ def review(
     the report keeps every round (``ReviewReport.rounds``).
     *lines*: takes the log's records (``tablectl.review.records``), a block at a time in log order,
     as they are read (before the review has verified them: its report says whether they were).
+    *progress*: told, after each block read, how many more lines (records) and bytes of the log
+    were read (``tablectl.progress``).
     *parallel*: verify in a forked worker process while this one reads and reconstructs (default:
     for logs of :data:`PARALLEL_BYTES` or more, when the machine has more than one core and this
     process no other thread); the report is the same either way.
@@ -245,7 +248,10 @@ def review(
     builder = Reconstructor(setup, keep_events=replay)
     checker = RoundChecker(builder.out, setup, replay, rounds if rounds is not None else builder.out.rounds.append)
     builder.on_round = checker
-    reader = LogReader(files, builder.feed if lines is None else _both(lines, builder.feed))
+    feed = builder.feed if lines is None else _both(lines, builder.feed)
+    if progress is not None:
+        feed = _told(feed, progress, lambda: reader.bytes_read)
+    reader = LogReader(files, feed)
     if parallel is None:
         parallel = sum(p.stat().st_size for p in files) >= PARALLEL_BYTES and can_fork()
     else:
@@ -282,6 +288,21 @@ def _both(first: Callable[[list[Envelope]], None], then: Callable[[list[Envelope
         then(records)
 
     return feed
+
+
+def _told(feed: Callable[[list[Envelope]], None], progress: Callable[[int, int], None],
+          bytes_read: Callable[[], int]) -> Callable[[list[Envelope]], None]:
+    """*feed*, then *progress* told the block's records and the bytes read since the last block."""
+    told = 0
+
+    def fed(records: list[Envelope]) -> None:
+        nonlocal told
+        feed(records)
+        now = bytes_read()
+        progress(len(records), now - told)
+        told = now
+
+    return fed
 
 
 def _read_while_verifying(files: list[Path], trust: Trust | None, partial: bool, reader: LogReader,

@@ -4,7 +4,7 @@ A hand's *value* is an int, higher is better: ``category << 20`` then five 4-bit
 Two tables do the work: one by the rank bit-mask of a suit holding five or more cards (flushes and
 straight flushes), one by the multiset of ranks (everything else). The rank multiset's key is
 ``sum(5 ** rank)``, unique because no rank appears more than four times. Tables for each hand
-size are built on first use.
+size, and the flush table, are built on first use.
 """
 
 from __future__ import annotations
@@ -106,7 +106,19 @@ def _multisets(size: int, rank: int = 0) -> Iterable[list[int]]:
             yield [n, *rest]
 
 
-_FLUSH = {mask: _flush_value(mask) for mask in range(1 << 13) if mask.bit_count() >= 5}
+class _FlushTable(dict[int, int]):
+    """Rank bit-mask of a suit holding five or more cards -> its flush value: filled in whole on
+    the first lookup, so that importing this module costs nothing (a lookup after that is a plain
+    dict lookup)."""
+
+    def __missing__(self, mask: int) -> int:
+        if self:
+            raise KeyError(mask)
+        self.update((m, _flush_value(m)) for m in range(1 << 13) if m.bit_count() >= 5)
+        return self[mask]
+
+
+_FLUSH = _FlushTable()
 _RANKS: dict[int, dict[int, int]] = {}
 
 

@@ -1,0 +1,12 @@
+"""Text that is safe to put on a terminal or in a log line (pure; no I/O)."""
+
+from __future__ import annotations
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable (controls such as ESC, bidi and other
+    format characters) written as a Python escape (``"\\x1b"``): a device's strings reach
+    terminals and log lines, and must not drive them."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
