@@ -21,7 +21,7 @@ SMOKE: dict[str, list[list[str]]] = {
         ["proc", "--cards", "60", "--games", "ocp", "--fsync", "off"],
         ["device", "--device-cards", "200"],
     ],
-    "bench_export.py": [["--rounds", "2", "--repeat", "1"]],
+    "bench_export.py": [["--sizes", "3000", "--repeat", "1"]],
     "bench_flood.py": [["--events", "300"]],
     "bench_framer.py": [["200"]],
     "bench_latency.py": [["30", "0.0", "--repeat", "1"]],
