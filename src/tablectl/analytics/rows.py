@@ -24,7 +24,6 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 import orjson
@@ -48,14 +47,13 @@ CARD_COLUMNS = ("table_id", "seq", "ts", "event", "session", "shoe", "round", "c
 BET_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "game", "decks", "rules_id", "dealer", "seat", "bet",
                "wager", "stake", "outcome", "pays", "net")
 DECISION_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "dealer", "seat", "decision", "banker")
+ROUND_COLUMNS = ("table_id", "round_id", "session", "round", "game", "decks", "rules_id", "dealer", "shoe", "start_seq",
+                 "end_seq", "start_ts", "end_ts", "status", "settlement", "seats", "banker", "handle", "win",
+                 "violations", "holds", "cards", "penetration")
 _CARD, _POSITION, _HIDDEN, _REVEALED = (CARD_COLUMNS.index(c) for c in ("card", "position", "hidden", "revealed_seq"))
-for _name, _columns in (("cards", CARD_COLUMNS), ("bets", BET_COLUMNS), ("decisions", DECISION_COLUMNS)):
+for _name, _columns in (("cards", CARD_COLUMNS), ("bets", BET_COLUMNS), ("decisions", DECISION_COLUMNS),
+                        ("rounds", ROUND_COLUMNS)):
     assert tuple(SCHEMAS[_name].names) == _columns, f"rows.py: the {_name} columns differ from its schema"
-
-
-def timestamp(ts: str | None) -> datetime | None:
-    """A log ``ts`` (``YYYY-MM-DDTHH:MM:SS.ffffffZ``) as an aware datetime."""
-    return None if ts is None else datetime.fromisoformat(ts)
 
 
 def rules_id(game: str | None, rules: dict[str, Any] | None) -> str:
@@ -389,14 +387,10 @@ def _rounds(out: _Rows, lines: _Pass, report: ReviewReport, rounds: Iterable[Rou
 
 
 def _round_row(out: _Rows, r: RoundFacts, mine: _Round, anchor: int) -> None:
-    out.add("rounds", anchor, r.start_ts, {
-        "round_id": mine.round_id, "session": r.session, "round": r.number, "game": mine.game,
-        "decks": mine.decks, "rules_id": mine.rules_id, "dealer": mine.dealer, "shoe": _text(r.shoe),
-        "start_seq": r.start_seq, "end_seq": r.end_seq, "start_ts": r.start_ts,
-        "end_ts": r.end_ts, "status": r.status, "settlement": r.settlement, "seats": r.seats,
-        "banker": r.banker, "handle": r.handle, "win": -r.net, "violations": r.violations,
-        "holds": r.holds, "cards": mine.cards, "penetration": mine.penetration,
-    })
+    out.put("rounds", anchor, r.start_ts, (
+        out.table, mine.round_id, r.session, r.number, mine.game, mine.decks, mine.rules_id, mine.dealer,
+        _text(r.shoe), r.start_seq, r.end_seq, r.start_ts, r.end_ts, r.status, r.settlement, r.seats, r.banker,
+        r.handle, -r.net, r.violations, r.holds, mine.cards, mine.penetration))
 
 
 def _shoes(out: _Rows, lines: _Pass, report: ReviewReport) -> None:
