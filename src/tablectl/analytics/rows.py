@@ -250,13 +250,15 @@ class _Pass:
         number = getattr(rec, "round", None)  # a returned card's line has none
         rnd = None if number is None else self.rounds.get((self.session, number))
         p = getattr(rec, "penetration", None)
-        shoe = rec.shoe
-        row = [self.out.table, seq, rec.ts, rec.event, self.session, None if shoe is None else str(shoe), number,
-               rec.card, rec.to, rec.face, False, None, rec.device, rec.event_no, p, getattr(rec, "packet", None)]
         if rnd is not None:
             rnd.cards += 1
             if p is not None and (rnd.penetration is None or p > rnd.penetration):
                 rnd.penetration = float(p)
+        if seq <= self.out.through and rec.face != "down":
+            return  # exported before (a face-down card waits for the line that shows it)
+        shoe = rec.shoe
+        row = [self.out.table, seq, rec.ts, rec.event, self.session, None if shoe is None else str(shoe), number,
+               rec.card, rec.to, rec.face, False, None, rec.device, rec.event_no, p, getattr(rec, "packet", None)]
         if rec.face != "down":
             self.out.put("cards", seq, rec.ts, row)
         elif rnd is not None:
@@ -283,6 +285,8 @@ class _Pass:
     # --- money and decisions ----------------------------------------------------------------------
 
     def _settled(self, rec: Any) -> None:
+        if rec.seq <= self.out.through:
+            return  # exported before
         rnd = self._round_of(rec)
         bet = rec.bet
         wager = rnd.wagers.get(bet) if rnd is not None else bet
@@ -300,6 +304,8 @@ class _Pass:
             rec.net))
 
     def _decision(self, rec: Any) -> None:
+        if rec.seq <= self.out.through:
+            return  # exported before
         rnd = self._round_of(rec)
         self.out.put("decisions", rec.seq, rnd.ts if rnd else rec.ts, (
             self.out.table, rec.seq, rec.ts, rnd.round_id if rnd else None, rec.round,
@@ -324,8 +330,10 @@ class _Pass:
 class Extractor:
     """The rows of one table's log for an export, made as the review reads it: :meth:`lines` takes
     the log's records (the review's *lines*), :meth:`round` each round the review checked (its
-    *rounds*), and :meth:`finish` the review's report, for what needs the whole log (rounds,
-    shoes, devices, anomalies). Rows anchored past *through* go to *out*."""
+    *rounds*: written at once, and let go), and :meth:`finish` the review's report, for what needs
+    the whole log (the rounds a stop interrupted, shoes, devices, anomalies). Nothing is kept of a
+    round once it is written: the memory does not grow with the log. Rows anchored past *through*
+    go to *out*."""
 
     def __init__(self, table: str, out: PartWriter, through: int = 0, open_out: PartWriter | None = None) -> None:
         self._rows = _Rows(table, out, through, open=open_out)
