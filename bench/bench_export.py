@@ -1,98 +1,156 @@
-"""Benchmark ``tablectl export``: export throughput against a bare ``orjson.loads`` of the same
-log files, side by side in the same run.
+"""Benchmark ``tablectl export`` at several log lengths: time against a bare parse of the same log,
+peak memory against the shortest log's, and a re-export after the log grew 1% against the first
+export, each a ratio taken side by side in the same run.
 
-    python bench/bench_export.py                          # a 5-table floor, 1 day of 300 rounds each
-    python bench/bench_export.py --rounds 1000 --dir /var/tmp/fb --keep   # keep (and reuse) the logs
+    python bench/bench_export.py                                  # 250k, 1M, 4M lines in a temp dir
+    python bench/bench_export.py --sizes 250000,1000000 --dir /var/tmp/eb --keep   # keep (and reuse) the logs
 
-The logs are played by the real controller on simulated devices (``tests/export/floorgen.py``:
-every game, the virtual dealer, signed and verifiable). Timed, the contestants taking turns on the
-page-cached files, garbage collected before each run, ``--repeat`` rounds:
+Each log is played by the real table logic and written by the real writer, as for
+``bench_review.py`` (One Card Poker, 7 seats, signed checkpoints every 1000 lines): ``base`` holds
+N lines; ``grown`` is the same log after the table restarted and played 1% more (a new session in
+a new file, the chain going on).
 
-- bare parse: read each table's files, split lines, ``orjson.loads`` on every line;
-- export: ``tablectl.analytics.export.export_table`` into a fresh dataset: review (verify,
-  reconstruct, replay, anomalies, shuffle quality), the rows, Parquet files and manifest;
-- re-export: the same logs again into that dataset (nothing new: verify and review, nothing written).
+Per size:
 
-Prints per run the lines/s of each and the ratios export / parse and re-export / parse; then the
-median and range over the runs.
+- **peak RSS** of ``tablectl export BASE --to DATASET --key PUB`` in its own process (``ru_maxrss``
+  of the child), and its ratio to that of the first size;
+- **timed** in this process, ``--repeat`` rounds, the contestants taking turns on the page-cached
+  files, garbage collected before each: the bare parse (read, split lines, ``orjson.loads`` each);
+  the first export of ``base`` into a fresh dataset; the re-export of ``grown`` into that dataset
+  (1% new lines); the re-export of ``grown`` again (nothing new). Printed: export / parse,
+  grown re-export / first export and nothing-new re-export / first export, each as the median and
+  range over the rounds.
+
+Goals (issue 24): export <= 4x the parse; peak RSS at 4M lines <= 1.25x that at 250k; the re-export
+of 1% new lines <= 0.1x the first export.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import shutil
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import orjson
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "export"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from floorgen import make_floor  # noqa: E402
+from bench_review import generate, peak_rss  # noqa: E402
 
-from tablectl.analytics.export import export_table, logs_by_table  # noqa: E402
-from tablectl.eventlog.keys import load_public_key  # noqa: E402
+from tablectl.analytics.export import export_table  # noqa: E402
+from tablectl.eventlog.keys import load_private_key, load_public_key  # noqa: E402
+
+TABLE = "B1"  # the bench table's name (``bench_review.generate``)
 
 
 def bare_parse(files: list[Path]) -> int:
+    """Read the files, split their lines, ``orjson.loads`` each: the floor of any export."""
     n = 0
     loads = orjson.loads
     for path in files:
         with open(path, "rb") as f:
-            for line in f.read().splitlines():
-                loads(line)
-                n += 1
+            rest = b""
+            while chunk := f.read(1 << 20):
+                parts = (rest + chunk).split(b"\n")
+                rest = parts.pop()
+                for line in parts:
+                    loads(line)
+                    n += 1
     return n
 
 
-def timed(fn) -> float:  # type: ignore[no-untyped-def]
-    gc.collect()
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
+def make_logs(d: Path, size: int) -> tuple[list[Path], list[Path], Path]:
+    """``base`` (``size`` lines) and ``grown`` (1% more) under *d*, made once and reused."""
+    base, grown = d / "base", d / "grown"
+    if not (grown / "log").exists():
+        shutil.rmtree(d, ignore_errors=True)
+        generate(base, size)
+        shutil.copytree(base, grown)
+        generate(grown, size + size // 100, seed=2, key=load_private_key(grown / "keys" / "table.key"))
+    return sorted((base / "log").glob("*.jsonl")), sorted((grown / "log").glob("*.jsonl")), base / "keys" / "table.pub"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rounds", type=int, default=300, help="rounds per table (one table per game)")
-    ap.add_argument("--repeat", type=int, default=5)
+def interleaved(fns: dict[str, Callable[[], Any]], repeat: int) -> dict[str, list[float]]:
+    """Per contestant, its wall times; the contestants take turns, in the order given."""
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            gc.collect()
+            t0 = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t0)
+    return times
+
+
+def ratio_text(xs: list[float]) -> str:
+    return f"{statistics.median(xs):.3f}x ({min(xs):.3f}-{max(xs):.3f})"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="250000,1000000,4000000", help="log lengths in lines, comma-separated")
+    ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--dir", type=Path, default=None, help="where the logs go (reused if present)")
     ap.add_argument("--keep", action="store_true", help="keep the logs")
+    ap.add_argument("--no-rss", action="store_true", help="skip the peak-RSS child runs")
     args = ap.parse_args()
-    base = args.dir or Path(tempfile.mkdtemp(prefix="bench-export-"))
+    sizes = [int(x) for x in args.sizes.split(",")]
+    root = args.dir or Path(tempfile.mkdtemp(prefix="bench-export-"))
+    root.mkdir(parents=True, exist_ok=True)
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, logs in {root}")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    first_rss: int | None = None
     try:
-        if not (base / "keys" / "table.pub").exists():
-            t = time.perf_counter()
-            make_floor(base, per_game=1, days=1, rounds=args.rounds)
-            print(f"played {args.rounds} rounds at each of 5 tables in {time.perf_counter() - t:.1f} s")
-        key = load_public_key(base / "keys" / "table.pub")
-        tables = logs_by_table(sorted((base / "logs").iterdir()))
-        files = [f for fs in tables.values() for f in fs]
-        lines = bare_parse(files)
-        size = sum(f.stat().st_size for f in files)
-        print(f"{len(tables)} tables, {len(files)} files, {lines:,} lines, {size / 1e6:.1f} MB")
-        ratios, again = [], []
-        for run in range(args.repeat):
-            target = base / f"ds-{run}"
+        print(f"{'lines':>10} {'MB':>5} {'RSS':>8} {'x first':>7}   {'export / parse':>22} "
+              f"{'re-export +1% / export':>22} {'nothing new / export':>22}", flush=True)
+        for size in sizes:
+            d = root / str(size)
+            base, grown, pub = make_logs(d, size)
+            mb = sum(p.stat().st_size for p in base) / 1e6
+            rss = 0
+            if not args.no_rss:
+                target = d / "ds-rss"
+                shutil.rmtree(target, ignore_errors=True)
+                rss = peak_rss([sys.executable, "-m", "tablectl", "export", str(base[0].parent), "--to", str(target),
+                                "--key", str(pub)])
+                shutil.rmtree(target, ignore_errors=True)
+                first_rss = first_rss or rss
+            key = load_public_key(pub)
+            target = d / "ds"
+
+            def first() -> None:
+                shutil.rmtree(target, ignore_errors=True)
+                r = export_table(TABLE, base, target, [key])
+                assert r.refused is None, r.refused
+
+            def again() -> None:
+                r = export_table(TABLE, grown, target, [key])
+                assert r.refused is None, r.refused
+
+            times = interleaved({"parse": lambda: bare_parse(base), "export": first, "grown": again,
+                                 "nothing": again}, args.repeat)
             shutil.rmtree(target, ignore_errors=True)
-            parse = timed(lambda: bare_parse(files))
-            export = timed(lambda: [export_table(t, fs, target, [key]) for t, fs in tables.items()])  # noqa: B023
-            reexport = timed(lambda: [export_table(t, fs, target, [key]) for t, fs in tables.items()])  # noqa: B023
-            ratios.append(export / parse)
-            again.append(reexport / parse)
-            print(f"run {run + 1}: parse {lines / parse:,.0f} lines/s; export {lines / export:,.0f} lines/s "
-                  f"({export / parse:.2f}x parse); re-export {reexport / parse:.2f}x parse")
-            shutil.rmtree(target)
-        for name, xs in (("export / parse", ratios), ("re-export / parse", again)):
-            print(f"{name}: median {statistics.median(xs):.2f}x (range {min(xs):.2f}-{max(xs):.2f}) over {len(xs)} runs")
+            export = [e / p for e, p in zip(times["export"], times["parse"], strict=True)]
+            grew = [g / e for g, e in zip(times["grown"], times["export"], strict=True)]
+            same = [n / e for n, e in zip(times["nothing"], times["export"], strict=True)]
+            rss_text = f"{rss / 1024:>4.0f} MiB {rss / first_rss:>6.2f}x" if first_rss else f"{'-':>8} {'-':>7}"
+            print(f"{size:>10,} {mb:>5.0f} {rss_text}   {ratio_text(export):>22} {ratio_text(grew):>22} "
+                  f"{ratio_text(same):>22}", flush=True)
+        print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}  (the machine is shared: "
+              "ratios are taken run by run, side by side)")
     finally:
         if not args.keep and args.dir is None:
-            shutil.rmtree(base)
+            shutil.rmtree(root, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -54,10 +54,14 @@ from tablectl.table.inputs import DealerChange, Decision, EndRound, OfferBank, S
 from tablectl.table.screen import next_banker
 
 
-def generate(directory: Path, events: int, seed: int = 1) -> tuple[Path, Path]:
-    """Play One Card Poker through the real table logic until the log holds ``events`` lines."""
-    key = generate_key()
-    pub = save_keypair(directory / "keys", key).public
+def generate(directory: Path, events: int, seed: int = 1, key: Any = None) -> tuple[Path, Path]:
+    """Play One Card Poker through the real table logic until the log holds ``events`` lines.
+    *key*: the table's signing key, to go on with a log already in *directory* (a restart of the
+    table: a new session in a new file); None makes one and saves it under ``keys/``."""
+    if key is None:
+        key = generate_key()
+        save_keypair(directory / "keys", key)
+    pub = directory / "keys" / "table.pub"
     config = parse_config({
         "table": "B1", "game": "one-card-poker", "decks": 6, "seats": 7, "min_bet": 5, "max_bet": 500,
         "devices": {"shoe": {"driver": "shoe", "address": "/dev/null"}}, "log": {"dir": str(directory / "log")},

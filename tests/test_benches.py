@@ -23,7 +23,7 @@ SMOKE: dict[str, list[list[str]]] = {
         ["device", "--device-cards", "200"],
     ],
     "bench_decisions.py": [["--decisions", "20"]],
-    "bench_export.py": [["--rounds", "2", "--repeat", "1"]],
+    "bench_export.py": [["--sizes", "3000", "--repeat", "1"]],
     "bench_flood.py": [["--events", "300"]],
     "bench_framer.py": [["200"]],
     "bench_latency.py": [["30", "0.0", "--repeat", "1"]],

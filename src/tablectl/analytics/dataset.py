@@ -28,7 +28,7 @@ import os
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -177,23 +177,30 @@ class PartWriter:
     dataset and day, row groups of :attr:`CHUNK` rows into a hidden file, all renamed into place
     by :meth:`commit` once the export knows its last line (or removed by :meth:`abort`). Memory
     holds one chunk per dataset and day, not the export. Files are named ``<prefix>-<from>-<to>``
-    (``part``: final rows; ``open``: rows of what is still in play, replaced by the next export)."""
+    (``part``: final rows; ``open``: rows of what is still in play, replaced by the next export).
+
+    A chunk is kept as rows of values in the schema's column order and turned into Arrow columns
+    when written; timestamps come as the log's ISO 8601 text (``...Z``) and are parsed by Arrow."""
 
     CHUNK = 16384
 
     def __init__(self, root: Path, table: str, from_seq: int, prefix: str = "part") -> None:
         self.root, self.table, self.from_seq, self.prefix = root, table, from_seq, prefix
         self.written: dict[str, int] = dict.fromkeys(SCHEMAS, 0)  # rows per dataset
-        self._chunks: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+        self._chunks: dict[tuple[str, str], list[Sequence[Any]]] = defaultdict(list)
         self._files: dict[tuple[str, str], tuple[pq.ParquetWriter, Path]] = {}
         self._rows: dict[tuple[str, str], int] = defaultdict(int)  # rows per file
         self.parts: dict[str, int] = {}  # after commit: each file put in place (relative path) -> rows
 
     def add(self, dataset: str, row: dict[str, Any]) -> None:
-        """Write *row* (with ``date``) to *dataset*."""
-        key = (dataset, row["date"])
+        """Write *row* (with ``date``) to *dataset* (a key the schema does not name is left out)."""
+        self.add_values(dataset, row["date"], [row.get(name) for name in SCHEMAS[dataset].names])
+
+    def add_values(self, dataset: str, date: str, values: Sequence[Any]) -> None:
+        """Write a row of *dataset* on *date*: its *values* in the schema's column order."""
+        key = (dataset, date)
         chunk = self._chunks[key]
-        chunk.append(row)
+        chunk.append(values)
         if len(chunk) >= self.CHUNK:
             self._flush(key)
 
@@ -203,7 +210,8 @@ class PartWriter:
             return
         dataset, date = key
         schema = SCHEMAS[dataset]
-        data = pa.Table.from_pylist(rows, schema=schema)  # a key the schema does not name is left out
+        data = pa.Table.from_arrays([_column(values, f.type) for values, f in zip(zip(*rows), schema, strict=True)],
+                                    schema=schema)
         file = self._files.get(key)
         if file is None:
             tmp = (partition_dir(self.root, dataset, self.table, date)
@@ -250,6 +258,13 @@ class PartWriter:
             writer.close()
             tmp.unlink(missing_ok=True)
         self._files, self._chunks, self._rows = {}, defaultdict(list), defaultdict(int)
+
+
+def _column(values: Sequence[Any], kind: pa.DataType) -> pa.Array:
+    """An Arrow column of *kind* from Python values (a timestamp from the log's ISO 8601 text)."""
+    if pa.types.is_timestamp(kind):
+        return pa.array(values, pa.string()).cast(kind)
+    return pa.array(values, kind)
 
 
 def atomic_write(path: Path, data: bytes) -> None:

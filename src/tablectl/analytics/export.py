@@ -113,7 +113,7 @@ def export_table(table: str, files: list[Path], root: Path, keys: Trust | Sequen
     open_out = ds.PartWriter(root, table, through + 1, prefix="open")
     rows = Extractor(table, out, through, open_out)
     try:
-        report = review(files, trust, rounds=rows.round, lines=rows.lines, progress=progress)
+        report = review(files, trust, rounds=rows.round, lines=rows.lines, progress=progress, replay_after=through)
         verification = report.verification
         last = verification.last_seq or 0
         result.refused = _refusal(verification, files, through, manifest.chain_head, table)

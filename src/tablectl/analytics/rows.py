@@ -24,12 +24,12 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 import orjson
 
 from tablectl.analytics.dataset import PartWriter
+from tablectl.analytics.schemas import SCHEMAS
 from tablectl.review.engine import ReviewReport
 from tablectl.review.model import INTERRUPTED, OPEN, VOIDED, CsmEvents, RoundRecord
 
@@ -40,10 +40,20 @@ QUALITY_TEST = {"csm": "csm_reentry_lag", "shoe": "card_position_chi_square", "s
 
 Row = dict[str, Any]
 
-
-def timestamp(ts: str | None) -> datetime | None:
-    """A log ``ts`` (``YYYY-MM-DDTHH:MM:SS.ffffffZ``) as an aware datetime."""
-    return None if ts is None else datetime.fromisoformat(ts)
+# The busiest datasets' rows are made as lists of values in their schema's order (no dict per row):
+# the columns, and the places of the values a face-down card's row changes once it is shown.
+CARD_COLUMNS = ("table_id", "seq", "ts", "event", "session", "shoe", "round", "card", "position", "face", "hidden",
+                "revealed_seq", "device", "event_no", "penetration", "packet")
+BET_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "game", "decks", "rules_id", "dealer", "seat", "bet",
+               "wager", "stake", "outcome", "pays", "net")
+DECISION_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "dealer", "seat", "decision", "banker")
+ROUND_COLUMNS = ("table_id", "round_id", "session", "round", "game", "decks", "rules_id", "dealer", "shoe", "start_seq",
+                 "end_seq", "start_ts", "end_ts", "status", "settlement", "seats", "banker", "handle", "win",
+                 "violations", "holds", "cards", "penetration")
+_CARD, _POSITION, _HIDDEN, _REVEALED = (CARD_COLUMNS.index(c) for c in ("card", "position", "hidden", "revealed_seq"))
+for _name, _columns in (("cards", CARD_COLUMNS), ("bets", BET_COLUMNS), ("decisions", DECISION_COLUMNS),
+                        ("rounds", ROUND_COLUMNS)):
+    assert tuple(SCHEMAS[_name].names) == _columns, f"rows.py: the {_name} columns differ from its schema"
 
 
 def rules_id(game: str | None, rules: dict[str, Any] | None) -> str:
@@ -77,6 +87,11 @@ class _Rows:
             row["date"] = (ts or "")[:10]
             self.out.add(dataset, row)
 
+    def put(self, dataset: str, anchor: int, ts: str | None, values: list[Any] | tuple[Any, ...]) -> None:
+        """A row as its values in the dataset's column order (``table_id`` first), on the day of *ts*."""
+        if anchor > self.through:
+            self.out.add_values(dataset, (ts or "")[:10], values)
+
     def add_open(self, dataset: str, ts: str | None, row: Row) -> None:
         """A row of something still in play: written whatever its anchor (it replaces the last
         export's open rows)."""
@@ -106,13 +121,14 @@ class RoundFacts:
     net: int
     violations: int
     resumed_in: tuple[int, ...]
+    holds: int = 0
 
     @classmethod
     def of(cls, r: RoundRecord) -> RoundFacts:
         handle = 0 if r.status == VOIDED else sum(
             int(stake or 0) for wagers in (r.wagers or {}).values() for stake in wagers.values())
         return cls(r.session, r.number, r.shoe, r.start_seq, r.end_seq, r.start_ts, r.end_ts, r.status, r.settlement,
-                   len(r.seats), r.banker, handle, r.net, len(r.violations), tuple(r.resumed_in))
+                   len(r.seats), r.banker, handle, r.net, len(r.violations), tuple(r.resumed_in), r.holds)
 
 
 @dataclass(slots=True)
@@ -127,7 +143,7 @@ class _Round:
     wagers: dict[str, str] = field(default_factory=dict)
     cards: int = 0
     penetration: float | None = None
-    pending: list[tuple[Row, str | None]] = field(default_factory=list)  # face-down cards not yet shown
+    pending: list[tuple[list[Any], str | None]] = field(default_factory=list)  # face-down cards not yet shown
 
 
 class _Pass:
@@ -167,12 +183,12 @@ class _Pass:
             self._round_resumed(rec)
         elif event == "fault":
             self.out.add("faults", seq, rec.ts, {
-                "seq": seq, "ts": timestamp(rec.ts), "device": rec.device, "fault": rec.fault,
+                "seq": seq, "ts": rec.ts, "device": rec.device, "fault": rec.fault,
                 "cleared": bool(rec.cleared), "detail": _text(rec.detail),
                 "event_no": rec.event_no, "round": rec.round,
             })
         elif event == "device_identified":
-            row = {"seq": seq, "ts": timestamp(rec.ts), "device": rec.name, "kind": rec.kind,
+            row = {"seq": seq, "ts": rec.ts, "device": rec.name, "kind": rec.kind,
                    "model": rec.model, "serial": rec.serial, "firmware": rec.firmware}
             self.identities[str(rec.name)].append((seq, row))
             self.devices.append((seq, rec.ts, row))
@@ -223,34 +239,33 @@ class _Pass:
         if rnd is None:
             return
         for row, ts in rnd.pending:  # never revealed: the card's value stays in the log
-            row["card"], row["hidden"] = None, True
-            self.out.add("cards", rec.seq, ts, row)
+            row[_CARD], row[_HIDDEN] = None, True
+            self.out.put("cards", rec.seq, ts, row)
         rnd.pending.clear()
 
     # --- cards ----------------------------------------------------------------------------------
 
     def _card(self, rec: Any) -> None:
         seq = rec.seq
-        rnd = self._round_of(rec)
-        row = {
-            "seq": seq, "ts": timestamp(rec.ts), "event": rec.event, "session": self.session,
-            "shoe": _text(rec.shoe), "round": getattr(rec, "round", None), "card": rec.card,
-            "position": rec.to, "face": rec.face, "hidden": False, "revealed_seq": None,
-            "device": rec.device, "event_no": rec.event_no, "penetration": getattr(rec, "penetration", None),
-            "packet": getattr(rec, "packet", None),
-        }
+        number = getattr(rec, "round", None)  # a returned card's line has none
+        rnd = None if number is None else self.rounds.get((self.session, number))
+        p = getattr(rec, "penetration", None)
         if rnd is not None:
             rnd.cards += 1
-            p = getattr(rec, "penetration", None)
             if p is not None and (rnd.penetration is None or p > rnd.penetration):
                 rnd.penetration = float(p)
+        if seq <= self.out.through and rec.face != "down":
+            return  # exported before (a face-down card waits for the line that shows it)
+        shoe = rec.shoe
+        row = [self.out.table, seq, rec.ts, rec.event, self.session, None if shoe is None else str(shoe), number,
+               rec.card, rec.to, rec.face, False, None, rec.device, rec.event_no, p, getattr(rec, "packet", None)]
         if rec.face != "down":
-            self.out.add("cards", seq, rec.ts, row)
+            self.out.put("cards", seq, rec.ts, row)
         elif rnd is not None:
             rnd.pending.append((row, rec.ts))
         else:  # face down outside a round (a burn at the shuffle): never revealed
-            row["card"], row["hidden"] = None, True
-            self.out.add("cards", seq, rec.ts, row)
+            row[_CARD], row[_HIDDEN] = None, True
+            self.out.put("cards", seq, rec.ts, row)
 
     def _revealed(self, rec: Any) -> None:
         rnd = self._round_of(rec)
@@ -259,10 +274,10 @@ class _Pass:
         shown = list(rec.cards or [])
         keep = []
         for row, ts in rnd.pending:
-            if row["position"] == rec.to and row["card"] in shown:
-                shown.remove(row["card"])
-                row["revealed_seq"] = rec.seq
-                self.out.add("cards", rec.seq, ts, row)
+            if row[_POSITION] == rec.to and row[_CARD] in shown:
+                shown.remove(row[_CARD])
+                row[_REVEALED] = rec.seq
+                self.out.put("cards", rec.seq, ts, row)
             else:
                 keep.append((row, ts))
         rnd.pending = keep
@@ -270,27 +285,40 @@ class _Pass:
     # --- money and decisions ----------------------------------------------------------------------
 
     def _settled(self, rec: Any) -> None:
+        if rec.seq <= self.out.through:
+            return  # exported before
         rnd = self._round_of(rec)
         bet = rec.bet
         wager = rnd.wagers.get(bet) if rnd is not None else bet
         if wager is None and rnd is not None:
             game = self.games.get(rnd.game or "")
             wager = main_wager(game.wagers if game else ())
-        self.out.add("bets", rec.seq, rnd.ts if rnd else rec.ts, {
-            "seq": rec.seq, "ts": timestamp(rec.ts), "round_id": rnd.round_id if rnd else None,
-            "round": rec.round, "game": rnd.game if rnd else self.game, "decks": rnd.decks if rnd else self.decks,
-            "rules_id": rnd.rules_id if rnd else self.rules_id, "dealer": rnd.dealer if rnd else self.dealer,
-            "seat": rec.seat, "bet": bet, "wager": wager, "stake": rec.stake,
-            "outcome": rec.outcome, "pays": _text(rec.pays) or None, "net": rec.net,
-        })
+        pays = rec.pays
+        if rnd is not None:
+            head = (self.out.table, rec.seq, rec.ts, rnd.round_id, rec.round, rnd.game, rnd.decks, rnd.rules_id,
+                    rnd.dealer)
+        else:
+            head = (self.out.table, rec.seq, rec.ts, None, rec.round, self.game, self.decks, self.rules_id, self.dealer)
+        self.out.put("bets", rec.seq, rnd.ts if rnd else rec.ts, (
+            *head, rec.seat, bet, wager, rec.stake, rec.outcome, str(pays) if pays is not None and pays != "" else None,
+            rec.net))
 
     def _decision(self, rec: Any) -> None:
+        if rec.seq <= self.out.through:
+            return  # exported before
         rnd = self._round_of(rec)
-        self.out.add("decisions", rec.seq, rnd.ts if rnd else rec.ts, {
-            "seq": rec.seq, "ts": timestamp(rec.ts), "round_id": rnd.round_id if rnd else None,
-            "round": rec.round, "dealer": rnd.dealer if rnd else self.dealer, "seat": rec.seat,
-            "decision": _text(rec.decision), "banker": bool(rec.banker),
-        })
+        self.out.put("decisions", rec.seq, rnd.ts if rnd else rec.ts, (
+            self.out.table, rec.seq, rec.ts, rnd.round_id if rnd else None, rec.round,
+            rnd.dealer if rnd else self.dealer, rec.seat, _text(rec.decision), bool(rec.banker)))
+
+    def done(self, r: RoundFacts) -> _Round | None:
+        """What this pass kept of round *r*, let go: the round is over (no line to come names it)."""
+        mine = self.round_by_start.pop(r.start_seq, None)
+        if mine is not None:
+            for session in (mine.key[0], *r.resumed_in):
+                if self.rounds.get((session, mine.key[1])) is mine:
+                    del self.rounds[session, mine.key[1]]
+        return mine
 
     def identity(self, device: str | None, seq: int) -> Row | None:
         """The device's identity as last logged before ``seq``."""
@@ -302,13 +330,15 @@ class _Pass:
 class Extractor:
     """The rows of one table's log for an export, made as the review reads it: :meth:`lines` takes
     the log's records (the review's *lines*), :meth:`round` each round the review checked (its
-    *rounds*), and :meth:`finish` the review's report, for what needs the whole log (rounds,
-    shoes, devices, anomalies). Rows anchored past *through* go to *out*."""
+    *rounds*: written at once, and let go), and :meth:`finish` the review's report, for what needs
+    the whole log (the rounds a stop interrupted, shoes, devices, anomalies). Nothing is kept of a
+    round once it is written: the memory does not grow with the log. Rows anchored past *through*
+    go to *out*."""
 
     def __init__(self, table: str, out: PartWriter, through: int = 0, open_out: PartWriter | None = None) -> None:
         self._rows = _Rows(table, out, through, open=open_out)
         self._pass = _Pass(self._rows)
-        self._rounds: list[RoundFacts] = []
+        self._waiting: list[RoundFacts] = []  # rounds a stop interrupted: final once a later session starts
 
     def lines(self, records: list[Any]) -> None:
         feed = self._pass.feed
@@ -316,7 +346,15 @@ class Extractor:
             feed(rec)
 
     def round(self, rnd: RoundRecord) -> None:
-        self._rounds.append(RoundFacts.of(rnd))
+        """A round the review checked: its row is written now (and what the line pass kept of it
+        let go), unless a stop interrupted it (written at :meth:`finish`)."""
+        facts = RoundFacts.of(rnd)
+        if facts.status in (INTERRUPTED, OPEN) or facts.end_seq is None:
+            self._waiting.append(facts)
+            return
+        mine = self._pass.done(facts)
+        if mine is not None:
+            _round_row(self._rows, facts, mine, facts.end_seq)
 
     @property
     def rules(self) -> dict[str, dict[str, Any]]:
@@ -332,21 +370,18 @@ class Extractor:
             row["event_nos_missing"] = n.missing if n else None
             row["event_nos_duplicated"] = len(n.duplicates) if n else None
             self._rows.add("devices", seq, ts, row)
-        _rounds(self._rows, self._pass, report, self._rounds)
+        _rounds(self._rows, self._pass, report, self._waiting)
         _shoes(self._rows, self._pass, report)
         for a in report.anomalies:
             if a.seq is not None:  # a finding about the log as a whole has no line to anchor it
                 self._rows.add("anomalies", a.seq, a.ts, {
-                    "seq": a.seq, "ts": timestamp(a.ts), "kind": a.kind, "round_id": a.round, "device": a.device,
+                    "seq": a.seq, "ts": a.ts, "kind": a.kind, "round_id": a.round, "device": a.device,
                     "detail": a.detail, "resolution": a.resolution, "location": a.where,
                 })
 
 
 def _rounds(out: _Rows, lines: _Pass, report: ReviewReport, rounds: Iterable[RoundFacts]) -> None:
-    holds: dict[tuple[int, int], int] = defaultdict(int)
-    for hold in report.recon.holds:
-        if hold.round_key is not None:
-            holds[hold.round_key] += 1
+    """The rows of the rounds a stop interrupted (or the log ends in)."""
     sessions = report.recon.sessions
     next_start = {a.index: b.start_seq for a, b in zip(sessions, sessions[1:], strict=False)}
     for r in rounds:
@@ -356,14 +391,14 @@ def _rounds(out: _Rows, lines: _Pass, report: ReviewReport, rounds: Iterable[Rou
             anchor = next_start.get(max([r.session, *r.resumed_in]))
         if anchor is None or r.end_seq is None or mine is None:  # the log ends in the round: written once it ends
             continue
-        out.add("rounds", anchor, r.start_ts, {
-            "round_id": mine.round_id, "session": r.session, "round": r.number, "game": mine.game,
-            "decks": mine.decks, "rules_id": mine.rules_id, "dealer": mine.dealer, "shoe": _text(r.shoe),
-            "start_seq": r.start_seq, "end_seq": r.end_seq, "start_ts": timestamp(r.start_ts),
-            "end_ts": timestamp(r.end_ts), "status": r.status, "settlement": r.settlement, "seats": r.seats,
-            "banker": r.banker, "handle": r.handle, "win": -r.net, "violations": r.violations,
-            "holds": holds.get((r.session, r.number), 0), "cards": mine.cards, "penetration": mine.penetration,
-        })
+        _round_row(out, r, mine, anchor)
+
+
+def _round_row(out: _Rows, r: RoundFacts, mine: _Round, anchor: int) -> None:
+    out.put("rounds", anchor, r.start_ts, (
+        out.table, mine.round_id, r.session, r.number, mine.game, mine.decks, mine.rules_id, mine.dealer,
+        _text(r.shoe), r.start_seq, r.end_seq, r.start_ts, r.end_ts, r.status, r.settlement, r.seats, r.banker,
+        r.handle, -r.net, r.violations, r.holds, mine.cards, mine.penetration))
 
 
 def _shoes(out: _Rows, lines: _Pass, report: ReviewReport) -> None:
@@ -389,7 +424,7 @@ def _shoes(out: _Rows, lines: _Pass, report: ReviewReport) -> None:
         row = {
             "session": s.session, "shoe": _text(s.shoe), "device": s.device, "kind": s.kind,
             "serial": ident.get("serial"), "model": ident.get("model"), "start_seq": s.start_seq,
-            "end_seq": end, "start_ts": timestamp(s.start_ts), "decks": s.decks, "size": s.size,
+            "end_seq": end, "start_ts": s.start_ts, "decks": s.decks, "size": s.size,
             "deck_ok": s.deck_ok, "cards_drawn": s.cards_drawn, "max_penetration": s.max_penetration,
             "rounds": s.rounds, "ended_by": s.ended_by,
             "quality_test": q.name if q else None, "quality_figure": q.figure if q else None,

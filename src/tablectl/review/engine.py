@@ -35,7 +35,7 @@ from tablectl.eventlog.trust import Trust
 from tablectl.eventlog.verify import MALFORMED, Finding, VerifyReport, resolve_paths, scan, verify
 from tablectl.review import anomalies as an
 from tablectl.review.logread import LogReader, Unreadable
-from tablectl.review.model import MATCH, MISMATCH, Anomaly, RoundRecord, Session, TableSetup
+from tablectl.review.model import INTERRUPTED, MATCH, MISMATCH, OPEN, Anomaly, RoundRecord, Session, TableSetup
 from tablectl.review.quality import QualitySection, analyse
 from tablectl.review.reconstruct import Reconstruction, Reconstructor
 from tablectl.review.records import Envelope
@@ -172,15 +172,19 @@ class RoundChecker:
     """Takes each round from the reconstruction: replays it with its session's rules (procedure
     and settlement), counts it, gives it to *sink*, and lets its lines go."""
 
-    def __init__(self, recon: Reconstruction, setup: TableSetup | None, replay: bool, sink: RoundSink) -> None:
+    def __init__(self, recon: Reconstruction, setup: TableSetup | None, replay: bool, sink: RoundSink,
+                 replay_after: int = 0) -> None:
         self.recon, self.setup, self.replay, self.sink = recon, setup, replay, sink
+        self.replay_after = replay_after
         self.tally = RoundTally()
         self._rules: dict[int, SessionRules] = {}
 
     def __call__(self, rnd: RoundRecord) -> None:
         if self.replay:
-            rules, packets, source = self._of(rnd.session)
-            replay_round(rnd, rules, packets=packets, source=source)
+            end = rnd.end_seq
+            if end is None or end > self.replay_after or rnd.status in (INTERRUPTED, OPEN):
+                rules, packets, source = self._of(rnd.session)
+                replay_round(rnd, rules, packets=packets, source=source)
             rnd.events = []
         self.tally.add(rnd)
         self.sink(rnd)
@@ -213,6 +217,7 @@ def review(
     lines: Callable[[list[Envelope]], None] | None = None,
     parallel: bool | None = None,
     progress: Callable[[int, int], None] | None = None,
+    replay_after: int = 0,
 ) -> ReviewReport:
     """Verify and review the log in *paths* (files in order, or a directory).
 
@@ -234,6 +239,9 @@ def review(
     as they are read (before the review has verified them: its report says whether they were).
     *progress*: told, after each block read, how many more lines (records) and bytes of the log
     were read (``tablectl.progress``).
+    *replay_after*: the rounds that ended by this ``seq`` (and were not interrupted) are not
+    replayed: their settlement check stays ``not_settled`` (an export that wrote them before
+    needs only what comes after; default 0: every round).
     *parallel*: verify in a forked worker process while this one reads and reconstructs (default:
     for logs of :data:`PARALLEL_BYTES` or more, when the machine has more than one core and this
     process no other thread); the report is the same either way.
@@ -246,7 +254,8 @@ def review(
     files = resolve_paths(paths)
     timings: dict[str, float] = {}
     builder = Reconstructor(setup, keep_events=replay)
-    checker = RoundChecker(builder.out, setup, replay, rounds if rounds is not None else builder.out.rounds.append)
+    checker = RoundChecker(builder.out, setup, replay, rounds if rounds is not None else builder.out.rounds.append,
+                           replay_after)
     builder.on_round = checker
     feed = builder.feed if lines is None else _both(lines, builder.feed)
     if progress is not None:

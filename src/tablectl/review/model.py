@@ -173,6 +173,7 @@ class RoundRecord:
     problems: list[str] = field(default_factory=list)
     violations: list[int] = field(default_factory=list)
     resumed_in: list[int] = field(default_factory=list)  # sessions whose controller went on with it at their start
+    holds: int = 0  # stops (held, device fault) that began during it
 
     @property
     def recomputed(self) -> list[dict[str, Any]] | None:

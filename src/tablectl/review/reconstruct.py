@@ -592,6 +592,8 @@ class Reconstructor:
             session = self._session(rec)
             rnd = self.round
             self.hold = Hold(to, session.index, rec.seq, rec.ts, (rnd.session, rnd.number) if rnd else None)
+            if rnd is not None:
+                rnd.holds += 1
             self.out.holds.append(self.hold)
 
     def _violation(self, rec: Any) -> None:
