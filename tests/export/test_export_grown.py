@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
-from conftest import Tablectl
+from exporthelpers import Tablectl
 from floorgen import Floor, play_shift
 
 from tablectl.analytics.schemas import DATASETS, SCHEMAS
