@@ -158,7 +158,8 @@ def floor_shifts(floor: Floor, *, per_game: int, days: int, rounds: int, seed: i
     """The shifts of ``per_game`` tables of each game over ``days`` days, one shift a table a day
     (the tables' serials go into ``floor``)."""
     names = table_names(per_game)
-    regular = [f"D-{i:02d}" for i in range(1, len(names) + 1) if not plants or f"D-{i:02d}" != CHEAT_DEALER]
+    # (the cheat is a dealer: an honest floor has one more regular dealer instead)
+    regular = [f"D-{i:02d}" for i in range(1, len(names) + 1 + (not plants)) if f"D-{i:02d}" != CHEAT_DEALER]
     weak_table = next(n for n in names if n.startswith("oftm-csm")) if plants else None
     ocp_tables = [n for n in names if n.startswith("ocp")]
     shifts = []
