@@ -25,6 +25,7 @@ SMOKE: dict[str, list[list[str]]] = {
     "bench_decisions.py": [["--decisions", "20"]],
     "bench_export.py": [["--sizes", "3000", "--repeat", "1"]],
     "bench_flood.py": [["--events", "300"]],
+    "bench_floorgen.py": [["--rounds", "2", "--workers", "2", "--repeat", "1"]],
     "bench_framer.py": [["200"]],
     "bench_latency.py": [["30", "0.0", "--repeat", "1"]],
     "bench_log.py": [["--events", "200", "--fsync-events", "128", "--repeat", "1"]],

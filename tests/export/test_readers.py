@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
 import orjson
-import polars as pl
-import pyarrow.dataset as pads
 import pytest
-from exporthelpers import Tablectl, run_tablectl
+from exporthelpers import Tablectl
 from floorgen import Floor
+from readers import duckdb_recipe, faults_only_dataset, polars_recipe, pyarrow_recipe, tablectl_counts
 
 from tablectl.analytics.schemas import DATASETS
 
@@ -21,45 +19,7 @@ from tablectl.analytics.schemas import DATASETS
 def numeric_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A dataset of table ``0012`` whose log holds two faults and nothing else: every dataset but
     ``faults`` is empty."""
-    from tablectl.eventlog import EventLog, save_keypair
-    from tablectl.eventlog.keys import load_private_key
-
-    root = tmp_path_factory.mktemp("numeric")
-    keys = save_keypair(root / "keys")
-    log = EventLog(root / "log", "0012", signing_key=load_private_key(keys.private), fsync=False)
-    log.append("fault", fault="jam", cleared=False, detail="card stuck", device="shoe", event_no=7)
-    log.append("fault", fault="jam", cleared=True, detail=None, device="shoe", event_no=8)
-    log.commit()
-    log.close()
-    done = run_tablectl("export", root / "log", "--to", root / "ds", "--key", keys.public)
-    assert done.code == 0, done.err
-    return root / "ds"
-
-
-def duckdb_recipe(dataset: Path, name: str) -> tuple[int, set[str], str]:
-    con = duckdb.connect()
-    source = (f"read_parquet('{dataset / name}/*/*/*.parquet', hive_partitioning = true, "
-              "hive_types = {'table': VARCHAR, 'date': DATE})")
-    n, ids = con.execute(f"SELECT count(*), list(DISTINCT table_id) FROM {source}").fetchone()  # type: ignore[misc]
-    kind = con.execute(f"SELECT typeof(table_id) FROM {source} LIMIT 0").description[0][1]
-    return n, set(ids or []), str(kind)
-
-
-def pyarrow_recipe(dataset: Path, name: str) -> tuple[int, set[str], str]:
-    data = pads.dataset(dataset / name, format="parquet", partitioning="hive").to_table()
-    return data.num_rows, set(data.column("table_id").to_pylist()), str(data.schema.field("table_id").type)
-
-
-def polars_recipe(dataset: Path, name: str) -> tuple[int, set[str], str]:
-    frame = pl.read_parquet(dataset / name / "**/*.parquet", hive_partitioning=True)
-    return frame.height, set(frame["table_id"].to_list()), str(frame.schema["table_id"])
-
-
-def tablectl_counts(dataset: Path) -> dict[str, int]:
-    sql = " UNION ALL ".join(f"SELECT '{n}' AS name, count(*) AS n FROM {n}" for n in DATASETS)
-    done = run_tablectl("query", dataset, sql, "--json")
-    assert done.code == 0, done.err
-    return {r["name"]: r["n"] for r in orjson.loads(done.out)}
+    return faults_only_dataset(tmp_path_factory.mktemp("numeric"))
 
 
 def test_every_reader_opens_every_dataset_of_an_almost_empty_table_named_like_a_number(numeric_table: Path) -> None:

@@ -5,24 +5,15 @@ Java or pyspark is missing). Run by hand: ``pytest -m slow tests/export/test_spa
 from __future__ import annotations
 
 import math
-import shutil
 from pathlib import Path
 
 import pytest
+from readers import spark_session
 
 pytestmark = pytest.mark.slow
 
 FIGURES = ("rounds", "handle", "win", "hold", "judged_handle", "judged_win", "expected_win", "win_sd", "z",
            "violations_per_100", "holds_per_100", "faults", "penetration")
-
-
-def spark_session():  # type: ignore[no-untyped-def]
-    if shutil.which("java") is None:
-        pytest.skip("no Java runtime (java) on PATH: Spark needs one")
-    pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed (pip install -e '.[spark]')")
-    return (pyspark.sql.SparkSession.builder.master("local[1]").appName("tablectl-floor")
-            .config("spark.sql.session.timeZone", "UTC").config("spark.ui.enabled", "false")
-            .config("spark.sql.sources.partitionColumnTypeInference.enabled", "true").getOrCreate())
 
 
 SPARK_SQL = """
