@@ -4,8 +4,8 @@ hold against the expected hold from the approved game math with its band, violat
 per 100 rounds, faults and penetration; seats against the same math; shuffle quality per shuffler
 serial; tables whose rules are not approved or change within a day.
 
-Exit codes: 0 nothing flagged; 1 a table (its hold or its rules), a player bank, dealer, shuffler or
-hand-shuffled shoe flagged; 2 bad input (not a dataset, a bad date, a ``--z`` that is not a positive finite
+Exit codes: 0 nothing flagged; 1 a table (its hold or its rules), a player bank, dealer, day, seat,
+shuffler or hand-shuffled shoe flagged; 2 bad input (not a dataset, a bad date, a ``--z`` that is not a positive finite
 number, an approved-math file that cannot be used, an HTML file that cannot be written);
 3 integrity: the dataset's files are not what its manifests list (a file no manifest lists, a listed
 file missing, rows differing from the manifest), one line naming the file, nothing reported. A game
@@ -85,5 +85,6 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
         click.echo(orjson.dumps(report.to_dict(), default=str, option=orjson.OPT_INDENT_2))
     else:
         render_text(report, click.echo)
-    if any(report.flagged[k] for k in ("tables", "player_banks", "rules", "dealers", "shufflers", "hand_shuffles")):
+    if any(report.flagged[k] for k in ("tables", "player_banks", "rules", "dealers", "days", "seats", "shufflers",
+                                       "hand_shuffles")):
         click.get_current_context().exit(EXIT_FINDINGS)
