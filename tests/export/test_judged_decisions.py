@@ -16,7 +16,8 @@ CONFIG = Path(__file__).parents[2] / "config" / "tables" / "three-card-poker.tom
 
 
 @pytest.fixture(scope="module")
-def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def table(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The table's folder: ``logs``, ``keys`` and the export ``ds``."""
     root = tmp_path_factory.mktemp("judged")
     assert run_tablectl("keygen", root / "keys").code == 0
     done = run_tablectl("run", CONFIG, "--simulate", "--headless", "--autoplay", "60", "--seed", "3", "--log-dir",
@@ -25,7 +26,12 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert done.code == 0, done.err
     done = run_tablectl("export", root / "logs", "--to", root / "ds", "--key", root / "keys" / "table.pub")
     assert done.code == 0, done.err
-    return root / "ds"
+    return root
+
+
+@pytest.fixture(scope="module")
+def dataset(table: Path) -> Path:
+    return table / "ds"
 
 
 def _sql(ds: Path, query: str) -> list[tuple]:
@@ -57,3 +63,25 @@ def test_a_rounds_theoretical_win_is_the_optimal_edge_plus_what_the_decisions_co
     ((theo, judged),) = _sql(dataset, "SELECT sum(theo_win), count(theo_win) = count(*) FROM $rounds")
     assert judged and cost > 0
     assert theo == pytest.approx(optimal + cost, rel=1e-9)
+
+
+def test_review_lists_the_seats_decisions_only_the_dealers_cards_explain_with_round_and_cards(table: Path) -> None:
+    done = run_tablectl("review", table / "logs", "--key", table / "keys" / "table.pub", "--seat", "1")
+    assert done.code == 0, done.err
+    section = done.out.split("Decisions only the dealer's cards explain:\n", 1)[1].split("Costliest", 1)[0]
+    listed = {line.split(":", 1)[0].split()[-1] for line in section.splitlines()}
+    rows = _sql(table / "ds", """SELECT round FROM $decisions WHERE seat = 1 AND decision = best_knowing_dealer
+                                 AND decision <> best""")
+    assert listed == {str(r) for (r,) in rows}
+    assert all("own " in line and "dealer " in line for line in section.splitlines())
+
+
+def test_review_of_a_basic_strategy_seat_lists_no_costly_decision(table: Path) -> None:
+    done = run_tablectl("review", table / "logs", "--key", table / "keys" / "table.pub", "--seat", "2")
+    assert done.code == 0, done.err
+    assert "No decision cost anything." in done.out and "0 only the dealer's cards explain" in done.out
+
+
+def test_review_seat_with_json_exits_2_naming_the_option(table: Path) -> None:
+    done = run_tablectl("review", table / "logs", "--seat", "1", "--json")
+    assert done.code == 2 and "--seat" in done.err
