@@ -69,7 +69,7 @@ def main() -> int:
         t = time.perf_counter()
         generate(log_dir, args.lines)
         print(f"generated {args.lines:,} lines in {time.perf_counter() - t:.0f} s")
-    logs = sorted(log_dir.glob("tablectl-*.jsonl"))
+    logs = sorted((log_dir / "log").glob("tablectl-*.jsonl"))
     key = load_public_key(next(log_dir.glob("keys/*.pub")))
     counted = [0]
     plain_round = judging.Judge.round
