@@ -29,6 +29,8 @@ from typing import Any
 import orjson
 
 from tablectl.analytics.dataset import PartWriter
+from tablectl.analytics.judging import COLUMNS as JUDGED_COLUMNS
+from tablectl.analytics.judging import NOT_JUDGED, Judge, RoundJudgement, main_wager
 from tablectl.analytics.schemas import SCHEMAS
 from tablectl.review.engine import ReviewReport
 from tablectl.review.model import INTERRUPTED, OPEN, VOIDED, CsmEvents, RoundRecord
@@ -46,10 +48,11 @@ CARD_COLUMNS = ("table_id", "seq", "ts", "event", "session", "shoe", "round", "c
                 "revealed_seq", "device", "event_no", "penetration", "packet")
 BET_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "game", "decks", "rules_id", "dealer", "seat", "bet",
                "wager", "stake", "outcome", "pays", "net")
-DECISION_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "dealer", "seat", "decision", "banker")
+DECISION_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "dealer", "seat", "decision", "banker",
+                    *JUDGED_COLUMNS)
 ROUND_COLUMNS = ("table_id", "round_id", "session", "round", "game", "decks", "rules_id", "dealer", "shoe", "start_seq",
                  "end_seq", "start_ts", "end_ts", "status", "settlement", "seats", "banker", "handle", "win",
-                 "violations", "holds", "cards", "penetration")
+                 "theo_win", "violations", "holds", "cards", "penetration")
 _CARD, _POSITION, _HIDDEN, _REVEALED = (CARD_COLUMNS.index(c) for c in ("card", "position", "hidden", "revealed_seq"))
 for _name, _columns in (("cards", CARD_COLUMNS), ("bets", BET_COLUMNS), ("decisions", DECISION_COLUMNS),
                         ("rounds", ROUND_COLUMNS)):
@@ -61,13 +64,6 @@ def rules_id(game: str | None, rules: dict[str, Any] | None) -> str:
     if rules is None:
         return "default"
     return hashlib.sha256(orjson.dumps([game, rules], option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
-
-
-def main_wager(game_wagers: Iterable[str]) -> str:
-    """The initial wager that a bet created by a decision (war, play, raise, flop, ...) takes its
-    stake from: the primary bet where the game has one, else the Ante."""
-    wagers = list(game_wagers)
-    return "primary" if "primary" in wagers else "ante"
 
 
 @dataclass
@@ -144,6 +140,9 @@ class _Round:
     cards: int = 0
     penetration: float | None = None
     pending: list[tuple[list[Any], str | None]] = field(default_factory=list)  # face-down cards not yet shown
+    # decision rows waiting for the round's judgement: (anchor, day, values, seat, place among the seat's)
+    decisions: list[tuple[int, str | None, tuple[Any, ...], int, int]] = field(default_factory=list)
+    made: dict[int, int] = field(default_factory=dict)  # seat -> decisions logged so far
 
 
 class _Pass:
@@ -304,12 +303,19 @@ class _Pass:
             rec.net))
 
     def _decision(self, rec: Any) -> None:
+        rnd = self._round_of(rec)
+        index = 0
+        if rnd is not None and not rec.banker:
+            index = rnd.made.get(rec.seat, 0)
+            rnd.made[rec.seat] = index + 1
         if rec.seq <= self.out.through:
             return  # exported before
-        rnd = self._round_of(rec)
-        self.out.put("decisions", rec.seq, rnd.ts if rnd else rec.ts, (
-            self.out.table, rec.seq, rec.ts, rnd.round_id if rnd else None, rec.round,
-            rnd.dealer if rnd else self.dealer, rec.seat, _text(rec.decision), bool(rec.banker)))
+        head = (self.out.table, rec.seq, rec.ts, rnd.round_id if rnd else None, rec.round,
+                rnd.dealer if rnd else self.dealer, rec.seat, _text(rec.decision), bool(rec.banker))
+        if rnd is None or rec.banker:  # a banker's choices are not judged as a player's
+            self.out.put("decisions", rec.seq, rnd.ts if rnd else rec.ts, (*head, *NOT_JUDGED))
+        else:  # written once the round is judged (or, never judged, at the export's end)
+            rnd.decisions.append((rec.seq, rnd.ts, head, rec.seat, index))
 
     def done(self, r: RoundFacts) -> _Round | None:
         """What this pass kept of round *r*, let go: the round is over (no line to come names it)."""
@@ -338,6 +344,8 @@ class Extractor:
     def __init__(self, table: str, out: PartWriter, through: int = 0, open_out: PartWriter | None = None) -> None:
         self._rows = _Rows(table, out, through, open=open_out)
         self._pass = _Pass(self._rows)
+        self._judge = Judge()
+        self._settlement: dict[str, Any] = {}  # rules id -> the settlement rules review replays with
         self._waiting: list[RoundFacts] = []  # rounds a stop interrupted: final once a later session starts
 
     def lines(self, records: list[Any]) -> None:
@@ -354,7 +362,26 @@ class Extractor:
             return
         mine = self._pass.done(facts)
         if mine is not None:
-            _round_row(self._rows, facts, mine, facts.end_seq)
+            judged = self._judged(rnd, mine)
+            _decision_rows(self._rows, mine, judged)
+            _round_row(self._rows, facts, mine, facts.end_seq, judged.theo_win if judged else None)
+
+    def _judged(self, rnd: RoundRecord, mine: _Round) -> RoundJudgement | None:
+        """The round's decisions judged, and its theoretical win (None: not settled by the replay)."""
+        hands = rnd.hands
+        if hands is None or mine.game is None:
+            return None
+        logged = self._rows.rules.get(mine.rules_id, {}).get("rules")
+        settlement = self._settlement.get(mine.rules_id)
+        if settlement is None:
+            from tablectl.review.replay import game_rules
+
+            try:
+                settlement = game_rules(mine.game, logged, "export").settlement
+            except ValueError:
+                return None
+            self._settlement[mine.rules_id] = settlement
+        return self._judge.round(hands, settlement, mine.decks, logged, mine.rules_id)
 
     @property
     def rules(self) -> dict[str, dict[str, Any]]:
@@ -371,6 +398,8 @@ class Extractor:
             row["event_nos_duplicated"] = len(n.duplicates) if n else None
             self._rows.add("devices", seq, ts, row)
         _rounds(self._rows, self._pass, report, self._waiting)
+        for mine in self._pass.round_by_start.values():  # rounds never judged: their decisions as logged
+            _decision_rows(self._rows, mine, None)
         _shoes(self._rows, self._pass, report)
         for a in report.anomalies:
             if a.seq is not None:  # a finding about the log as a whole has no line to anchor it
@@ -391,14 +420,22 @@ def _rounds(out: _Rows, lines: _Pass, report: ReviewReport, rounds: Iterable[Rou
             anchor = next_start.get(max([r.session, *r.resumed_in]))
         if anchor is None or r.end_seq is None or mine is None:  # the log ends in the round: written once it ends
             continue
-        _round_row(out, r, mine, anchor)
+        _round_row(out, r, mine, anchor, None)
 
 
-def _round_row(out: _Rows, r: RoundFacts, mine: _Round, anchor: int) -> None:
+def _decision_rows(out: _Rows, mine: _Round, judged: RoundJudgement | None) -> None:
+    """The round's decision rows waiting for its judgement, with it (None: not judged)."""
+    found = judged.decisions if judged is not None else {}
+    for anchor, day, head, seat, index in mine.decisions:
+        out.put("decisions", anchor, day, (*head, *found.get((seat, index), NOT_JUDGED)))
+    mine.decisions.clear()
+
+
+def _round_row(out: _Rows, r: RoundFacts, mine: _Round, anchor: int, theo_win: float | None) -> None:
     out.put("rounds", anchor, r.start_ts, (
         out.table, mine.round_id, r.session, r.number, mine.game, mine.decks, mine.rules_id, mine.dealer,
         _text(r.shoe), r.start_seq, r.end_seq, r.start_ts, r.end_ts, r.status, r.settlement, r.seats, r.banker,
-        r.handle, -r.net, r.violations, r.holds, mine.cards, mine.penetration))
+        r.handle, -r.net, theo_win, r.violations, r.holds, mine.cards, mine.penetration))
 
 
 def _shoes(out: _Rows, lines: _Pass, report: ReviewReport) -> None:

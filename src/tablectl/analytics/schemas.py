@@ -21,7 +21,7 @@ _SCHEMAS: dict[str, pa.Schema] = {
         ("decks", pa.int32()), ("rules_id", pa.string()), ("dealer", pa.string()), ("shoe", pa.string()),
         ("start_seq", pa.int64()), ("end_seq", pa.int64()), ("start_ts", _TS), ("end_ts", _TS),
         ("status", pa.string()), ("settlement", pa.string()), ("seats", pa.int32()), ("banker", pa.int32()),
-        ("handle", pa.int64()), ("win", pa.int64()), ("violations", pa.int32()), ("holds", pa.int32()),
+        ("handle", pa.int64()), ("win", pa.int64()), ("theo_win", pa.float64()), ("violations", pa.int32()), ("holds", pa.int32()),
         ("cards", pa.int32()), ("penetration", pa.float64()),
     ]),
     "cards": pa.schema([
@@ -38,7 +38,9 @@ _SCHEMAS: dict[str, pa.Schema] = {
     ]),
     "decisions": pa.schema([
         ("seq", pa.int64()), ("ts", _TS), ("round_id", pa.string()), ("round", pa.int64()), ("dealer", pa.string()),
-        ("seat", pa.int32()), ("decision", pa.string()), ("banker", pa.bool_()),
+        ("seat", pa.int32()), ("decision", pa.string()), ("banker", pa.bool_()), ("ev_choice", pa.float64()),
+        ("ev_best", pa.float64()), ("best", pa.string()), ("cost_units", pa.float64()), ("cost", pa.float64()),
+        ("best_knowing_dealer", pa.string()),
     ]),
     "anomalies": pa.schema([
         ("seq", pa.int64()), ("ts", _TS), ("kind", pa.string()), ("round_id", pa.string()), ("device", pa.string()),

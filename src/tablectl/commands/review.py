@@ -59,19 +59,26 @@ if TYPE_CHECKING:
 @click.option("--anchor", "anchor_path", type=click.Path(path_type=Path), metavar="FILE|DATASET", default=None,
               help="An anchor file (tablectl anchor), or a dataset (tablectl export): the log must still hold the last "
                    "checkpoint head it knows.")
+@click.option("--seat", type=click.IntRange(min=1), metavar="N", default=None,
+              help="List seat N's judged decisions: those only the dealer's cards explain, and the costliest.")
+@click.option("--top", type=click.IntRange(min=1), metavar="K", default=10, show_default=True,
+              help="With --seat: how many of the costliest decisions to list.")
 @progress_option
 def command(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path | None, as_json: bool,
             round_id: str | None, html_path: Path | None, config_path: Path | None, partial: bool,
-            anchor_path: Path | None, progress: bool | None) -> None:
+            anchor_path: Path | None, seat: int | None, top: int, progress: bool | None) -> None:
     """Verify the log in PATH... (log files, or a directory of them) with the table's keys from the
     keyring, rebuild every round and settle it again with the rules engine, list the anomalies
     and judge the shuffles. With no trusted key only the chain is checked."""
-    _review(paths, keys, keyring_dir, as_json, round_id, html_path, config_path, partial, anchor_path, progress)
+    if seat is not None and as_json:
+        raise CommandError("--seat: a section of the text report; not with --json", EXIT_USAGE)
+    _review(paths, keys, keyring_dir, as_json, round_id, html_path, config_path, partial, anchor_path, progress,
+            seat, top)
 
 
 def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path | None, as_json: bool,
             round_id: str | None, html_path: Path | None, config_path: Path | None, partial: bool,
-            anchor_path: Path | None, progress: bool | None = None) -> None:
+            anchor_path: Path | None, progress: bool | None = None, seat: int | None = None, top: int = 10) -> None:
     from tablectl.eventlog.anchor import read_anchors
     from tablectl.eventlog.errors import LogInputError
     from tablectl.eventlog.verify import resolve_paths
@@ -112,6 +119,11 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
             sink = (lambda rnd: chosen.append(rnd) if wanted(rnd) else None)
         else:
             sink = spool if spool is not None else (lambda rnd: None)
+        judged = None
+        if seat is not None:
+            from tablectl.review.seat_decisions import SeatDecisions
+
+            sink = judged = SeatDecisions(seat, top, then=sink)
         shown = log_progress("review", files, progress)
         try:
             report = review(files, trust or (), partial=partial, setup=setup, anchors=anchors, rounds=sink,
@@ -143,6 +155,11 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
         from tablectl.review import report_text
 
         report_text.render(report, click.echo, rounds=chosen)
+        if judged is not None:
+            from tablectl.review.seat_decisions import lines
+
+            for line in lines(judged):
+                click.echo(line)
     if not report.ok:
         first = report.verification.integrity_failures[0]
         raise CommandError(f"integrity failure: {first}", EXIT_INTEGRITY)

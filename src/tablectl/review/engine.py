@@ -185,6 +185,8 @@ class RoundChecker:
             if end is None or end > self.replay_after or rnd.status in (INTERRUPTED, OPEN):
                 rules, packets, source = self._of(rnd.session)
                 replay_round(rnd, rules, packets=packets, source=source)
+                if rnd.hands is not None and rules is not None:
+                    rnd.judge_with = (rules.settlement, self.recon.sessions[rnd.session - 1].decks)
             rnd.events = []
         self.tally.add(rnd)
         self.sink(rnd)

@@ -174,6 +174,8 @@ class RoundRecord:
     violations: list[int] = field(default_factory=list)
     resumed_in: list[int] = field(default_factory=list)  # sessions whose controller went on with it at their start
     holds: int = 0  # stops (held, device fault) that began during it
+    hands: Any = None  # the replay's settled ``RoundHands`` (None: not replayed or not settled)
+    judge_with: tuple[Any, int | None] | None = None  # (settlement rules, decks) the hands were settled with
 
     @property
     def recomputed(self) -> list[dict[str, Any]] | None:

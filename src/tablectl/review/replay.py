@@ -156,6 +156,7 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
             rnd.settlement = MISMATCH
             problems.append(f"the rules engine refuses the round ({e}), but it was settled")
         return
+    rnd.hands = hands
     again: list[tuple[Any, ...]] = results  # type: ignore[assignment]  # each BetResult is such a row
     rnd.recomputed_rows = again
     logged = rnd.settled

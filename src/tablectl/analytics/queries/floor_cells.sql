@@ -8,6 +8,8 @@
 -- expected win (stake x house edge) and its exact variance: the rounds' variances, each the sum of
 -- stake^2 x variance per unit over its wagers and stake_i x stake_j x covariance per unit over
 -- every two of its wagers (one seat's, or two seats' of the round: wager_cov).
+-- theo_*: the rounds whose theoretical win from the play made is known (rounds.theo_win): their
+-- theoretical win, handle and number.
 WITH b AS (
     SELECT bets.*, m.edge, m.variance
     FROM bets
@@ -47,7 +49,9 @@ play AS (
            count(*) AS rounds,
            count(*) FILTER (WHERE status = 'complete') AS complete,
            sum(violations) AS violations, sum(holds) AS holds,
-           count(*) FILTER (WHERE settlement = 'mismatch') AS mismatches
+           count(*) FILTER (WHERE settlement = 'mismatch') AS mismatches,
+           sum(theo_win) AS theo_win, sum(handle) FILTER (WHERE theo_win IS NOT NULL) AS theo_handle,
+           count(theo_win) AS theo_rounds
     FROM rounds WHERE date BETWEEN $from AND $to GROUP BY ALL
 ),
 pen AS (

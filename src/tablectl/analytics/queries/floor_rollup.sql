@@ -1,7 +1,9 @@
 -- The figures every floor roll-up gives for a group of cells (written @floor_rollup in a query):
 -- rounds, handle, win, hold; on the wagers the game math analyses, their hold, the expected hold
 -- and its exact standard deviation, z (win below expected: negative); violations and holds per 100
--- rounds, settlement mismatches, device faults, mean penetration (deepest card per shoe).
+-- rounds, settlement mismatches, device faults, mean penetration (deepest card per shoe); the
+-- theoretical win from the play made (theo_win, over theo_rounds rounds) and the players' edge as
+-- played (minus theo_win over those rounds' handle).
 sum(rounds) AS rounds, sum(handle) AS handle, sum(win) AS win,
 sum(win) / nullif(sum(handle), 0) AS hold,
 sum(judged_handle) AS judged_handle, sum(judged_win) AS judged_win, sum(expected_win) AS expected_win,
@@ -12,4 +14,6 @@ sqrt(sum(variance)) AS win_sd,
 100.0 * sum(violations) / sum(rounds) AS violations_per_100,
 100.0 * sum(holds) / sum(rounds) AS holds_per_100,
 sum(mismatches) AS settlement_mismatches, sum(faults) AS faults,
-sum(pen_sum) / nullif(sum(pen_n), 0) AS penetration
+sum(pen_sum) / nullif(sum(pen_n), 0) AS penetration,
+sum(theo_win) AS theo_win, sum(theo_rounds) AS theo_rounds,
+-sum(theo_win) / nullif(sum(theo_handle), 0) AS edge_as_played

@@ -2,6 +2,9 @@
 -- expects them to lose on the analysed wagers, and z of the bank's result (negative: the seat
 -- wins more than the math allows); its variance counts the covariance of the seat's wagers in a round.
 -- Bets returned as no-action and the bets of voided rounds are no handle.
+-- theo_win: what the house expects to win from the seat given its wagers and the decisions it made
+-- (the expected win under the math's strategy plus its decisions' cost; NULL when a decision of the
+-- seat is not valued), win: its actual result for the house, edge_as_played: -theo_win / handle.
 WITH b AS (
     SELECT bets.*, m.edge, m.variance FROM bets LEFT JOIN wager_math m USING (game, decks, rules_id, wager)
     WHERE bets.date BETWEEN $from AND $to
@@ -19,6 +22,13 @@ pairs AS (
          AND c.wager_b = j.wager AND c.seats = 'same'
     GROUP BY ALL
 ),
+judged AS (
+    SELECT d.table_id, d.seat, sum(d.cost) AS cost, count(*) FILTER (WHERE d.cost IS NULL) AS unjudged
+    FROM decisions d
+    WHERE d.date BETWEEN $from AND $to AND NOT d.banker
+      AND NOT EXISTS (SELECT 1 FROM rounds v WHERE v.table_id = d.table_id AND v.round_id = d.round_id AND v.status = 'voided')
+    GROUP BY ALL
+),
 seat AS (
     SELECT table_id, seat,
            count(DISTINCT round_id) AS rounds,
@@ -31,6 +41,9 @@ seat AS (
     FROM b GROUP BY ALL
 )
 SELECT s.table_id, s.seat, s.rounds, s.handle, s.player_net, s.expected_player_net,
-       s.excess / nullif(sqrt(s.variance + coalesce(p.covariance, 0)), 0) AS z
-FROM seat s LEFT JOIN pairs p USING (table_id, seat)
+       s.excess / nullif(sqrt(s.variance + coalesce(p.covariance, 0)), 0) AS z,
+       CASE WHEN coalesce(j.unjudged, 0) = 0 THEN -s.expected_player_net + coalesce(j.cost, 0) END AS theo_win,
+       -s.player_net AS win,
+       (s.expected_player_net - coalesce(j.cost, 0)) / nullif(s.handle, 0) * CASE WHEN coalesce(j.unjudged, 0) = 0 THEN 1 END AS edge_as_played
+FROM seat s LEFT JOIN pairs p USING (table_id, seat) LEFT JOIN judged j USING (table_id, seat)
 ORDER BY z NULLS LAST, s.table_id, s.seat

@@ -1,0 +1,113 @@
+"""Each settled round's player decisions judged for the export (pure, no I/O).
+
+A :class:`Judge` takes a round's ``RoundHands`` as review's replay settled it and gives, per
+decision of each seat (by its place among the seat's decisions), the values the decisions dataset
+holds (:data:`COLUMNS`): the chosen and the best option's exact value per unit of the seat's
+initial main wager, the best option, the cost of the choice in units and in cents (units x the
+initial wager), and the best option had the seat seen the dealer's cards -- all None where the
+math does not value the decision. It also gives the round's *theoretical win*: what the house
+expects to win given the wagers and the decisions actually made, from the players' information
+(:meth:`Judge.theo_win`). One judge serves a whole export; the decision values are cached per
+process (``tablectl.gamemath.decision_value``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tablectl.analytics.expected import wager_math
+from tablectl.gamemath.decision_value import DecisionError
+from tablectl.gamemath.judge import JudgedDecision, judge_round
+from tablectl.rounds import RoundHands
+
+#: the decisions dataset's judged columns, in schema order
+COLUMNS = ("ev_choice", "ev_best", "best", "cost_units", "cost", "best_knowing_dealer")
+NOT_JUDGED: tuple[None, ...] = (None,) * len(COLUMNS)
+
+
+def main_wager(game_wagers: Iterable[str]) -> str:
+    """The initial wager that a decision is valued against and a bet it creates (war, play, raise,
+    flop, ...) takes its stake from: the primary bet where the game has one, else the Ante."""
+    return "primary" if "primary" in list(game_wagers) else "ante"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundJudgement:
+    """A round's judged decisions, by (seat, place among the seat's decisions), as dataset values,
+    and its theoretical win in cents (None: some wager or decision the math does not value)."""
+
+    decisions: dict[tuple[int, int], tuple[Any, ...]]
+    theo_win: float | None
+
+
+def values(j: JudgedDecision, stake: int | None) -> tuple[Any, ...]:
+    """One judged decision as the decisions dataset's :data:`COLUMNS` (``stake``: the seat's
+    initial main wager in cents)."""
+    choice = j.values.get(j.point.choice)
+    best = j.values.get(j.best) if j.best is not None else None
+    cost = j.cost
+    cents = None if cost is None or stake is None else float(cost * stake)
+    return (None if choice is None else float(choice), None if best is None else float(best), j.best,
+            None if cost is None else float(cost), cents, j.best_knowing_dealer)
+
+
+class Judge:
+    """Judges rounds under the settlement rules review replayed them with (one per export)."""
+
+    def __init__(self) -> None:
+        self._edges: dict[tuple[str, int | None, str], dict[str, float | None]] = {}
+
+    def round(self, hands: RoundHands, settlement: Any, decks: int | None, logged_rules: dict[str, Any] | None,
+              rules_key: str) -> RoundJudgement:
+        """Judge ``hands`` (settled under ``settlement``, from ``decks`` decks; ``logged_rules`` as
+        logged, ``rules_key`` their id) into dataset values and the round's theoretical win."""
+        from tablectl.games import GAMES
+
+        game = GAMES.get(hands.game)
+        main = main_wager(game.wagers if game else ())
+        try:
+            judged = judge_round(hands, settlement, decks or 1)
+        except DecisionError:
+            judged = []
+        stakes = {s.seat: s.wagers.get(main) for s in hands.seats}
+        out: dict[tuple[int, int], tuple[Any, ...]] = {}
+        theo: Fraction | float | None = Fraction(0)
+        for j in judged:
+            stake = stakes.get(j.point.seat)
+            out[j.point.seat, j.point.index] = row = values(j, stake)
+            if theo is not None:
+                theo = None if row[4] is None else theo + Fraction(j.cost or 0) * (stake or 0)
+        edges = self._edges_of(hands.game, decks, logged_rules, rules_key)
+        if theo is not None:
+            for seat in hands.seats:
+                if seat.seat == hands.banker_seat:
+                    continue
+                for wager, stake in seat.wagers.items():
+                    edge = edges.get(wager)
+                    if stake and edge is None:
+                        return RoundJudgement(out, None)
+                    if stake:
+                        theo = theo + Fraction(edge) * stake  # type: ignore[arg-type]
+        return RoundJudgement(out, None if theo is None else float(theo))
+
+    def _edges_of(self, game: str, decks: int | None, logged: dict[str, Any] | None, key: str) -> dict[str, float | None]:
+        found = self._edges.get((game, decks, key))
+        if found is None:
+            if game == "texas-holdem-bonus" and not _main_game_cached():
+                found = {}  # its main game's analysis takes minutes: never started by an export
+            else:
+                found = {m.wager: m.edge for m in wager_math(game, decks, logged)}
+            self._edges[game, decks, key] = found
+        return found
+
+
+def _main_game_cached() -> bool:
+    from tablectl.gamemath import holdem_strategy
+
+    return holdem_strategy.cached() is not None
+
+
+__all__ = ["COLUMNS", "NOT_JUDGED", "Judge", "RoundJudgement", "main_wager", "values"]

@@ -1,0 +1,121 @@
+"""One seat's judged decisions for ``tablectl review --seat N``: those that cost the most and those
+that only the dealer's cards explain (the choice is the best had the player seen the dealer's
+cards, and not the best from what the player could see).
+
+:class:`SeatDecisions` is a round sink (``review(..., rounds=...)``): it judges the seat's decisions
+of each round the replay settled (``tablectl.gamemath.judge``) and keeps only what it lists, so its
+memory does not grow with the log. :func:`lines` renders them.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from tablectl.analytics.judging import main_wager
+from tablectl.cards import text as card_text
+from tablectl.gamemath.decision_value import DecisionError
+from tablectl.gamemath.judge import JudgedDecision, judge_round
+from tablectl.games import GAMES
+from tablectl.review.model import RoundRecord
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDecision:
+    """A judged decision of the seat, with its round and the cards on the layout."""
+
+    round_id: str
+    seat: int
+    choice: str
+    best: str | None
+    best_knowing_dealer: str | None
+    cost_units: Fraction
+    cost_cents: float | None
+    own: tuple[str, ...]
+    dealer: tuple[str, ...]
+    board: tuple[str, ...]
+
+    @property
+    def dealer_explained(self) -> bool:
+        """Only the dealer's cards explain the choice."""
+        return self.choice == self.best_knowing_dealer and self.best is not None and self.choice != self.best
+
+
+class SeatDecisions:
+    """Collects one seat's costliest decisions (``top`` of them) and every one only the dealer's
+    cards explain; counts the decisions judged and not valued."""
+
+    def __init__(self, seat: int, top: int = 10, then: Callable[[RoundRecord], None] | None = None) -> None:
+        self.seat, self.top, self.then = seat, top, then
+        self.judged = self.not_valued = 0
+        self.total_cost = 0.0  # cents
+        self._costly: list[tuple[Fraction, int, SeatDecision]] = []
+        self.explained: list[SeatDecision] = []
+        self._n = 0
+
+    def __call__(self, rnd: RoundRecord) -> None:
+        if self.then is not None:
+            self.then(rnd)
+        hands, how = rnd.hands, rnd.judge_with
+        if hands is None or how is None or not any(s.seat == self.seat for s in hands.seats):
+            return
+        try:
+            judged = [j for j in judge_round(hands, how[0], how[1] or 1) if j.point.seat == self.seat]
+        except DecisionError:
+            return
+        seat = next(s for s in hands.seats if s.seat == self.seat)
+        game = GAMES.get(hands.game)
+        stake = seat.wagers.get(main_wager(game.wagers if game else ()))
+        for j in judged:
+            self._add(rnd, j, stake, tuple(map(card_text, seat.cards)), tuple(map(card_text, hands.dealer)),
+                      tuple(map(card_text, hands.board)))
+
+    def _add(self, rnd: RoundRecord, j: JudgedDecision, stake: int | None, own: tuple[str, ...],
+             dealer: tuple[str, ...], board: tuple[str, ...]) -> None:
+        if j.cost is None:
+            self.not_valued += 1
+            return
+        self.judged += 1
+        cents = None if stake is None else float(j.cost * stake)
+        self.total_cost += cents or 0.0
+        d = SeatDecision(rnd.id or f"{rnd.session}.{rnd.number}", self.seat, j.point.choice, j.best,
+                         j.best_knowing_dealer, j.cost, cents, own, dealer, board)
+        if d.dealer_explained:
+            self.explained.append(d)
+        if j.cost > 0:
+            self._n += 1
+            item = (j.cost, -self._n, d)
+            if len(self._costly) < self.top:
+                heapq.heappush(self._costly, item)
+            else:
+                heapq.heappushpop(self._costly, item)
+
+    @property
+    def costliest(self) -> list[SeatDecision]:
+        """The seat's costliest decisions, most costly first."""
+        return [d for _, _, d in sorted(self._costly, key=lambda x: (-x[0], -x[1]))]
+
+
+def _row(d: SeatDecision) -> str:
+    cards = f"own {' '.join(d.own)}; dealer {' '.join(d.dealer) or '-'}" + (f"; board {' '.join(d.board)}" if d.board else "")
+    money = "" if d.cost_cents is None else f" (${d.cost_cents / 100:,.2f})"
+    return (f"  round {d.round_id}: {d.choice}, best {d.best}, knowing the dealer {d.best_knowing_dealer or '-'}; "
+            f"cost {float(d.cost_units):.4f} units{money}; {cards}")
+
+
+def lines(found: SeatDecisions) -> list[str]:
+    """The ``--seat`` section of review's text report."""
+    out = [f"Seat {found.seat}: {found.judged} decisions judged, {found.not_valued} not valued; "
+           f"cost ${found.total_cost / 100:,.2f}; {len(found.explained)} only the dealer's cards explain"]
+    if found.explained:
+        out.append("Decisions only the dealer's cards explain:")
+        out += [_row(d) for d in found.explained]
+    costly = found.costliest
+    out.append(f"Costliest decisions ({len(costly)}):" if costly else "No decision cost anything.")
+    out += [_row(d) for d in costly]
+    return out
+
+
+__all__ = ["SeatDecision", "SeatDecisions", "lines"]
