@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
+
+import pytest
 
 from tablectl.cards import cards
+from tablectl.gamemath.decision_value import clear_cache
 from tablectl.gamemath.judge import decision_points, judge_round
 from tablectl.gamemath.sight import Sight
 from tablectl.rounds import RoundHands, SeatHand
@@ -26,7 +30,9 @@ def test_a_one_for_the_money_trade_is_two_decisions_the_second_seeing_both_cards
     assert [j.best for j in judged] == ["trade", "raise"] and all(j.cost == 0 for j in judged)
 
 
-def test_holdem_decisions_see_the_board_dealt_before_each() -> None:
+def test_holdem_decisions_see_the_board_dealt_before_each(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # a machine without the main game's analysis
+    clear_cache()
     seat = SeatHand(1, cards("AH KH"), {"ante": 500}, ["flop", "check", "river"])
     hands = RoundHands("texas-holdem-bonus", [seat], dealer=cards("2C 2D"), board=cards("QH 7S 3D 9C 4S"))
     points = decision_points(hands)
