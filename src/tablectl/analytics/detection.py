@@ -1,0 +1,232 @@
+"""Whether a seat's decisions follow hidden information (pure statistics on plain rows).
+
+Each judged decision of a seat is a :class:`DecisionRow`: the options, the choice, each option's
+exact value from the seat's own information (``own``) and from each hidden-information hypothesis
+(``hidden``: ``"hole:K"`` -- the dealer's K-th dealt card seen; ``"edge"`` -- every dealer card read
+high or low; ``"team:J"`` -- seat J's cards seen), values in units of the initial main wager.
+
+**The models.** A player chooses option o with probability proportional to exp(V(o) / T): the
+honest model takes V from his own information, the hypothesis from the hidden one, with the *same*
+error model (the same temperature T). The statistic of a hypothesis is the log-likelihood ratio
+
+    LLR = sum over decisions of  log p_hidden(choice) - log p_own(choice).
+
+T is the honest model's maximum-likelihood temperature on the seat's decisions so far (on the
+grid :data:`TEMPERATURES`): a sloppy honest player gets a high T, which shrinks every term, and a
+hole-carder's hidden-driven choices, which look like errors from his own cards, raise T too --
+the fit errs on the honest player's side.
+
+**Why an honest seat drifts down whatever its error model.** The value from the own information is
+the average of the value from the hidden one over the hidden cards (own ones given), and an honest
+seat's choice does not depend on the hidden cards; log p(choice) is concave in the values (log
+of a softmax), so by Jensen E[log p_hidden(choice)] <= log p_own(choice): every term has a mean
+at most 0, for any honest player, sloppy or perfect. A hole-carder's terms are positive where his
+choice is the hidden best and not the own best, and that is what the evidence lists.
+
+**The p-value** is sequential and valid however often the seat is looked at: under the honest
+model the likelihood ratio exp(LLR_n) is a martingale of mean 1, so by Ville's inequality the
+chance that it ever reaches 1/p is at most p: ``p = min(1, exp(-max_n LLR_n))``. The bound is exact
+for the softmax honest player at the fitted temperature; for the others (a perfect player, other
+error models) it rests on the downward drift above, and the false-alarm rates measured over
+thousands of simulated honest sessions (``bench/bench_detection.py``, docs/surveillance.md) are
+its check. Flags across every seat and hypothesis tested are then controlled by Holm
+(``tablectl.analytics.multiple``).
+
+The bank (a DP or player-dealer) is judged apart by :func:`bank_check`: a z of its results
+against the exact mean and variance of its position.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tablectl.analytics.multiple import METHODS
+
+ALPHA = 0.01
+#: the honest model's temperatures (initial wagers), geometric; the fit is the likeliest of them
+TEMPERATURES: tuple[float, ...] = tuple(float(t) for t in np.geomspace(0.02, 4.0, 24))
+_ABSENT = -1e6  # the value of an option a row does not have (padding; probability 0)
+
+
+class DetectionError(ValueError):
+    """Rows the test cannot take (a choice not among the options, values not one per option)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRow:
+    """One judged decision of one seat: options, choice, each option's value from the seat's own
+    information and under each hidden-information hypothesis (one value per option, in order)."""
+
+    round: int
+    seat: int
+    options: tuple[str, ...]
+    choice: str
+    own: tuple[float, ...]
+    hidden: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A decision only the hidden information explains: the choice is the best knowing it, not
+    the best from the seat's own cards; ``cost``: what it gives up from its own cards (wagers)."""
+
+    round: int
+    seat: int
+    choice: str
+    own_best: str
+    hidden_best: str
+    cost: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTest:
+    """One seat tested for one hypothesis: decisions the hypothesis tells apart from the honest
+    model, the final LLR, the fitted temperature, the sequential p-value, the evidence, and
+    whether the screening flagged it (set by :func:`screen`)."""
+
+    seat: int
+    hypothesis: str
+    decisions: int
+    llr: float
+    temperature: float
+    p_value: float
+    evidence: tuple[Evidence, ...]
+    flagged: bool = False
+
+
+def _best(options: Sequence[str], values: Sequence[float]) -> str:
+    top = max(values)
+    return next(o for o, v in zip(options, values) if v == top)
+
+
+def _validate(row: DecisionRow, hypothesis: str) -> None:
+    where = f"round {row.round} seat {row.seat}"
+    if row.choice not in row.options:
+        raise DetectionError(f"{where}: choice {row.choice!r} is not one of {list(row.options)}")
+    for name, values in (("own", row.own), (hypothesis, row.hidden.get(hypothesis, row.own))):
+        if len(values) != len(row.options):
+            raise DetectionError(f"{where}: {len(values)} {name} values for {len(row.options)} options")
+        if not all(math.isfinite(v) for v in values):
+            raise DetectionError(f"{where}: a {name} value is not a finite number: {list(values)}")
+
+
+def _matrices(rows: Sequence[DecisionRow], hypothesis: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    width = max((len(r.options) for r in rows), default=1)
+    own = np.full((len(rows), width), _ABSENT)
+    hid = np.full((len(rows), width), _ABSENT)
+    choice = np.zeros(len(rows), dtype=np.int64)
+    for i, r in enumerate(rows):
+        _validate(r, hypothesis)
+        k = len(r.options)
+        own[i, :k] = r.own
+        hid[i, :k] = r.hidden[hypothesis]
+        choice[i] = r.options.index(r.choice)
+    return own, hid, choice
+
+
+def log_choice(values: np.ndarray, choice: np.ndarray, temperatures: Sequence[float] = TEMPERATURES) -> np.ndarray:
+    """log P(choice) under the softmax of ``values`` (rows x options) at each temperature:
+    an array rows x temperatures."""
+    t = np.asarray(temperatures)[None, None, :]
+    z = values[:, :, None] / t
+    top = z.max(axis=1, keepdims=True)
+    lse = top[:, 0, :] + np.log(np.exp(z - top).sum(axis=1))
+    return z[np.arange(len(choice)), choice, :] - lse
+
+
+def llr_path(own: np.ndarray, hidden: np.ndarray, choice: np.ndarray,
+             temperatures: Sequence[float] = TEMPERATURES) -> tuple[np.ndarray, np.ndarray]:
+    """The LLR after each decision (at the temperature fitted on the decisions so far) and that
+    temperature's index: the sequential statistic, from value matrices (rows x options, absent
+    options at a very low value) and the choices' column indices."""
+    honest = log_choice(own, choice, temperatures)
+    diff = log_choice(hidden, choice, temperatures) - honest
+    fit = np.cumsum(honest, axis=0).argmax(axis=1)
+    path = np.cumsum(diff, axis=0)[np.arange(len(choice)), fit]
+    return path, fit
+
+
+def p_value(path: np.ndarray) -> float:
+    """The sequential p-value of an LLR path: min(1, exp(-max LLR)) (Ville's inequality)."""
+    if len(path) == 0:
+        return 1.0
+    return float(min(1.0, math.exp(-float(np.max(path)))))
+
+
+def evidence(rows: Iterable[DecisionRow], hypothesis: str) -> tuple[Evidence, ...]:
+    """The decisions only ``hypothesis`` explains (choice = its best, not the own-cards best)."""
+    out = []
+    for r in rows:
+        values = r.hidden.get(hypothesis)
+        if values is None:
+            continue
+        own_best, hidden_best = _best(r.options, r.own), _best(r.options, values)
+        if r.choice == hidden_best != own_best:
+            cost = max(r.own) - r.own[r.options.index(r.choice)]
+            out.append(Evidence(r.round, r.seat, r.choice, own_best, hidden_best, cost))
+    return tuple(out)
+
+
+def seat_test(rows: Sequence[DecisionRow], hypothesis: str) -> SeatTest:
+    """One seat's decisions (``rows``, in the order played) tested for ``hypothesis`` (rows
+    without it are left out; ``decisions`` counts those it values unlike the own information)."""
+    seats = {r.seat for r in rows}
+    if len(seats) > 1:
+        raise DetectionError(f"seat_test: rows of seats {sorted(seats)}; expected one seat's")
+    used = [r for r in rows if hypothesis in r.hidden and len(r.options) > 1]
+    seat = rows[0].seat if rows else 0
+    telling = sum(tuple(r.hidden[hypothesis]) != tuple(r.own) for r in used)
+    if not telling:
+        return SeatTest(seat, hypothesis, 0, 0.0, TEMPERATURES[0], 1.0, ())
+    path, fit = llr_path(*_matrices(used, hypothesis))
+    return SeatTest(seat, hypothesis, telling, float(path[-1]), TEMPERATURES[int(fit[-1])], p_value(path),
+                    evidence(used, hypothesis))
+
+
+def screen(rows: Iterable[DecisionRow], alpha: float = ALPHA, method: str = "holm") -> list[SeatTest]:
+    """Every seat of ``rows`` tested for every hypothesis its rows carry, flagged where
+    ``method`` (``holm``: family-wise; ``bh``: false-discovery rate) rejects at ``alpha`` across
+    all the tests; seats in order, hypotheses sorted."""
+    if method not in METHODS:
+        raise DetectionError(f"method {method!r}: expected one of {', '.join(METHODS)}")
+    by_seat: dict[int, list[DecisionRow]] = {}
+    for r in rows:
+        by_seat.setdefault(r.seat, []).append(r)
+    tests = [seat_test(seat_rows, h) for seat, seat_rows in sorted(by_seat.items())
+             for h in sorted({h for r in seat_rows for h in r.hidden})]
+    flags = METHODS[method]([t.p_value for t in tests], alpha) if tests else []
+    return [SeatTest(t.seat, t.hypothesis, t.decisions, t.llr, t.temperature, t.p_value, t.evidence, f)
+            for t, f in zip(tests, flags)]
+
+
+@dataclass(frozen=True, slots=True)
+class BankCheck:
+    """A bank position's results against its exact math: rounds, the total, the expected total,
+    z and the one-sided p-value of a result at least this good for the bank."""
+
+    rounds: int
+    total: float
+    expected: float
+    z: float
+    p_value: float
+
+
+def bank_check(results: Sequence[float], mean: float, variance: float) -> BankCheck:
+    """The bank's per-round results (its net, in any unit) against the exact ``mean`` and
+    ``variance`` of one round of its position in that unit (``analytics.variance``)."""
+    if variance <= 0 or not math.isfinite(variance) or not math.isfinite(mean):
+        raise DetectionError(f"bank_check: mean {mean!r} and variance {variance!r}: expected a finite mean and variance above 0")
+    n = len(results)
+    total = float(sum(results))
+    if n == 0:
+        return BankCheck(0, 0.0, 0.0, 0.0, 1.0)
+    z = (total - n * mean) / math.sqrt(n * variance)
+    return BankCheck(n, total, n * mean, z, 0.5 * math.erfc(z / math.sqrt(2)))
+
+
+__all__ = ["ALPHA", "TEMPERATURES", "BankCheck", "DecisionRow", "DetectionError", "Evidence", "SeatTest", "bank_check",
+           "evidence", "llr_path", "log_choice", "p_value", "screen", "seat_test"]
