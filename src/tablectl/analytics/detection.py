@@ -120,7 +120,6 @@ def _matrices(rows: Sequence[DecisionRow], hypothesis: str) -> tuple[np.ndarray,
     hid = np.full((len(rows), width), _ABSENT)
     choice = np.zeros(len(rows), dtype=np.int64)
     for i, r in enumerate(rows):
-        _validate(r, hypothesis)
         k = len(r.options)
         own[i, :k] = r.own
         hid[i, :k] = r.hidden[hypothesis]
@@ -178,6 +177,8 @@ def seat_test(rows: Sequence[DecisionRow], hypothesis: str) -> SeatTest:
     if len(seats) > 1:
         raise DetectionError(f"seat_test: rows of seats {sorted(seats)}; expected one seat's")
     used = [r for r in rows if hypothesis in r.hidden and len(r.options) > 1]
+    for r in used:
+        _validate(r, hypothesis)
     seat = rows[0].seat if rows else 0
     telling = sum(tuple(r.hidden[hypothesis]) != tuple(r.own) for r in used)
     if not telling:
