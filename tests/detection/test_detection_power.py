@@ -34,8 +34,9 @@ def test_a_three_card_table_of_1000_rounds_flags_the_hole_carder_and_neither_hon
             seats.append(SeatHand(seat, own, {"ante": 500}, [choice]))
         hands = RoundHands(GAME, seats, dealer=dealer)
         rows += detection_rows(n, hands, judge_round(hands))
-    flagged = {(t.seat, t.hypothesis) for t in screen(rows) if t.flagged}
-    assert flagged == {(1, "hole:1")}
+    tests = screen(rows)
+    assert {t.seat for t in tests if t.flagged} == {1}
+    assert max((t for t in tests if t.seat == 1), key=lambda t: t.llr).hypothesis == "hole:1"  # the likeliest explanation
 
 
 @pytest.mark.slow
