@@ -84,21 +84,26 @@ def _profile(view: str) -> Profile:
     return _VIEW_PROFILE.get(view, Profile(1, "basic"))
 
 
-def _value_stage(stage: Stage, game: str, views: tuple[str, ...], own: list[int], board: list[int],
-                 dealer: list[int], partner: list[int], made: list[str]) -> None:
-    for view in views:
-        sight = sight_for(_profile(view), own=own, board=board, dealer=dealer, team=partner, made=made,
-                          hidden=view != "own")
-        dv = decision_values(game, stage.options, sight, None, DECKS[game])
-        row = [float(dv.values[o]) for o in stage.options]  # type: ignore[arg-type]
-        stage.values.setdefault(view, []).append(row)  # type: ignore[arg-type]
-        stage.best.setdefault(view, []).append(stage.options.index(dv.best))  # type: ignore[arg-type]
+class _Builder:
+    """A Stage's rows as they are valued, deal by deal."""
 
+    def __init__(self, options: tuple[str, ...]) -> None:
+        self.options = options
+        self.values: dict[str, list[list[float]]] = {}
+        self.best: dict[str, list[int]] = {}
 
-def _freeze(stage: Stage) -> Stage:
-    stage.values = {v: np.asarray(a, dtype=float) for v, a in stage.values.items()}
-    stage.best = {v: np.asarray(a, dtype=np.int64) for v, a in stage.best.items()}
-    return stage
+    def add(self, game: str, views: tuple[str, ...], own: list[int], board: list[int], dealer: list[int],
+            partner: list[int], made: list[str]) -> None:
+        for view in views:
+            sight = sight_for(_profile(view), own=own, board=board, dealer=dealer, team=partner, made=made,
+                              hidden=view != "own")
+            dv = decision_values(game, self.options, sight, None, DECKS[game])
+            self.values.setdefault(view, []).append([float(dv.values[o]) for o in self.options])  # type: ignore[arg-type]
+            self.best.setdefault(view, []).append(self.options.index(dv.best))  # type: ignore[arg-type]
+
+    def stage(self) -> Stage:
+        return Stage(self.options, {v: np.asarray(a, dtype=float) for v, a in self.values.items()},
+                     {v: np.asarray(a, dtype=np.int64) for v, a in self.best.items()})
 
 
 def deal_pool(game: str, size: int, rng: random.Random) -> Pool:
@@ -107,27 +112,27 @@ def deal_pool(game: str, size: int, rng: random.Random) -> Pool:
         raise ValueError(f"deal_pool: no decision of {game!r} depends on hidden cards (expected one of {', '.join(HYPOTHESES)})")
     views = ("own", *HYPOTHESES[game])
     if game in (tcp.GAME, fl.GAME):
-        first = Stage(tcp_game.OPTIONS if game == tcp.GAME else fl_game.OPTIONS)
+        first = _Builder(tcp_game.OPTIONS if game == tcp.GAME else fl_game.OPTIONS)
         for _ in range(size):
             d = rng.sample(range(52), 9)
-            _value_stage(first, game, views, d[:3], [], d[3:6], d[6:9], [])
-        return Pool(game, size, _freeze(first), {})
+            first.add(game, views, d[:3], [], d[3:6], d[6:9], [])
+        return Pool(game, size, first.stage(), {})
     if game == oftm.GAME:
-        first, after = Stage(oftm_game.FIRST_OPTIONS), Stage(oftm_game.AFTER_TRADE)
+        first, after = _Builder(oftm_game.FIRST_OPTIONS), _Builder(oftm_game.AFTER_TRADE)
         for _ in range(size):
             d = [c % 52 for c in rng.sample(range(52 * DECKS[game]), 5)]
-            _value_stage(first, game, views, d[:1], [], d[1:3], d[3:4], [])
-            _value_stage(after, game, views, [d[0], d[4]], [], d[1:3], d[3:4], [oftm.TRADE])
-        return Pool(game, size, _freeze(first), {oftm_game.FIRST_OPTIONS.index(oftm.TRADE): _freeze(after)})
-    turn = Stage((thb.TURN, thb.CHECK))
-    rivers = {0: Stage((thb.RIVER, thb.CHECK)), 1: Stage((thb.RIVER, thb.CHECK))}
+            first.add(game, views, d[:1], [], d[1:3], d[3:4], [])
+            after.add(game, views, [d[0], d[4]], [], d[1:3], d[3:4], [oftm.TRADE])
+        return Pool(game, size, first.stage(), {oftm_game.FIRST_OPTIONS.index(oftm.TRADE): after.stage()})
+    turn = _Builder((thb.TURN, thb.CHECK))
+    rivers = {0: _Builder((thb.RIVER, thb.CHECK)), 1: _Builder((thb.RIVER, thb.CHECK))}
     for _ in range(size):
         d = rng.sample(range(52), 11)
         own, dealer, board, partner = d[:2], d[2:4], d[4:9], d[9:11]
-        _value_stage(turn, game, views, own, board[:3], dealer, partner, [thb.FLOP])
+        turn.add(game, views, own, board[:3], dealer, partner, [thb.FLOP])
         for i, made in ((0, thb.TURN), (1, thb.CHECK)):
-            _value_stage(rivers[i], game, views, own, board[:4], dealer, partner, [thb.FLOP, made])
-    return Pool(game, size, _freeze(turn), {i: _freeze(s) for i, s in rivers.items()})
+            rivers[i].add(game, views, own, board[:4], dealer, partner, [thb.FLOP, made])
+    return Pool(game, size, turn.stage(), {i: b.stage() for i, b in rivers.items()})
 
 
 def _choose(stage: Stage, deals: np.ndarray, views: np.ndarray, names: tuple[str, ...], recreational: bool,
