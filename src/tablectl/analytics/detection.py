@@ -6,30 +6,31 @@ exact value from the seat's own information (``own``) and from each hidden-infor
 high or low; ``"team:J"`` -- seat J's cards seen), values in units of the initial main wager.
 
 **The models.** A player chooses option o with probability proportional to exp(V(o) / T): the
-honest model takes V from his own information, the hypothesis from the hidden one, with the *same*
-error model (the same temperature T). The statistic of a hypothesis is the log-likelihood ratio
+honest model takes V from his own information, the hypothesis from the hidden one, with the same
+kind of error (a temperature T). The statistic of a hypothesis after n decisions is
 
-    LLR = sum over decisions of  log p_hidden(choice) - log p_own(choice).
+    LLR_n = sum_i log p_hidden(choice_i; T_i) - max_T sum_i log p_own(choice_i; T)
 
-T is the honest model's maximum-likelihood temperature on the seat's decisions so far (on the
-grid :data:`TEMPERATURES`): a sloppy honest player gets a high T, which shrinks every term, and a
-hole-carder's hidden-driven choices, which look like errors from his own cards, raise T too --
-the fit errs on the honest player's side.
+where T_i is the temperature that fits decisions 1..i-1 best under the hypothesis (decided before
+decision i is seen; :data:`FIRST_TEMPERATURE` for the first) and the honest temperature is the
+one that fits all n decisions best (on the grid :data:`TEMPERATURES`): the honest side always gets
+its most favourable fit -- a sloppy honest player a high T, which explains his errors.
 
 **Why an honest seat drifts down whatever its error model.** The value from the own information is
-the average of the value from the hidden one over the hidden cards (own ones given), and an honest
-seat's choice does not depend on the hidden cards; log p(choice) is concave in the values (log
-of a softmax), so by Jensen E[log p_hidden(choice)] <= log p_own(choice): every term has a mean
-at most 0, for any honest player, sloppy or perfect. A hole-carder's terms are positive where his
-choice is the hidden best and not the own best, and that is what the evidence lists.
+the average of the value from the hidden one over the cards not seen, and an honest seat's choice
+does not depend on those cards; log p(choice) is concave in the values (log of a softmax), so by
+Jensen E[log p_hidden(choice; T)] <= log p_own(choice; T) for every T: each decision adds at most
+zero on average, for any honest player, sloppy or perfect. A hole-carder's decisions add where
+his choice is the hidden best and not the own best, and those are the evidence.
 
-**The p-value** is sequential and valid however often the seat is looked at: under the honest
-model the likelihood ratio exp(LLR_n) is a martingale of mean 1, so by Ville's inequality the
-chance that it ever reaches 1/p is at most p: ``p = min(1, exp(-max_n LLR_n))``. The bound is exact
-for the softmax honest player at the fitted temperature; for the others (a perfect player, other
-error models) it rests on the downward drift above, and the false-alarm rates measured over
-thousands of simulated honest sessions (``bench/bench_detection.py``, docs/surveillance.md) are
-its check. Flags across every seat and hypothesis tested are then controlled by Holm
+**The p-value** is sequential and valid however often the seat is looked at. For an honest softmax
+player of any temperature T0 the honest maximum is at least the likelihood at T0, so exp(LLR_n)
+is at most a likelihood ratio with a predictable numerator -- a martingale of mean 1 under T0
+(universal inference, Wasserman, Ramdas and Balakrishnan 2020) -- and by Ville's inequality it
+ever reaches 1/p with chance at most p: ``p = min(1, exp(-max_n LLR_n))``. For other honest
+players (other error models) it rests on the downward drift above; the false-alarm rates measured
+over thousands of simulated honest sessions (``bench/bench_detection.py``, docs/surveillance.md)
+are its check. Flags across every seat and hypothesis tested are then controlled by Holm
 (``tablectl.analytics.multiple``).
 
 The bank (a DP or player-dealer) is judged apart by :func:`bank_check`: a z of its results
@@ -47,8 +48,10 @@ import numpy as np
 from tablectl.analytics.multiple import METHODS
 
 ALPHA = 0.01
-#: the honest model's temperatures (initial wagers), geometric; the fit is the likeliest of them
-TEMPERATURES: tuple[float, ...] = tuple(float(t) for t in np.geomspace(0.02, 4.0, 24))
+#: the hypothesis's temperature at a seat's first decision (nothing to fit it on yet)
+FIRST_TEMPERATURE = 0.15
+#: the models' temperatures (initial wagers), geometric, and the first; each fit is the likeliest
+TEMPERATURES: tuple[float, ...] = tuple(sorted({*(float(t) for t in np.geomspace(0.02, 4.0, 24)), FIRST_TEMPERATURE}))
 _ABSENT = -1e6  # the value of an option a row does not have (padding; probability 0)
 
 
@@ -139,14 +142,18 @@ def log_choice(values: np.ndarray, choice: np.ndarray, temperatures: Sequence[fl
 
 def llr_path(own: np.ndarray, hidden: np.ndarray, choice: np.ndarray,
              temperatures: Sequence[float] = TEMPERATURES) -> tuple[np.ndarray, np.ndarray]:
-    """The LLR after each decision (at the temperature fitted on the decisions so far) and that
-    temperature's index: the sequential statistic, from value matrices (rows x options, absent
-    options at a very low value) and the choices' column indices."""
-    honest = log_choice(own, choice, temperatures)
-    diff = log_choice(hidden, choice, temperatures) - honest
-    fit = np.cumsum(honest, axis=0).argmax(axis=1)
-    path = np.cumsum(diff, axis=0)[np.arange(len(choice)), fit]
-    return path, fit
+    """The statistic after each decision and the honest temperature fitted so far (its index),
+    from value matrices (rows x options, absent options at a very low value) and the choices'
+    column indices. Each decision's probability under the hypothesis is taken at the temperature
+    that fits the decisions *before* it best under the hypothesis (the first at
+    :data:`FIRST_TEMPERATURE`); the honest likelihood at the temperature that fits *all* the
+    decisions so far best -- the most favourable to honesty (see the module doc)."""
+    honest = np.cumsum(log_choice(own, choice, temperatures), axis=0)
+    alt = log_choice(hidden, choice, temperatures)
+    start = int(np.argmin(np.abs(np.log(np.asarray(temperatures) / FIRST_TEMPERATURE))))
+    before = np.r_[start, np.cumsum(alt, axis=0)[:-1].argmax(axis=1)] if len(choice) else np.zeros(0, dtype=np.int64)
+    numerator = np.cumsum(alt[np.arange(len(choice)), before])
+    return numerator - honest.max(axis=1), honest.argmax(axis=1)
 
 
 def p_value(path: np.ndarray) -> float:
@@ -229,5 +236,5 @@ def bank_check(results: Sequence[float], mean: float, variance: float) -> BankCh
     return BankCheck(n, total, n * mean, z, 0.5 * math.erfc(z / math.sqrt(2)))
 
 
-__all__ = ["ALPHA", "TEMPERATURES", "BankCheck", "DecisionRow", "DetectionError", "Evidence", "SeatTest", "bank_check",
+__all__ = ["ALPHA", "FIRST_TEMPERATURE", "TEMPERATURES", "BankCheck", "DecisionRow", "DetectionError", "Evidence", "SeatTest", "bank_check",
            "evidence", "llr_path", "log_choice", "p_value", "screen", "seat_test"]
