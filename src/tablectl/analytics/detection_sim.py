@@ -136,10 +136,10 @@ def deal_pool(game: str, size: int, rng: random.Random) -> Pool:
 
 
 def _choose(stage: Stage, deals: np.ndarray, views: np.ndarray, names: tuple[str, ...], recreational: bool,
-            gen: np.random.Generator) -> np.ndarray:
+            gen: np.random.Generator, temperature: float) -> np.ndarray:
     own = stage.values["own"][deals]
     if recreational:
-        w = np.exp((own - own.max(axis=1, keepdims=True)) / RECREATIONAL_TEMPERATURE)
+        w = np.exp((own - own.max(axis=1, keepdims=True)) / temperature)
         cum = np.cumsum(w / w.sum(axis=1, keepdims=True), axis=1)
         return np.minimum((cum < gen.random(len(deals))[:, None]).sum(axis=1), own.shape[1] - 1)
     best = np.stack([stage.best[n] for n in names])
@@ -156,20 +156,22 @@ class Session:
     choice: np.ndarray
 
 
-def session(pool: Pool, profile: Profile, rounds: int, gen: np.random.Generator) -> Session:
-    """``rounds`` rounds of ``profile`` on deals drawn from ``pool`` (see the module doc)."""
+def session(pool: Pool, profile: Profile, rounds: int, gen: np.random.Generator,
+            temperature: float = RECREATIONAL_TEMPERATURE) -> Session:
+    """``rounds`` rounds of ``profile`` on deals drawn from ``pool`` (see the module doc);
+    ``temperature``: a recreational seat's (a sloppier honest player: higher)."""
     names = ("own", *HYPOTHESES[pool.game])
     deals = gen.integers(0, pool.size, rounds)
     hidden = gen.random(rounds) < profile.share
     view_names = [view_of(profile, h) for h in (False, True)]
     views = np.where(hidden, names.index(view_names[1]), names.index(view_names[0]))
     recreational = profile.kind == "recreational"
-    first = _choose(pool.first, deals, views, names, recreational, gen)
+    first = _choose(pool.first, deals, views, names, recreational, gen, temperature)
     width = max(len(pool.first.options), *(len(s.options) for s in pool.then.values())) if pool.then else len(pool.first.options)
     parts = [(np.arange(rounds) * 2, pool.first, deals, first)]
     for taken, stage in pool.then.items():
         idx = np.flatnonzero(first == taken)
-        parts.append((idx * 2 + 1, stage, deals[idx], _choose(stage, deals[idx], views[idx], names, recreational, gen)))
+        parts.append((idx * 2 + 1, stage, deals[idx], _choose(stage, deals[idx], views[idx], names, recreational, gen, temperature)))
     order = np.argsort(np.concatenate([p[0] for p in parts]), kind="stable")
     values = {}
     for n in names:
