@@ -223,17 +223,24 @@ class BankCheck:
     p_value: float
 
 
-def bank_check(results: Sequence[float], mean: float, variance: float) -> BankCheck:
+def bank_check(results: Sequence[float], mean: float | Sequence[float], variance: float | Sequence[float]) -> BankCheck:
     """The bank's per-round results (its net, in any unit) against the exact ``mean`` and
-    ``variance`` of one round of its position in that unit (``analytics.variance``)."""
-    if variance <= 0 or not math.isfinite(variance) or not math.isfinite(mean):
-        raise DetectionError(f"bank_check: mean {mean!r} and variance {variance!r}: expected a finite mean and variance above 0")
+    ``variance`` of each round of its position in that unit (one figure for every round, or one
+    per round: ``analytics.bank.round_moments``)."""
     n = len(results)
+    means = [float(mean)] * n if isinstance(mean, (int, float)) else [float(m) for m in mean]
+    variances = [float(variance)] * n if isinstance(variance, (int, float)) else [float(v) for v in variance]
+    if len(means) != n or len(variances) != n:
+        raise DetectionError(f"bank_check: {n} results, {len(means)} means, {len(variances)} variances: expected one each per round")
+    for i, (m, v) in enumerate(zip(means, variances)):
+        if not (math.isfinite(m) and math.isfinite(v) and v > 0):
+            raise DetectionError(f"bank_check: round #{i}: mean {m!r} and variance {v!r}: expected a finite mean and variance above 0")
     total = float(sum(results))
     if n == 0:
         return BankCheck(0, 0.0, 0.0, 0.0, 1.0)
-    z = (total - n * mean) / math.sqrt(n * variance)
-    return BankCheck(n, total, n * mean, z, 0.5 * math.erfc(z / math.sqrt(2)))
+    expected = sum(means)
+    z = (total - expected) / math.sqrt(sum(variances))
+    return BankCheck(n, total, expected, z, 0.5 * math.erfc(z / math.sqrt(2)))
 
 
 __all__ = ["ALPHA", "FIRST_TEMPERATURE", "TEMPERATURES", "BankCheck", "DecisionRow", "DetectionError", "Evidence", "SeatTest", "bank_check",
