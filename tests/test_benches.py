@@ -28,6 +28,7 @@ SMOKE: dict[str, list[list[str]]] = {
     "bench_flood.py": [["--events", "300"]],
     "bench_floorgen.py": [["--rounds", "2", "--workers", "2", "--repeat", "1"]],
     "bench_framer.py": [["200"]],
+    "bench_judging.py": [["--lines", "2000", "--repeat", "1"]],
     "bench_latency.py": [["30", "0.0", "--repeat", "1"]],
     "bench_log.py": [["--events", "200", "--fsync-events", "128", "--repeat", "1"]],
     "bench_math.py": [["--quick"]],
