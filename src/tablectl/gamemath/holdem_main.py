@@ -183,6 +183,18 @@ def _colex4(a: int, b: int, c: int, d: int, binom: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def _turn_node(a: int, b: int, c: int, t: int, binom: np.ndarray) -> int:
+    """The colex index of the turn node: flop ``a < b < c`` and the turn card ``t``, in order."""
+    if t < a:
+        return _colex4(t, a, b, c, binom)
+    if t < b:
+        return _colex4(a, t, b, c, binom)
+    if t < c:
+        return _colex4(a, b, t, c, binom)
+    return _colex4(a, b, c, t, binom)
+
+
+@njit(cache=True)
 def turn_nodes(reps: np.ndarray, key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray, binom: np.ndarray,
                won: np.ndarray, lost: np.ndarray, won_straight: np.ndarray, won_flush: np.ndarray) -> None:
     """Walk every board once; add each starting hand's wins and losses (and wins whose hand is
@@ -248,15 +260,7 @@ def decide(reps: np.ndarray, binom: np.ndarray, won: np.ndarray, lost: np.ndarra
                     for t in range(52):
                         if t == h1 or t == h2 or t == a or t == b or t == c:
                             continue
-                        # the four board cards in order, for the colex index
-                        if t < a:
-                            node = _colex4(t, a, b, c, binom)
-                        elif t < b:
-                            node = _colex4(a, t, b, c, binom)
-                        elif t < c:
-                            node = _colex4(a, b, t, c, binom)
-                        else:
-                            node = _colex4(a, b, c, t, binom)
+                        node = _turn_node(a, b, c, t, binom)
                         w, lo, wq = won[r, node], lost[r, node], won_qualified[r, node]
                         y = w - lo
                         x = wq + 2 * w - 3 * lo
@@ -304,14 +308,7 @@ def flop_values(reps: np.ndarray, binom: np.ndarray, won: np.ndarray, lost: np.n
                     for t in range(52):
                         if t == h1 or t == h2 or t == a or t == b or t == c:
                             continue
-                        if t < a:
-                            node = _colex4(t, a, b, c, binom)
-                        elif t < b:
-                            node = _colex4(a, t, b, c, binom)
-                        elif t < c:
-                            node = _colex4(a, b, t, c, binom)
-                        else:
-                            node = _colex4(a, b, c, t, binom)
+                        node = _turn_node(a, b, c, t, binom)
                         w, lo = won[r, node], lost[r, node]
                         y = w - lo
                         sum_y += y
