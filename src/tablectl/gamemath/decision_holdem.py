@@ -25,21 +25,13 @@ from math import factorial
 import numpy as np
 from numba import njit
 
+from tablectl.gamemath.holdem_main import _popcount
 from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
 from tablectl.gamemath.sight import HIGH, LOW, DecisionValues, Sight
 from tablectl.rules import texas_holdem_bonus as thb
 from tablectl.rules.hand7 import pack5
 from tablectl.rules.houserules import TexasHoldemBonusRules
 from tablectl.rules.payout import FOLD
-
-
-@njit(cache=True)
-def _popcount(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 @njit(cache=True)
