@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from tablectl.gamemath.holdem_main import _value
+from tablectl.gamemath.holdem_situations import next_combination
 
 MADE = (
     "a straight or better",
@@ -161,14 +162,8 @@ def tally_cells(reps: np.ndarray, weights: np.ndarray, play: np.ndarray, n: int,
                     out[cell, 2] += w * g
                 else:
                     out[cell, 3] -= w * g
-            i = n - 1
-            while i >= 0 and picks[i] == 52 - n + i:
-                i -= 1
-            if i < 0:
+            if not next_combination(picks, 52):
                 break
-            picks[i] += 1
-            for j in range(i + 1, n):
-                picks[j] = picks[j - 1] + 1
 
 
 @dataclass(frozen=True)

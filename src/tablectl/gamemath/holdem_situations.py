@@ -29,6 +29,22 @@ def stabiliser(c1: int, c2: int) -> np.ndarray:
 
 
 @njit(cache=True)
+def next_combination(picks: np.ndarray, items: int) -> bool:
+    """Step ``picks`` (ascending indices) to the next combination of ``len(picks)`` of ``items``
+    in lexicographic order; False after the last one."""
+    n = picks.shape[0]
+    i = n - 1
+    while i >= 0 and picks[i] == items - n + i:
+        i -= 1
+    if i < 0:
+        return False
+    picks[i] += 1
+    for j in range(i + 1, n):
+        picks[j] = picks[j - 1] + 1
+    return True
+
+
+@njit(cache=True)
 def _index(cards: np.ndarray, n: int, binom: np.ndarray) -> int:
     """The colex index of ``cards[:n]`` sorted ascending in place."""
     for i in range(1, n):
@@ -88,15 +104,8 @@ def canonical_boards(c1: int, c2: int, n: int, perms: np.ndarray, binom: np.ndar
             boards[count, :] = board
             sizes[count] = distinct
             count += 1
-        # next combination of n of the 50 cards
-        i = n - 1
-        while i >= 0 and picks[i] == 50 - n + i:
-            i -= 1
-        if i < 0:
+        if not next_combination(picks, 50):
             break
-        picks[i] += 1
-        for j in range(i + 1, n):
-            picks[j] = picks[j - 1] + 1
     return boards[:count], sizes[:count]
 
 
