@@ -20,7 +20,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The table's folder: ``logs``, ``keys`` and the export ``ds``."""
     root = tmp_path_factory.mktemp("judged")
     assert run_tablectl("keygen", root / "keys").code == 0
-    done = run_tablectl("run", CONFIG, "--simulate", "--headless", "--autoplay", "60", "--seed", "3", "--log-dir",
+    done = run_tablectl("run", CONFIG, "--simulate", "--headless", "--autoplay", "150", "--seed", "3", "--log-dir",
                         root / "logs", "--signing-key", root / "keys" / "table.key", "--player", "1:hole-card",
                         "--player", "2:basic")
     assert done.code == 0, done.err
@@ -80,6 +80,21 @@ def test_review_of_a_basic_strategy_seat_lists_no_costly_decision(table: Path) -
     done = run_tablectl("review", table / "logs", "--key", table / "keys" / "table.pub", "--seat", "2")
     assert done.code == 0, done.err
     assert "No decision cost anything." in done.out and "0 only the dealer's cards explain" in done.out
+
+
+def test_review_flags_the_hole_carder_for_the_dealer_card_he_sees_with_the_rounds_that_show_it(table: Path) -> None:
+    done = run_tablectl("review", table / "logs", "--key", table / "keys" / "table.pub", "--seat", "1")
+    assert done.code == 0, done.err
+    tests = done.out.split("Play from hidden cards", 1)[1]
+    assert [line.strip().split(": FLAGGED;")[0] for line in tests.splitlines() if ": FLAGGED;" in line] == ["hole:1"]
+    evidence = [line for line in tests.splitlines() if line.startswith("    round ")]
+    assert evidence and all(", best from own cards " in line and ", best knowing it " in line for line in evidence)
+
+
+def test_review_flags_no_hidden_information_for_a_basic_strategy_seat(table: Path) -> None:
+    done = run_tablectl("review", table / "logs", "--key", table / "keys" / "table.pub", "--seat", "2")
+    assert done.code == 0, done.err
+    assert "Play from hidden cards" in done.out and "FLAGGED" not in done.out
 
 
 def test_review_seat_with_json_exits_2_naming_the_option(table: Path) -> None:

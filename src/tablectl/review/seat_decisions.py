@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from tablectl.analytics.detection import ALPHA, DecisionRow, SeatTest, screen
+from tablectl.analytics.detection_rows import detection_rows
 from tablectl.analytics.judging import main_wager
 from tablectl.cards import text as card_text
 from tablectl.gamemath.decision_value import DecisionError
@@ -54,6 +56,8 @@ class SeatDecisions:
         self._costly: list[tuple[Fraction, int, SeatDecision]] = []
         self.explained: list[SeatDecision] = []
         self._n = 0
+        self.rows: list[DecisionRow] = []  # for the hidden-information test: a few numbers per decision
+        self._round_ids: list[str] = []
 
     def __call__(self, rnd: RoundRecord) -> None:
         if self.then is not None:
@@ -66,6 +70,8 @@ class SeatDecisions:
         except DecisionError:
             return
         seat = next(s for s in hands.seats if s.seat == self.seat)
+        self._round_ids.append(rnd.id or f"{rnd.session}.{rnd.number}")
+        self.rows += detection_rows(len(self._round_ids) - 1, hands, judged, how[0], how[1] or 1)
         game = GAMES.get(hands.game)
         stake = seat.wagers.get(main_wager(game.wagers if game else ()))
         for j in judged:
@@ -92,6 +98,15 @@ class SeatDecisions:
             else:
                 heapq.heappushpop(self._costly, item)
 
+    def tests(self) -> list[SeatTest]:
+        """The seat tested for every hidden-information hypothesis its game allows, flagged at
+        :data:`~tablectl.analytics.detection.ALPHA` (Holm across the hypotheses)."""
+        return screen(self.rows)
+
+    def round_id(self, index: int) -> str:
+        """The round id of a test's evidence (``Evidence.round``)."""
+        return self._round_ids[index]
+
     @property
     def costliest(self) -> list[SeatDecision]:
         """The seat's costliest decisions, most costly first."""
@@ -115,6 +130,17 @@ def lines(found: SeatDecisions) -> list[str]:
     costly = found.costliest
     out.append(f"Costliest decisions ({len(costly)}):" if costly else "No decision cost anything.")
     out += [_row(d) for d in costly]
+    tests = found.tests()
+    if tests:
+        out.append(f"Play from hidden cards (alpha {ALPHA:g}, Holm across the {len(tests)} hypotheses; "
+                   "p: the chance an honest player's decisions lean this far):")
+        for t in tests:
+            verdict = "FLAGGED" if t.flagged else "not flagged"
+            out.append(f"  {t.hypothesis}: {verdict}; p {t.p_value:.3g}, {t.decisions} decisions tell it apart, "
+                       f"{len(t.evidence)} only it explains")
+            if t.flagged:
+                out += [f"    round {found.round_id(e.round)}: {e.choice}, best from own cards {e.own_best}, "
+                        f"best knowing it {e.hidden_best}; gives up {e.cost:.4f} units" for e in t.evidence[:10]]
     return out
 
 
