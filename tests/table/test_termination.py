@@ -153,7 +153,8 @@ def _start(log_dir: Path, how: str) -> subprocess.Popen[str]:
     """``how``: ``flood`` (a device floods the table), ``autoplay`` (the virtual dealer plays),
     ``display`` (the virtual dealer plays at full pace under the live display, in a terminal),
     ``idle`` (nobody deals)."""
-    env = {**os.environ, "XDG_STATE_HOME": str(log_dir.parent / "state"), "TABLECTL_KEYRING": str(log_dir.parent / "keyring")}
+    env = {**os.environ, "XDG_STATE_HOME": str(log_dir.parent / "state"), "TABLECTL_KEYRING": str(log_dir.parent / "keyring"),
+           "PYTHONFAULTHANDLER": "1"}  # a SIGABRT dumps every thread's stack (see stop_while_cards_flow)
     run = ["run", str(CONFIG), "--simulate", "--log-dir", str(log_dir)]
     if how == "flood":
         program = log_dir.parent / "flooded_run.py"
@@ -192,7 +193,12 @@ def stop_while_cards_flow(log_dir: Path, rng: random.Random, *, how: str = "floo
             time.sleep(0.02)
         time.sleep(rng.uniform(0.0, 0.4))
         proc.send_signal(signum)
-        _, stderr = proc.communicate(timeout=60)
+        try:
+            _, stderr = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:  # hung: fail with where each of its threads stands
+            proc.send_signal(signal.SIGABRT)
+            _, stacks = proc.communicate(timeout=30)
+            pytest.fail(f"the table did not stop within 60 s of signal {signum}; its threads:\n{stacks[-6000:]}")
     finally:
         if proc.poll() is None:
             proc.kill()
