@@ -25,28 +25,13 @@ from math import factorial
 import numpy as np
 from numba import njit
 
-from tablectl.gamemath.holdem_main import _popcount
+from tablectl.gamemath.holdem_main import board_plus_two
 from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
 from tablectl.gamemath.sight import HIGH, LOW, DecisionValues, Sight
 from tablectl.rules import texas_holdem_bonus as thb
 from tablectl.rules.hand7 import pack5
 from tablectl.rules.houserules import TexasHoldemBonusRules
 from tablectl.rules.payout import FOLD
-
-
-@njit(cache=True)
-def _eval(base: int, masks: np.ndarray, a: int, b: int, rank7: np.ndarray, flush_table: np.ndarray, key: np.ndarray) -> int:
-    """The best-five value of the five board cards (``base`` key sum, suit ``masks``) plus a, b."""
-    v = rank7[base + key[a >> 2] + key[b >> 2]]
-    for s in range(4):
-        m = masks[s]
-        if (a & 3) == s:
-            m |= 1 << (a >> 2)
-        if (b & 3) == s:
-            m |= 1 << (b >> 2)
-        if _popcount(m) >= 5 and flush_table[m] > v:
-            v = flush_table[m]
-    return v
 
 
 @njit(cache=True)
@@ -65,10 +50,10 @@ def board_counts(boards: np.ndarray, own: np.ndarray, known: np.ndarray, free: n
             c = boards[i, j]
             base += key[c >> 2]
             masks[c & 3] |= 1 << (c >> 2)
-        pv = _eval(base, masks, own[0], own[1], rank7, flush_table, key)
+        pv = board_plus_two(base, masks, own[0], own[1], rank7, flush_table, key)
         won = tied = lost = 0
         if m == 0:
-            dv = _eval(base, masks, known[0], known[1], rank7, flush_table, key)
+            dv = board_plus_two(base, masks, known[0], known[1], rank7, flush_table, key)
             won, tied, lost = int(pv > dv), int(pv == dv), int(pv < dv)
         else:
             for x in range(free.shape[0]):
@@ -80,7 +65,7 @@ def board_counts(boards: np.ndarray, own: np.ndarray, known: np.ndarray, free: n
                     w = (h if want_high else 1) * ((1 - h) if want_low else 1)
                     if w == 0:
                         continue
-                    dv = _eval(base, masks, known[0], a, rank7, flush_table, key)
+                    dv = board_plus_two(base, masks, known[0], a, rank7, flush_table, key)
                     if pv > dv:
                         won += w
                     elif pv == dv:
@@ -101,7 +86,7 @@ def board_counts(boards: np.ndarray, own: np.ndarray, known: np.ndarray, free: n
                         w *= lo - k
                     if w <= 0:
                         continue
-                    dv = _eval(base, masks, a, b, rank7, flush_table, key)
+                    dv = board_plus_two(base, masks, a, b, rank7, flush_table, key)
                     if pv > dv:
                         won += w
                     elif pv == dv:

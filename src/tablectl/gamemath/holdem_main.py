@@ -129,19 +129,28 @@ def rank_board(board: np.ndarray, key: np.ndarray, rank7: np.ndarray, flush_tabl
         a = rest[i]
         for j in range(i + 1, 47):
             b = rest[j]
-            v = rank7[base + key[a >> 2] + key[b >> 2]]
-            for s in range(4):
-                m = masks[s]
-                if (a & 3) == s:
-                    m |= 1 << (a >> 2)
-                if (b & 3) == s:
-                    m |= 1 << (b >> 2)
-                if _popcount(m) >= 5 and flush_table[m] > v:
-                    v = flush_table[m]
+            v = board_plus_two(base, masks, a, b, rank7, flush_table, key)
             values[a, b] = v
             values[b, a] = v
             every[k] = v
             k += 1
+
+
+@njit(cache=True)
+def board_plus_two(base: int, masks: np.ndarray, a: int, b: int, rank7: np.ndarray, flush_table: np.ndarray,
+                   key: np.ndarray) -> int:
+    """The best-five value of five board cards (``base``: their rank-key sum; ``masks``: their
+    ranks per suit) plus the cards ``a`` and ``b``."""
+    v = rank7[base + key[a >> 2] + key[b >> 2]]
+    for s in range(4):
+        m = masks[s]
+        if (a & 3) == s:
+            m |= 1 << (a >> 2)
+        if (b & 3) == s:
+            m |= 1 << (b >> 2)
+        if _popcount(m) >= 5 and flush_table[m] > v:
+            v = flush_table[m]
+    return v
 
 
 @njit(cache=True)
