@@ -206,6 +206,14 @@ def screen(rows: Iterable[DecisionRow], alpha: float = ALPHA, method: str = "hol
         by_seat.setdefault(r.seat, []).append(r)
     tests = [seat_test(seat_rows, h) for seat, seat_rows in sorted(by_seat.items())
              for h in sorted({h for r in seat_rows for h in r.hidden})]
+    return flag(tests, alpha, method)
+
+
+def flag(tests: Sequence[SeatTest], alpha: float = ALPHA, method: str = "holm") -> list[SeatTest]:
+    """``tests`` (already computed, of any number of seats or seat sessions) flagged where
+    ``method`` rejects at ``alpha`` across all of them: one multiple-testing pass, in order."""
+    if method not in METHODS:
+        raise DetectionError(f"method {method!r}: expected one of {', '.join(METHODS)}")
     flags = METHODS[method]([t.p_value for t in tests], alpha) if tests else []
     return [SeatTest(t.seat, t.hypothesis, t.decisions, t.llr, t.temperature, t.p_value, t.evidence, f)
             for t, f in zip(tests, flags)]
@@ -244,4 +252,4 @@ def bank_check(results: Sequence[float], mean: float | Sequence[float], variance
 
 
 __all__ = ["ALPHA", "FIRST_TEMPERATURE", "TEMPERATURES", "BankCheck", "DecisionRow", "DetectionError", "Evidence", "SeatTest", "bank_check",
-           "evidence", "llr_path", "log_choice", "p_value", "screen", "seat_test"]
+           "evidence", "flag", "llr_path", "log_choice", "p_value", "screen", "seat_test"]

@@ -37,6 +37,7 @@ from typing import Any
 from tablectl.analytics.approved import default_path, rules_findings
 from tablectl.analytics.approved import load as load_approved
 from tablectl.analytics.dataset import load_rules
+from tablectl.analytics.floor_detection import AdvantagePlay, advantage_play
 from tablectl.analytics.queries import Result, connect, make_cells, named_queries, run
 from tablectl.analytics.stats import expected_false_alarms, family_limit, fisher
 
@@ -85,6 +86,7 @@ class FloorReport:
     alarms: dict[str, Alarms] = field(default_factory=dict)
     correction: str = CORRECTION
     variance: str = VARIANCE
+    advantage: AdvantagePlay | None = None  # play from hidden cards, every seat session (floor_detection)
 
     def limit(self, family: str) -> float:
         """The z limit of ``family`` (``tables``, ``player_banks``, ``dealers``, ``days``, ``seats``)."""
@@ -105,6 +107,7 @@ class FloorReport:
             "tables": self.tables.dicts(),
             "dealers": self.dealers.dicts(), "days": self.days.dicts(), "seats": self.seats.dicts(),
             "shufflers": self.shufflers.dicts(), "math": self.math.dicts(), "seconds": self.seconds,
+            "advantage_play": self.advantage.to_dict() if self.advantage is not None else None,
         }
 
 
@@ -160,6 +163,8 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
         "shufflers": _weak(shufflers, p_limit, "machine"),
         "hand_shuffles": _weak(shufflers, p_limit, "hand"),
     }
+    report.advantage = advantage_play(con, date_from, date_to, alpha)
+    report.flagged["advantage_play"] = report.advantage.flagged()
     report.seconds = time.perf_counter() - t0
     return report
 

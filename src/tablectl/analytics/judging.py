@@ -37,10 +37,12 @@ def main_wager(game_wagers: Iterable[str]) -> str:
 @dataclass(frozen=True, slots=True)
 class RoundJudgement:
     """A round's judged decisions, by (seat, place among the seat's decisions), as dataset values,
-    and its theoretical win in cents (None: some wager or decision the math does not value)."""
+    and its theoretical win in cents (None: some wager or decision the math does not value);
+    ``judged``: the decisions as ``gamemath.judge`` judged them (the sightings are made from them)."""
 
     decisions: dict[tuple[int, int], tuple[Any, ...]]
     theo_win: float | None
+    judged: tuple[JudgedDecision, ...] = ()
 
 
 def values(j: JudgedDecision, stake: int | None) -> tuple[Any, ...]:
@@ -88,10 +90,10 @@ class Judge:
                 for wager, stake in seat.wagers.items():
                     edge = edges.get(wager)
                     if stake and edge is None:
-                        return RoundJudgement(out, None)
+                        return RoundJudgement(out, None, tuple(judged))
                     if stake:
                         theo = theo + Fraction(edge) * stake  # type: ignore[arg-type]
-        return RoundJudgement(out, None if theo is None else float(theo))
+        return RoundJudgement(out, None if theo is None else float(theo), tuple(judged))
 
     def _edges_of(self, game: str, decks: int | None, logged: dict[str, Any] | None, key: str) -> dict[str, float | None]:
         found = self._edges.get((game, decks, key))

@@ -32,6 +32,7 @@ from tablectl.analytics.dataset import PartWriter
 from tablectl.analytics.judging import COLUMNS as JUDGED_COLUMNS
 from tablectl.analytics.judging import NOT_JUDGED, Judge, RoundJudgement, main_wager
 from tablectl.analytics.schemas import SCHEMAS
+from tablectl.analytics.sightings import sightings
 from tablectl.review.engine import ReviewReport
 from tablectl.review.model import INTERRUPTED, OPEN, VOIDED, CsmEvents, RoundRecord
 
@@ -363,6 +364,9 @@ class Extractor:
         mine = self._pass.done(facts)
         if mine is not None:
             judged = self._judged(rnd, mine)
+            if judged is not None and judged.judged and rnd.hands is not None:
+                _sighting_rows(self._rows, mine, sightings(rnd.hands, judged.judged, self._settlement.get(mine.rules_id),
+                                                           mine.decks or 1))
             _decision_rows(self._rows, mine, judged)
             _round_row(self._rows, facts, mine, facts.end_seq, judged.theo_win if judged else None)
 
@@ -429,6 +433,18 @@ def _decision_rows(out: _Rows, mine: _Round, judged: RoundJudgement | None) -> N
     for anchor, day, head, seat, index in mine.decisions:
         out.put("decisions", anchor, day, (*head, *found.get((seat, index), NOT_JUDGED)))
     mine.decisions.clear()
+
+
+def _sighting_rows(out: _Rows, mine: _Round, found: list[Any]) -> None:
+    """The round's sightings (``analytics.sightings``), each anchored and dated as its decision's row."""
+    lines = {(seat, index): (anchor, day, head) for anchor, day, head, seat, index in mine.decisions}
+    for s in found:
+        at = lines.get((s.seat, s.decision))
+        if at is None:
+            continue
+        anchor, day, head = at
+        out.put("sightings", anchor, day, (out.table, anchor, mine.round_id, head[4], mine.dealer, s.seat, s.decision,
+                                           s.hypothesis, s.options, s.choice, s.own, s.hidden))
 
 
 def _round_row(out: _Rows, r: RoundFacts, mine: _Round, anchor: int, theo_win: float | None) -> None:

@@ -42,6 +42,14 @@ _SCHEMAS: dict[str, pa.Schema] = {
         ("ev_best", pa.float64()), ("best", pa.string()), ("cost_units", pa.float64()), ("cost", pa.float64()),
         ("best_knowing_dealer", pa.string()),
     ]),
+    # one row per judged player decision and hidden-information hypothesis its game allows
+    # (``tablectl.analytics.sightings``): what ``analytics.detection.screen`` takes
+    "sightings": pa.schema([
+        ("seq", pa.int64()), ("round_id", pa.string()), ("round", pa.int64()), ("dealer", pa.string()),
+        ("seat", pa.int32()), ("decision", pa.int32()), ("hypothesis", pa.string()),
+        ("options", pa.list_(pa.string())), ("choice", pa.string()), ("own", pa.list_(pa.float64())),
+        ("hidden", pa.list_(pa.float64())),
+    ]),
     "anomalies": pa.schema([
         ("seq", pa.int64()), ("ts", _TS), ("kind", pa.string()), ("round_id", pa.string()), ("device", pa.string()),
         ("detail", pa.string()), ("resolution", pa.string()), ("location", pa.string()),

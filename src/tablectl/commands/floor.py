@@ -86,5 +86,5 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
     else:
         render_text(report, click.echo)
     if any(report.flagged[k] for k in ("tables", "player_banks", "rules", "dealers", "days", "seats", "shufflers",
-                                       "hand_shuffles")):
+                                       "hand_shuffles", "advantage_play")):
         click.get_current_context().exit(EXIT_FINDINGS)

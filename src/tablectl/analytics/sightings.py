@@ -1,0 +1,80 @@
+"""The rows of the ``sightings`` dataset (pure, no I/O): what the floor's test of play from hidden
+cards (``analytics.detection.screen``) takes, one row per judged player decision and per
+hidden-information hypothesis its game allows.
+
+Export makes them where it judges a settled round (``analytics.rows.Extractor``): each decision
+``gamemath.judge`` valued is valued again under each hypothesis (``analytics.detection_rows``:
+``hole:K`` the dealer's K-th dealt card seen, ``edge`` every dealer card read high or low,
+``team:J`` seat J's cards seen). A row holds the options, the choice, the options' values from the
+seat's own information (``own``) and under the hypothesis (``hidden``; NULL where they are the
+own values: the hypothesis tells nothing about that decision), in units of the initial main wager.
+The floor reads them back as ``detection.DecisionRow``\\ s with :func:`decision_rows`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tablectl.analytics.detection import DecisionRow
+from tablectl.analytics.detection_rows import detection_rows
+from tablectl.gamemath.decision_value import DecisionError
+from tablectl.gamemath.judge import JudgedDecision
+from tablectl.rounds import RoundHands
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """One decision (the seat's ``decision``-th of the round) under one hypothesis: the options,
+    the choice, the own values and the hypothesis's (None: the same as the own)."""
+
+    seat: int
+    decision: int
+    hypothesis: str
+    options: tuple[str, ...]
+    choice: str
+    own: tuple[float, ...]
+    hidden: tuple[float, ...] | None
+
+
+def sightings(hands: RoundHands, judged: Sequence[JudgedDecision], rules: Any = None, decks: int = 1) -> list[Sighting]:
+    """The sightings of a settled round's ``judged`` decisions (none of a round the math cannot
+    value under the hypotheses); by decision, then hypothesis."""
+    out: list[Sighting] = []
+    for j in judged:
+        try:
+            rows = detection_rows(0, hands, [j], rules, decks)
+        except DecisionError:
+            return []
+        for r in rows:
+            for name in sorted(r.hidden):
+                values = tuple(r.hidden[name])
+                out.append(Sighting(r.seat, j.point.index, name, tuple(r.options), r.choice, tuple(r.own),
+                                    None if values == tuple(r.own) else values))
+    return out
+
+
+def decision_rows(records: Iterable[Mapping[str, Any]], seat: int = 0) -> tuple[list[DecisionRow], list[Any]]:
+    """Sightings read back (mappings with ``key``: what tells one decision from another, e.g. the
+    table and the decision's line; ``round``: what the evidence names; and the dataset's
+    ``hypothesis``, ``options``, ``choice``, ``own``, ``hidden``), in the order played, as one
+    seat's ``DecisionRow``\\ s (numbered ``seat``) and, by ``DecisionRow.round``, each row's ``round``."""
+    rows: list[DecisionRow] = []
+    rounds: list[Any] = []
+    index: dict[Any, int] = {}
+    hidden: list[dict[str, tuple[float, ...]]] = []
+    for rec in records:
+        at = index.get(rec["key"])
+        own = tuple(float(v) for v in rec["own"])
+        if at is None:
+            at = index[rec["key"]] = len(rows)
+            rounds.append(rec["round"])
+            hidden.append({})
+            rows.append(DecisionRow(at, seat, tuple(rec["options"]), str(rec["choice"]), own, hidden[at]))
+        values = rec["hidden"]
+        hidden[at][str(rec["hypothesis"])] = own if values is None else tuple(float(v) for v in values)
+    return rows, rounds
+
+
+__all__ = ["Sighting", "decision_rows", "sightings"]
