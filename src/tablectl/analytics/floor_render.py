@@ -8,6 +8,7 @@ import io
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tablectl.analytics import floor_detection_render
 from tablectl.analytics.floor import FloorReport, outside_band
 from tablectl.analytics.queries import Result
 
@@ -131,6 +132,9 @@ def render_text(report: FloorReport, echo: Callable[[str], None], *, width: int 
     text = console.export_text()
     for line in [*summary(report), *text.rstrip("\n").split("\n")]:
         echo(line.rstrip())
+    if report.advantage is not None:
+        for line in floor_detection_render.lines(report.advantage):
+            echo(line)
 
 
 #: the columns of a section, in the order they are left out when the terminal is too narrow
@@ -176,6 +180,8 @@ def render_html(report: FloorReport) -> str:
         for row in report.table_days.dicts():
             by_table.setdefault(str(row["table_id"]), []).append(row)
         parts += [hold_plot(table, rows) for table, rows in by_table.items()]
+    if report.advantage is not None:
+        parts.append(floor_detection_render.section(report.advantage))
     parts.append(f"<p>Computed in {report.seconds:.2f} s with DuckDB.</p></body></html>")
     return "\n".join(parts)
 
