@@ -60,3 +60,22 @@ def floor_copy(small_floor: Floor, tmp_path: Path) -> Floor:
     shutil.copytree(small_floor.root / "logs", logs)
     return Floor(tmp_path, small_floor.public_key, {name: logs / name for name in small_floor.logs},
                  dict(small_floor.dealers), dict(small_floor.serials), small_floor.rounds)
+
+
+TCP_CONFIG = Path(__file__).parents[2] / "config" / "tables" / "three-card-poker.toml"
+
+
+@pytest.fixture(scope="session")
+def hole_card_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A simulated Three Card Poker table of 150 rounds, seat 1 a hole-carder (sees the dealer's
+    first card), seat 2 basic strategy, exported (read only): its folder holds ``logs``, ``keys``
+    and the dataset ``ds``."""
+    root = tmp_path_factory.mktemp("judged")
+    assert run_tablectl("keygen", root / "keys").code == 0
+    done = run_tablectl("run", TCP_CONFIG, "--simulate", "--headless", "--autoplay", "150", "--seed", "3", "--log-dir",
+                        root / "logs", "--signing-key", root / "keys" / "table.key", "--player", "1:hole-card",
+                        "--player", "2:basic")
+    assert done.code == 0, done.err
+    done = run_tablectl("export", root / "logs", "--to", root / "ds", "--key", root / "keys" / "table.pub")
+    assert done.code == 0, done.err
+    return root

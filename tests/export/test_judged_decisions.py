@@ -12,21 +12,12 @@ from exporthelpers import run_tablectl
 
 from tablectl.analytics.expected import wager_math
 
-CONFIG = Path(__file__).parents[2] / "config" / "tables" / "three-card-poker.toml"
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The table's folder: ``logs``, ``keys`` and the export ``ds``."""
-    root = tmp_path_factory.mktemp("judged")
-    assert run_tablectl("keygen", root / "keys").code == 0
-    done = run_tablectl("run", CONFIG, "--simulate", "--headless", "--autoplay", "150", "--seed", "3", "--log-dir",
-                        root / "logs", "--signing-key", root / "keys" / "table.key", "--player", "1:hole-card",
-                        "--player", "2:basic")
-    assert done.code == 0, done.err
-    done = run_tablectl("export", root / "logs", "--to", root / "ds", "--key", root / "keys" / "table.pub")
-    assert done.code == 0, done.err
-    return root
+def table(hole_card_table: Path) -> Path:
+    """The table's folder: ``logs``, ``keys`` and the export ``ds`` (``conftest.hole_card_table``)."""
+    return hole_card_table
 
 
 @pytest.fixture(scope="module")
