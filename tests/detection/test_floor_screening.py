@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from tablectl.analytics.detection import DetectionError
 from tablectl.analytics.floor_detection import Session, detect
 
 
@@ -51,3 +54,10 @@ def test_a_flag_names_the_rounds_only_the_hidden_card_explains() -> None:
     flag = detect(rows, 0.05).flags[0]
     assert [e.round_id for e in flag.evidence] == [f"1.{i}" for i in range(2, 13)]
     assert flag.to_dict()["count"] == 11
+
+
+def test_a_sighting_whose_choice_is_no_option_is_an_error_naming_its_session() -> None:
+    rows = _decisions("T1", 4, 3, cheat=True)
+    rows[1] = {**rows[1], "choice": "raise"}
+    with pytest.raises(DetectionError, match=r"sightings of T1 seat 4 on 2026-11-20: .*'raise' is not one of"):
+        detect(rows, 0.05)

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablectl.analytics.detection import SeatTest, flag, seat_test
+from tablectl.analytics.detection import DetectionError, SeatTest, flag, seat_test
 from tablectl.analytics.sightings import decision_rows
 
 METHOD = "holm"
@@ -145,12 +145,16 @@ def _session_tests(rows: list[Mapping[str, Any]]) -> tuple[list[SeatTest], list[
 
 def detect(records: Iterable[Mapping[str, Any]], alpha: float) -> AdvantagePlay:
     """Every seat session of ``records`` tested for every hypothesis it carries, flagged by Holm
-    at family-wise ``alpha`` across all the floor's tests."""
+    at family-wise ``alpha`` across all the floor's tests (``DetectionError`` naming the session
+    for sightings the test cannot take)."""
     groups = sessions(records)
     out = AdvantagePlay(alpha)
     tested: list[tuple[Session, SeatTest, list[tuple[str, str, int, str]]]] = []
     for key in sorted(groups):
-        tests, rounds, n = _session_tests(groups[key])
+        try:
+            tests, rounds, n = _session_tests(groups[key])
+        except (DetectionError, KeyError, TypeError, ValueError) as e:
+            raise DetectionError(f"sightings of {key.label()}: {e}") from None
         out.decisions += n
         tested += [(key, t, rounds) for t in tests]
     out.sessions, out.tests = len(groups), len(tested)

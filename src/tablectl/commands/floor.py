@@ -6,7 +6,8 @@ serial; tables whose rules are not approved or change within a day.
 
 Exit codes: 0 nothing flagged; 1 a table (its hold or its rules), a player bank, dealer, day, seat,
 shuffler or hand-shuffled shoe flagged; 2 bad input (not a dataset, a bad date, a ``--z`` that is not a positive finite
-number, an approved-math file that cannot be used, an HTML file that cannot be written);
+number, an approved-math file that cannot be used, an HTML file that cannot be written, sightings the
+test of play from hidden cards cannot take, named by their seat session);
 3 integrity: the dataset's files are not what its manifests list (a file no manifest lists, a listed
 file missing, rows differing from the manifest), one line naming the file, nothing reported. A game
 math cache that cannot be written (a full disk) is a warning on stderr; the report still prints.
@@ -53,6 +54,7 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
 
     from tablectl.analytics.approved import ApprovedError
     from tablectl.analytics.dataset import DatasetError, IntegrityError
+    from tablectl.analytics.detection import DetectionError
     from tablectl.analytics.floor import floor
     from tablectl.analytics.floor_render import render_html, render_text
 
@@ -69,7 +71,7 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
         raise CommandError(str(e), EXIT_USAGE) from None
     except IntegrityError as e:
         raise CommandError(f"integrity failure: {e}", EXIT_INTEGRITY) from None
-    except DatasetError as e:
+    except (DatasetError, DetectionError) as e:
         raise CommandError(str(e), EXIT_USAGE) from None
     from tablectl.analytics.lookalike import lookalikes
 
