@@ -19,8 +19,8 @@ def _decisions(table: str, seat: int, n: int, *, cheat: bool, player: str | None
     for i in range(n):
         seq = first_seq + 10 * i
         out.append({"table_id": table, "date": day, "seat": seat, "seq": seq, "round_id": f"1.{i + 1}",
-                    "hypothesis": "hole:1", "options": ["play", "fold"], "choice": "play" if cheat else "fold",
-                    "own": [-1.05, -1.0], "hidden": [1.0, -1.0] if cheat else None,
+                    "options": ["play", "fold"], "choice": "play" if cheat else "fold", "own": [-1.05, -1.0],
+                    "hypotheses": ["hole:1"], "hidden": [[1.0, -1.0] if cheat else None],
                     "ts": f"{day}T10:{seq // 60 % 60:02d}:{seq % 60:02d}Z", "player": player})
     return out
 
@@ -50,7 +50,7 @@ def test_a_players_decisions_at_two_tables_are_tested_together() -> None:
 
 def test_a_flag_names_the_rounds_only_the_hidden_card_explains() -> None:
     rows = _decisions("T1", 1, 12, cheat=True)
-    rows[0] = {**rows[0], "choice": "fold", "hidden": None}  # the card told nothing: he played his own cards
+    rows[0] = {**rows[0], "choice": "fold", "hidden": [None]}  # the card told nothing: he played his own cards
     flag = detect(rows, 0.05).flags[0]
     assert [e.round_id for e in flag.evidence] == [f"1.{i}" for i in range(2, 13)]
     assert flag.to_dict()["count"] == 11

@@ -25,11 +25,14 @@ from tablectl.analytics.sightings import decision_rows
 
 METHOD = "holm"
 
-_SELECT = """SELECT s.table_id, CAST(s.date AS VARCHAR) AS date, s.seat, s.seq, s.round_id, s.hypothesis, s.options,
-       s.choice, s.own, s.hidden, d.ts, {player} AS player
+_SELECT = """SELECT s.table_id, CAST(s.date AS VARCHAR) AS date, s.seat, s.seq, s.round_id,
+       any_value(s.options) AS options, any_value(s.choice) AS choice, any_value(s.own) AS own,
+       list(s.hypothesis ORDER BY s.hypothesis) AS hypotheses, list(s.hidden ORDER BY s.hypothesis) AS hidden,
+       any_value(d.ts) AS ts, any_value({player}) AS player
 FROM sightings s LEFT JOIN decisions d ON d.table_id = s.table_id AND d.seq = s.seq
 WHERE s.date BETWEEN $from AND $to
-ORDER BY s.table_id, s.seq, s.hypothesis"""
+GROUP BY ALL
+ORDER BY s.table_id, s.seq"""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -110,8 +113,9 @@ def vars_of(e: Sighted) -> dict[str, Any]:
 
 def read_sightings(con: Any, date_from: str | None, date_to: str | None) -> list[dict[str, Any]]:
     """The sightings of days ``date_from``..``date_to`` from a dataset's DuckDB views
-    (``queries.connect``), each with its decision's time and the player entered (None: none or
-    no such column), by table and line."""
+    (``queries.connect``), one record per decision with its hypotheses gathered
+    (``sightings.decision_rows``), its time and the player entered (None: none or no such
+    column), by table and line."""
     from tablectl.analytics.queries import run
 
     columns = {row[0] for row in con.execute("DESCRIBE decisions").fetchall()}
@@ -136,8 +140,7 @@ def sessions(records: Iterable[Mapping[str, Any]]) -> dict[Session, list[Mapping
 
 def _session_tests(rows: list[Mapping[str, Any]]) -> tuple[list[SeatTest], list[tuple[str, str, int, str]], int]:
     """One session's tests (a hypothesis each), the evidence rounds' places, and its decisions."""
-    keyed = [{**r, "key": (r["table_id"], r["seq"]), "round": (r["table_id"], str(r["date"]), int(r["seat"]),
-                                                              str(r["round_id"]))} for r in rows]
+    keyed = [{**r, "round": (r["table_id"], str(r["date"]), int(r["seat"]), str(r["round_id"]))} for r in rows]
     found, rounds = decision_rows(keyed)
     tests = [seat_test(found, h) for h in sorted({h for d in found for h in d.hidden})]
     return tests, rounds, len(found)

@@ -56,24 +56,18 @@ def sightings(hands: RoundHands, judged: Sequence[JudgedDecision], rules: Any = 
 
 
 def decision_rows(records: Iterable[Mapping[str, Any]], seat: int = 0) -> tuple[list[DecisionRow], list[Any]]:
-    """Sightings read back (mappings with ``key``: what tells one decision from another, e.g. the
-    table and the decision's line; ``round``: what the evidence names; and the dataset's
-    ``hypothesis``, ``options``, ``choice``, ``own``, ``hidden``), in the order played, as one
-    seat's ``DecisionRow``\\ s (numbered ``seat``) and, by ``DecisionRow.round``, each row's ``round``."""
+    """Sightings read back, one mapping per decision with its hypotheses gathered (``options``,
+    ``choice``, ``own``; ``hypotheses``: the names; ``hidden``: their values, in the same order,
+    None where they are the own values; ``round``: what the evidence names), in the order played,
+    as one seat's ``DecisionRow``\\ s (numbered ``seat``) and, by ``DecisionRow.round``, each
+    row's ``round``."""
     rows: list[DecisionRow] = []
     rounds: list[Any] = []
-    index: dict[Any, int] = {}
-    hidden: list[dict[str, tuple[float, ...]]] = []
-    for rec in records:
-        at = index.get(rec["key"])
-        own = tuple(float(v) for v in rec["own"])
-        if at is None:
-            at = index[rec["key"]] = len(rows)
-            rounds.append(rec["round"])
-            hidden.append({})
-            rows.append(DecisionRow(at, seat, tuple(rec["options"]), str(rec["choice"]), own, hidden[at]))
-        values = rec["hidden"]
-        hidden[at][str(rec["hypothesis"])] = own if values is None else tuple(float(v) for v in values)
+    for at, rec in enumerate(records):
+        own = tuple(rec["own"])
+        hidden = {str(h): own if v is None else tuple(v) for h, v in zip(rec["hypotheses"], rec["hidden"], strict=True)}
+        rows.append(DecisionRow(at, seat, tuple(rec["options"]), str(rec["choice"]), own, hidden))
+        rounds.append(rec["round"])
     return rows, rounds
 
 
