@@ -4,7 +4,8 @@ variant, from what the player saw.
 The dealer's three cards are the cards known of them plus every set of the others from the
 unseen cards (one deck), each weighted by how many orders of dealing agree with what an edge sort
 told (``dealer_weights``). Every dealer hand is valued by the rules engine's own three-card table
-(``tablectl.rules.hand3``), vectorised; each distinct dealer value goes through
+(``tablectl.rules.hand3``), vectorised; the dealer values are classed by whether they qualify and
+how they compare with the player's, one value of each class goes through
 ``three_card_poker.showdown``, and each showdown result is settled once by ``ante_play_payouts``
 (and the Ante bonus, player-banked).
 Values are per unit of Ante: Ante plus Play (plus Ante bonus); the Pair Plus, Pairplus and 6 Card
@@ -23,7 +24,7 @@ import numpy as np
 from tablectl.gamemath.sight import HIGH, LOW, DecisionValues, Sight
 from tablectl.rules import hand3
 from tablectl.rules import three_card_poker as tcp
-from tablectl.rules.hand3 import value3
+from tablectl.rules.hand3 import QUEEN_HIGH, value3
 
 _TABLE = np.array(hand3._TABLE, dtype=np.int64)  # the rules engine's own lookup
 _SUITED = 13**3
@@ -105,8 +106,13 @@ def values(game: str, options: tuple[str, ...], sight: Sight, rules: object) -> 
         raise ValueError("no dealer hand agrees with what was seen")
     bonus = getattr(rules, "ante_bonus", None)
     by_result = dict.fromkeys(tcp.SHOWDOWNS, 0)
-    for d, n in zip(uniq.tolist(), counts.tolist()):
-        by_result[tcp.showdown(player, d)] += n
+    # the showdown turns on whether the dealer qualifies and how his value compares with the
+    # player's: the distinct dealer values fall in at most four such classes, each settled once
+    # through the rules engine's ``showdown`` on one of its values
+    classes = np.where(uniq < QUEEN_HIGH, 0, 2 + np.sign(uniq - player))
+    for c in np.unique(classes).tolist():
+        members = classes == c
+        by_result[tcp.showdown(player, int(uniq[members][0]))] += int(counts[members].sum())
     play = sum((n * _net(game, player, r, bonus) for r, n in by_result.items() if n), Fraction(0)) / total
     fold, _ = tcp.ante_play_payouts(None)
     return DecisionValues({play_option: play, FOLD: Fraction(fold.odds)})
