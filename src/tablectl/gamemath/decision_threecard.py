@@ -64,12 +64,15 @@ def dealer_weights(sight: Sight, size: int = 3) -> tuple[np.ndarray, np.ndarray]
     for c in sight.seen():
         seen |= 1 << c
     keep = (masks & np.uint64(seen)) == 0
-    sets, highs = sets[keep], highs[keep]
-    values = values[keep] if values is not None else None
+    highs = highs[keep]
+    if values is not None:  # the three-card sets' values are known: the sets themselves are not needed
+        values = values[keep]
+    else:
+        sets = sets[keep]
     if want_high or want_low:
         weights = np.array([perm(h, want_high) * perm(m - h, want_low) for h in range(m + 1)], dtype=np.int64)[highs]
     else:
-        weights = np.ones(len(sets), dtype=np.int64)
+        weights = np.ones(len(highs), dtype=np.int64)
     if values is None:
         values = _values3(np.hstack([np.full((len(sets), len(known)), known, dtype=np.int64), sets]))
     return values, weights
