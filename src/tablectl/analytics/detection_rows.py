@@ -59,7 +59,10 @@ def detection_rows(round_id: int, hands: RoundHands, judged: Sequence[JudgedDeci
         hidden = {}
         for name, sight in hypotheses(hands, p.sight, p.seat).items():
             dv = decision_values(hands.game, p.options, sight, rules, decks)
-            hidden[name] = tuple(float(dv.values[o]) for o in p.options)  # type: ignore[arg-type]
+            values = [dv.values.get(o) for o in p.options]
+            if any(v is None for v in values):  # not valued with this seen (Texas Hold'em Bonus's Flop bet)
+                continue
+            hidden[name] = tuple(float(v) for v in values)  # type: ignore[arg-type]
         rows.append(DecisionRow(round_id, p.seat, p.options, p.choice, tuple(float(j.values[o]) for o in p.options),  # type: ignore[arg-type]
                                 hidden))
     return rows
