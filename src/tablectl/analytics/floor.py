@@ -1,4 +1,4 @@
-"""The floor report: per table, dealer and day, per seat and per shuffler, from the dataset
+"""The floor report: per table, dealer and day, per seat, per player and per shuffler, from the dataset
 through DuckDB (the named queries ``floor_*``), judged against the approved game math
 (``tablectl.analytics.approved``): every round against the math of the approved set of its game.
 
@@ -48,6 +48,8 @@ RULES_COLUMNS = ("table_id", "date", "finding", "rules_id", "detail", "rounds", 
 CORRECTION = "Bonferroni"
 VARIANCE = "exact per round (game math: wager variances and covariances within a seat and between seats)"
 FAMILIES = ("tables", "player_banks", "dealers", "days", "seats")
+PLAYER_COLUMNS = ("player", "tables", "rounds", "handle", "player_net", "expected_player_net", "theo_win", "win",
+                  "edge_as_played")
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,7 @@ class FloorReport:
     approved: str = ""  # the approved math's file
     house_revenue: list[str] = field(default_factory=list)  # what the house earns at player-banked tables
     table_days: Result | None = None  # per table and day, with the band (the hold plots of the HTML page)
+    players: Result = field(default_factory=lambda: Result(list(PLAYER_COLUMNS), []))  # per player the pit entered
     alpha: float = ALPHA
     alarms: dict[str, Alarms] = field(default_factory=dict)
     correction: str = CORRECTION
@@ -104,7 +107,7 @@ class FloorReport:
             "approved": self.approved, "house_revenue": self.house_revenue, "rules": self.rules.dicts(),
             "tables": self.tables.dicts(),
             "dealers": self.dealers.dicts(), "days": self.days.dicts(), "seats": self.seats.dicts(),
-            "shufflers": self.shufflers.dicts(), "math": self.math.dicts(), "seconds": self.seconds,
+            "players": self.players.dicts(), "shufflers": self.shufflers.dicts(), "math": self.math.dicts(), "seconds": self.seconds,
         }
 
 
@@ -144,6 +147,7 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
     report = FloorReport(str(root), date_from, date_to, tables, dealers, days, seats, shufflers, maths, z_limit, p_limit,
                          alpha=alpha, alarms=alarms)
     report.table_days = _banded(run(con, sql["floor_table_days"]), z_limit)
+    report.players = run(con, sql["floor_players"], date_from, date_to)
     report.rules = Result(list(RULES_COLUMNS), [tuple(f[c] for c in RULES_COLUMNS) for f in findings])
     report.approved = str(approved_path)
     report.house_revenue = house_revenue(tables.dicts())

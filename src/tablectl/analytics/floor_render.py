@@ -23,6 +23,9 @@ _SEAT_COLUMNS = [("table_id", "table", "text"), ("seat", "seat", "int"), ("round
                  ("handle", "handle $", "money"), ("player_net", "player net $", "money"),
                  ("expected_player_net", "expected $", "money"), ("z", "z", "z"), ("theo_win", "theo $", "money"),
                  ("win", "actual $", "money"), ("edge_as_played", "edge as played", "pct")]
+_PLAYER_COLUMNS = [("player", "player", "text"), ("tables", "tables", "int"), ("rounds", "rounds", "int"),
+                   ("handle", "handle $", "money"), ("theo_win", "theo $", "money"), ("win", "actual $", "money"),
+                   ("edge_as_played", "edge as played", "pct")]
 _SHUFFLER_COLUMNS = [("serial", "serial", "text"), ("kind", "kind", "text"), ("shuffled_by", "shuffled by", "text"), ("shoes", "shoes", "int"),
                      ("tables", "tables", "int"), ("test", "test", "text"), ("figure", "figure", "num"),
                      ("expected", "perfect", "num"), ("combined_p", "combined p", "p")]
@@ -68,6 +71,8 @@ def sections(report: FloorReport) -> list[tuple[str, Result, list[tuple[str, str
         ("Days (the house's own games; player banks apart)", report.days,
          [("date", "day", "text"), *_GROUP_COLUMNS, ("player_bank_win", "player banks' win $", "money")], low("days")),
         ("Seats", report.seats, _SEAT_COLUMNS, low("seats")),
+        ("Players (as the pit entered them; every table and seat they sat at)", report.players, _PLAYER_COLUMNS,
+         lambda r: False),
         ("Shuffle quality by serial number", report.shufflers, _SHUFFLER_COLUMNS,
          lambda r: r.get("combined_p") is not None and r["combined_p"] < report.p_limit),
         ("Game math in force", report.math, _MATH_COLUMNS, lambda r: False),

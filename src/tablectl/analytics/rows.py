@@ -46,9 +46,9 @@ Row = dict[str, Any]
 # the columns, and the places of the values a face-down card's row changes once it is shown.
 CARD_COLUMNS = ("table_id", "seq", "ts", "event", "session", "shoe", "round", "card", "position", "face", "hidden",
                 "revealed_seq", "device", "event_no", "penetration", "packet")
-BET_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "game", "decks", "rules_id", "dealer", "seat", "bet",
+BET_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "game", "decks", "rules_id", "dealer", "seat", "player", "bet",
                "wager", "stake", "outcome", "pays", "net")
-DECISION_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "dealer", "seat", "decision", "banker",
+DECISION_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "dealer", "seat", "player", "decision", "banker",
                     *JUDGED_COLUMNS)
 ROUND_COLUMNS = ("table_id", "round_id", "session", "round", "game", "decks", "rules_id", "dealer", "shoe", "start_seq",
                  "end_seq", "start_ts", "end_ts", "status", "settlement", "seats", "banker", "handle", "win",
@@ -143,6 +143,7 @@ class _Round:
     # decision rows waiting for the round's judgement: (anchor, day, values, seat, place among the seat's)
     decisions: list[tuple[int, str | None, tuple[Any, ...], int, int]] = field(default_factory=list)
     made: dict[int, int] = field(default_factory=dict)  # seat -> decisions logged so far
+    players: dict[int, str] = field(default_factory=dict)  # seat -> the player the pit entered (round_started)
 
 
 class _Pass:
@@ -216,6 +217,8 @@ class _Pass:
             for bet in wagers:
                 rnd.wagers[bet] = bet
         rnd.wagers.setdefault(main, main)
+        if rec.players:
+            rnd.players = {int(seat): player for seat, player in rec.players.items()}
         self.rounds[key] = rnd
         self.round_by_start[rec.seq] = rnd
 
@@ -299,7 +302,7 @@ class _Pass:
         else:
             head = (self.out.table, rec.seq, rec.ts, None, rec.round, self.game, self.decks, self.rules_id, self.dealer)
         self.out.put("bets", rec.seq, rnd.ts if rnd else rec.ts, (
-            *head, rec.seat, bet, wager, rec.stake, rec.outcome, str(pays) if pays is not None and pays != "" else None,
+            *head, rec.seat, rnd.players.get(rec.seat) if rnd else None, bet, wager, rec.stake, rec.outcome, str(pays) if pays is not None and pays != "" else None,
             rec.net))
 
     def _decision(self, rec: Any) -> None:
@@ -311,7 +314,8 @@ class _Pass:
         if rec.seq <= self.out.through:
             return  # exported before
         head = (self.out.table, rec.seq, rec.ts, rnd.round_id if rnd else None, rec.round,
-                rnd.dealer if rnd else self.dealer, rec.seat, _text(rec.decision), bool(rec.banker))
+                rnd.dealer if rnd else self.dealer, rec.seat, rnd.players.get(rec.seat) if rnd else None,
+                _text(rec.decision), bool(rec.banker))
         if rnd is None or rec.banker:  # a banker's choices are not judged as a player's
             self.out.put("decisions", rec.seq, rnd.ts if rnd else rec.ts, (*head, *NOT_JUDGED))
         else:  # written once the round is judged (or, never judged, at the export's end)

@@ -33,12 +33,12 @@ _SCHEMAS: dict[str, pa.Schema] = {
     "bets": pa.schema([
         ("seq", pa.int64()), ("ts", _TS), ("round_id", pa.string()), ("round", pa.int64()), ("game", pa.string()),
         ("decks", pa.int32()), ("rules_id", pa.string()), ("dealer", pa.string()), ("seat", pa.int32()),
-        ("bet", pa.string()), ("wager", pa.string()), ("stake", pa.int64()), ("outcome", pa.string()),
+        ("player", pa.string()), ("bet", pa.string()), ("wager", pa.string()), ("stake", pa.int64()), ("outcome", pa.string()),
         ("pays", pa.string()), ("net", pa.int64()),
     ]),
     "decisions": pa.schema([
         ("seq", pa.int64()), ("ts", _TS), ("round_id", pa.string()), ("round", pa.int64()), ("dealer", pa.string()),
-        ("seat", pa.int32()), ("decision", pa.string()), ("banker", pa.bool_()), ("ev_choice", pa.float64()),
+        ("seat", pa.int32()), ("player", pa.string()), ("decision", pa.string()), ("banker", pa.bool_()), ("ev_choice", pa.float64()),
         ("ev_best", pa.float64()), ("best", pa.string()), ("cost_units", pa.float64()), ("cost", pa.float64()),
         ("best_knowing_dealer", pa.string()),
     ]),
