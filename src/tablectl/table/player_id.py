@@ -20,11 +20,6 @@ MAX_LENGTH = 32
 ALLOWED = frozenset(string.ascii_letters + string.digits + " -_./#")
 
 
-def _named(c: str) -> str:
-    name = unicodedata.name(c, "")
-    return f"U+{ord(c):04X}" + (f" {name}" if name else "")
-
-
 def problem(player: str) -> str | None:
     """Why ``player`` cannot be a player id (one line), or None."""
     if not player or not player.strip():
@@ -37,11 +32,13 @@ def problem(player: str) -> str | None:
         if c in ALLOWED:
             continue
         if not c.isprintable():
-            return f"player id: control character {_named(c)} at character {i}"
+            return f"player id: control character U+{ord(c):04X} at character {i}"
         looks = "-" if fold(c) == "-" else unicodedata.normalize("NFKC", c)
         if looks != c and looks.isascii() and looks.isprintable() and len(looks) == 1:
-            return f"player id: {c!r} ({_named(c)}) at character {i} looks like {looks!r}: type it as {looks!r}"
-        return f"player id: {c!r} ({_named(c)}) at character {i}: use ASCII letters, digits, spaces and - _ . / #"
+            return f"player id: {c!r} (U+{ord(c):04X}, character {i}) looks like {looks!r}: type {looks!r}"
+        if not c.isascii():
+            return f"player id: {c!r} (U+{ord(c):04X}, character {i}) is not ASCII"
+        return f"player id: {c!r} at character {i}: use letters, digits, space, - _ . / #"
     return None
 
 
