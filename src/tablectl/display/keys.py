@@ -48,6 +48,7 @@ from dataclasses import dataclass, replace
 from tablectl.cards import CardError, card
 from tablectl.display import wagers as w
 from tablectl.display.state import DisplayState, PromptField, TextPrompt
+from tablectl.table import player_id
 from tablectl.table.inputs import (
     BurnNext,
     Decision,
@@ -61,7 +62,6 @@ from tablectl.table.inputs import (
     ShoeChange,
     StartRound,
 )
-from tablectl.table import player_id
 from tablectl.table.lifecycle import IN_ROUND
 from tablectl.table.view import TableView
 
