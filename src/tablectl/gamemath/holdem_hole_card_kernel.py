@@ -26,8 +26,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tablectl.gamemath.holdem_main import board_plus_two
-
 # result slots of ``triple``: per information kind (0 one card seen, 1 both seen)
 NET, PLAYED, TURN_BETS, RIVER_BETS, CASES = range(5)
 SLOTS = 5
@@ -62,51 +60,104 @@ def _sorted_node(a: int, b: int, c: int, t: int, binom: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def walk_boards(deck: np.ndarray, cards: np.ndarray, k: int, player: np.ndarray, dealer: np.ndarray,
-                threshold: int, key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray, binom: np.ndarray,
-                won: np.ndarray, lost: np.ndarray, won_paid: np.ndarray) -> None:
-    """Every 5-card board of the positions ``cards[:k]`` (ascending): the player's hole cards
-    ``player`` against the dealer's ``dealer`` (card ids), each result added to the board's five
-    turn nodes (``won_paid``: wins whose category is at least ``threshold``)."""
-    masks = np.zeros(4, dtype=np.int64)
-    pbase = key[player[0] >> 2] + key[player[1] >> 2]
-    dbase = key[dealer[0] >> 2] + key[dealer[1] >> 2]
-    for i0 in range(k):
-        p0 = cards[i0]
-        for i1 in range(i0 + 1, k):
-            p1 = cards[i1]
-            for i2 in range(i1 + 1, k):
-                p2 = cards[i2]
-                for i3 in range(i2 + 1, k):
-                    p3 = cards[i3]
-                    for i4 in range(i3 + 1, k):
-                        p4 = cards[i4]
-                        base = 0
-                        masks[:] = 0
-                        for p in (p0, p1, p2, p3, p4):
-                            c = deck[p]
-                            base += key[c >> 2]
-                            masks[c & 3] |= 1 << (c >> 2)
-                        pv = board_plus_two(base, masks, player[0], player[1], rank7, flush_table, key)
-                        dv = board_plus_two(base, masks, dealer[0], dealer[1], rank7, flush_table, key)
-                        if pv == dv:
-                            continue
-                        w = 1 if pv > dv else 0
-                        q = 1 if w == 1 and (pv >> 20) >= threshold else 0
-                        nodes = (_node(p1, p2, p3, p4, binom), _node(p0, p2, p3, p4, binom),
-                                 _node(p0, p1, p3, p4, binom), _node(p0, p1, p2, p4, binom),
-                                 _node(p0, p1, p2, p3, binom))
-                        for node in nodes:
-                            if w:
-                                won[node] += 1
-                                won_paid[node] += q
-                            else:
-                                lost[node] += 1
+def _hand(base: int, m0: int, m1: int, m2: int, m3: int, a: int, b: int, rank7: np.ndarray,
+          flush_table: np.ndarray, key: np.ndarray) -> int:
+    """The best-five value of the board (rank-key sum ``base``, ranks per suit ``m0..m3``) plus
+    the cards ``a`` and ``b``; as ``holdem_main.board_plus_two``, with the suit masks in registers."""
+    v = rank7[base + key[a >> 2] + key[b >> 2]]
+    for s in range(4):
+        m = m0 if s == 0 else m1 if s == 1 else m2 if s == 2 else m3
+        if (a & 3) == s:
+            m |= 1 << (a >> 2)
+        if (b & 3) == s:
+            m |= 1 << (b >> 2)
+        if _popcount(m) >= 5 and flush_table[m] > v:
+            v = flush_table[m]
+    return v
 
 
 @njit(cache=True)
-def solve_tree(cards: np.ndarray, k: int, per_node: int, binom: np.ndarray, won: np.ndarray, lost: np.ndarray,
-               won_paid: np.ndarray, out: np.ndarray) -> None:
+def _popcount(x: int) -> int:
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+WON, LOST, PAID = 1, 1 << 16, 1 << 32
+"""A turn node's counts packed in one int64: wins, losses and wins with the Ante paid (each < 2**16)."""
+
+
+@njit(cache=True)
+def walk_boards(deck: np.ndarray, cards: np.ndarray, k: int, player: np.ndarray, dealer: np.ndarray,
+                threshold: int, key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray, binom: np.ndarray,
+                counts: np.ndarray) -> None:
+    """Every 5-card board of the positions ``cards[:k]`` (ascending): the player's hole cards
+    ``player`` against the dealer's ``dealer`` (card ids), each result added to the board's five
+    turn nodes in ``counts`` (packed: ``WON``, ``LOST``, ``PAID`` for a win whose category is at
+    least ``threshold``)."""
+    a0, a1 = player[0], player[1]
+    e0, e1 = dealer[0], dealer[1]
+    for i0 in range(k - 4):
+        p0 = cards[i0]
+        c = deck[p0]
+        s0 = key[c >> 2]
+        x0 = _add(0, 0, 0, 0, c)
+        for i1 in range(i0 + 1, k - 3):
+            p1 = cards[i1]
+            c = deck[p1]
+            s1 = s0 + key[c >> 2]
+            x1 = _add(x0[0], x0[1], x0[2], x0[3], c)
+            for i2 in range(i1 + 1, k - 2):
+                p2 = cards[i2]
+                c = deck[p2]
+                s2 = s1 + key[c >> 2]
+                x2 = _add(x1[0], x1[1], x1[2], x1[3], c)
+                for i3 in range(i2 + 1, k - 1):
+                    p3 = cards[i3]
+                    c = deck[p3]
+                    s3 = s2 + key[c >> 2]
+                    x3 = _add(x2[0], x2[1], x2[2], x2[3], c)
+                    n0123 = binom[p0, 1] + binom[p1, 2] + binom[p2, 3] + binom[p3, 4]
+                    for i4 in range(i3 + 1, k):
+                        p4 = cards[i4]
+                        c = deck[p4]
+                        base = s3 + key[c >> 2]
+                        m0, m1, m2, m3 = _add(x3[0], x3[1], x3[2], x3[3], c)
+                        pv = _hand(base, m0, m1, m2, m3, a0, a1, rank7, flush_table, key)
+                        dv = _hand(base, m0, m1, m2, m3, e0, e1, rank7, flush_table, key)
+                        if pv == dv:
+                            continue
+                        if pv > dv:
+                            add = WON + (PAID if (pv >> 20) >= threshold else 0)
+                        else:
+                            add = LOST
+                        b4 = binom[p4, 4]
+                        counts[binom[p1, 1] + binom[p2, 2] + binom[p3, 3] + b4] += add
+                        counts[binom[p0, 1] + binom[p2, 2] + binom[p3, 3] + b4] += add
+                        counts[binom[p0, 1] + binom[p1, 2] + binom[p3, 3] + b4] += add
+                        counts[binom[p0, 1] + binom[p1, 2] + binom[p2, 3] + b4] += add
+                        counts[n0123] += add
+
+
+@njit(cache=True)
+def _add(m0: int, m1: int, m2: int, m3: int, c: int) -> tuple[int, int, int, int]:
+    """The suit masks with card ``c`` added."""
+    bit = 1 << (c >> 2)
+    s = c & 3
+    if s == 0:
+        return m0 | bit, m1, m2, m3
+    if s == 1:
+        return m0, m1 | bit, m2, m3
+    if s == 2:
+        return m0, m1, m2 | bit, m3
+    return m0, m1, m2, m3 | bit
+
+
+@njit(cache=True)
+def solve_tree(cards: np.ndarray, k: int, per_node: int, binom: np.ndarray, counts: np.ndarray,
+               out: np.ndarray) -> None:
     """The best play from the turn nodes of the positions ``cards[:k]`` (each node summing
     ``per_node`` equally likely cases): adds to ``out`` the net (per Ante, over every case), the
     cases played, the cases with a Turn bet and those with a River bet, and the cases."""
@@ -125,10 +176,11 @@ def solve_tree(cards: np.ndarray, k: int, per_node: int, binom: np.ndarray, won:
                     if t == a or t == b or t == c:
                         continue
                     node = _sorted_node(a, b, c, t, binom)
-                    w, lo = won[node], lost[node]
+                    packed = counts[node]
+                    w, lo, paid = packed & 0xFFFF, (packed >> 16) & 0xFFFF, packed >> 32
                     y = w - lo
                     sum_y += y
-                    play += won_paid[node] + 2 * w - 3 * lo
+                    play += paid + 2 * w - 3 * lo
                     if y > 0:
                         play += y
                         river_bets += per_node
@@ -154,12 +206,8 @@ def triple(deck: np.ndarray, h1: int, h2: int, d1: int, threshold: int, key: np.
     every unseen dealer card and board."""
     n = deck.shape[0]
     size = binom[n, 4]
-    won = np.zeros(size, dtype=np.int32)
-    lost = np.zeros(size, dtype=np.int32)
-    won_paid = np.zeros(size, dtype=np.int32)
-    won1 = np.zeros(size, dtype=np.int32)
-    lost1 = np.zeros(size, dtype=np.int32)
-    won_paid1 = np.zeros(size, dtype=np.int32)
+    counts = np.zeros(size, dtype=np.int64)
+    counts1 = np.zeros(size, dtype=np.int64)
     rest = np.empty(n, dtype=np.int64)
     m = 0
     for p in range(n):
@@ -177,12 +225,8 @@ def triple(deck: np.ndarray, h1: int, h2: int, d1: int, threshold: int, key: np.
                 sub[k] = rest[i]
                 k += 1
         dealer[1] = deck[d2]
-        won[:] = 0
-        lost[:] = 0
-        won_paid[:] = 0
-        walk_boards(deck, sub, k, player, dealer, threshold, key, rank7, flush_table, binom, won, lost, won_paid)
-        solve_tree(sub, k, k - 4, binom, won, lost, won_paid, out[1])
-        won1 += won
-        lost1 += lost
-        won_paid1 += won_paid
-    solve_tree(rest, m, (m - 4) * (m - 5), binom, won1, lost1, won_paid1, out[0])
+        counts[:] = 0
+        walk_boards(deck, sub, k, player, dealer, threshold, key, rank7, flush_table, binom, counts)
+        solve_tree(sub, k, k - 4, binom, counts, out[1])
+        counts1 += counts  # fields stay apart: each sum is below 2**16 (45 x 44 cases a node)
+    solve_tree(rest, m, (m - 4) * (m - 5), binom, counts1, out[0])
