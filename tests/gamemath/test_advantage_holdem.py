@@ -83,12 +83,17 @@ def test_edges_with_dealer_hole_cards_seen_equal_a_brute_force_of_live_settlemen
     assert got == expected
 
 
-def test_counting_up_to_a_renaming_of_suits_equals_counting_every_triple() -> None:
+def test_counting_up_to_a_renaming_of_suits_equals_counting_every_hand() -> None:
     deck = cards("9S 9H TS TH JS JH QS QH KS KH AS AH")
-    reps = adv.canonical_triples(deck)
-    every = [((a, b, d), 1) for a, b in combinations(deck, 2) for d in deck if d not in (a, b)]
-    assert len(reps) < len(every)
-    counted = [adv.totals((w, adv.count_triple(deck, rep)) for rep, w in triples) for triples in (reps, every)]
+    triples = adv.canonical_triples(deck)
+    pairs = adv.canonical_pairs(deck)
+    every_triple = [(adv.ONE, (a, b, d), 1) for a, b in combinations(deck, 2) for d in deck if d not in (a, b)]
+    every_pair = [(adv.BOTH, (a, b, *dealer), 1) for a, b in combinations(deck, 2)
+                  for dealer in combinations([c for c in deck if c not in (a, b)], 2)]
+    assert len(triples) < len(every_triple) and len(pairs) < len(every_pair)
+    canonical = [(adv.ONE, t, w) for t, w in triples] + [(adv.BOTH, p, w) for p, w in pairs]
+    counted = [adv.totals((kind, w, adv.count_unit(deck, kind, rep)) for kind, rep, w in units)
+               for units in (canonical, every_triple + every_pair)]
     assert counted[0] == counted[1]
 
 
@@ -101,4 +106,15 @@ def test_the_full_deck_has_as_many_canonical_triples_as_orbits_by_burnside() -> 
         fixed += sum(1 for a, b in combinations(deck, 2) for d in deck
                      if d not in (a, b) and image[d] == d and {image[a], image[b]} == {a, b})
     assert sum(w for _, w in reps) == 1326 * 50
+    assert len(reps) == fixed // 24
+
+
+def test_the_full_deck_has_as_many_canonical_pairs_of_hands_as_orbits_by_burnside() -> None:
+    reps = adv.canonical_pairs(range(52))
+    fixed = 0  # Burnside, per renaming: hole pairs it fixes times dealer pairs it fixes among the rest
+    for p in permutations(range(4)):
+        image = [(c & ~3) | p[c & 3] for c in range(52)]
+        fixed_pairs = [(a, b) for a, b in combinations(range(52), 2) if {image[a], image[b]} == {a, b}]
+        fixed += sum(1 for h in fixed_pairs for d in fixed_pairs if not set(h) & set(d))
+    assert sum(w for _, w in reps) == 1326 * 1225
     assert len(reps) == fixed // 24

@@ -15,12 +15,12 @@ from tablectl.gamemath import advantage_holdem_run as run
 DECK = cards("9S TS TH JS JH QS QH KS KH AS AH")
 
 
-def test_a_count_stopped_part_way_goes_on_from_the_triples_kept(tmp_path: Path) -> None:
+def test_a_count_stopped_part_way_goes_on_from_the_hands_kept(tmp_path: Path) -> None:
     assert run.count(cache=tmp_path, deck=DECK, limit=100) == []
     assert len(run.results_path(cache=tmp_path).read_text().splitlines()) == 100
     counted: list[int] = []
     figures = run.count(cache=tmp_path, deck=DECK, progress=lambda done, of, this_run: counted.append(this_run))
-    assert len(counted) == len(adv.canonical_triples(DECK)) - 100
+    assert len(counted) == len(adv.units(DECK)) - 100
     assert figures == adv.figures(DECK)
 
 

@@ -1,35 +1,41 @@
 """Texas Hold'em Bonus with the dealer's hole cards seen: exact best strategy and edge, one
 figure with one of the dealer's two cards seen and one with both.
 
-The count runs per *triple*: the player's two hole cards and the one dealer card seen, taken up
-to a renaming of suits (each canonical triple stands for the triples its renamings give; every
-figure is invariant under it). ``holdem_hole_card_kernel.triple`` counts one triple exactly, over
-every unseen dealer card and every board, for both kinds of information at once. With one card
-seen a deal is two cases (either card may be the one seen); with both seen a case is a deal.
+Two kinds of unit are counted, each taken up to a renaming of suits (a representative stands for
+the units its renamings give; every figure is invariant under it):
+
+- one card seen: a *triple*, the player's two hole cards and the dealer card seen (5,083
+  canonical triples of the 66,300), counted by ``holdem_hole_card_kernel.one_seen`` over every
+  unseen dealer card and every board; a deal is two cases (either card may be the one seen);
+- both seen: a *pair* of hands, the player's and the dealer's (93,769 canonical pairs of the
+  1,624,350), counted by ``holdem_hole_card_kernel.pair`` over every board; a case is a deal.
 
 ``figures(deck)`` counts a reduced deck in one go (the tests compare it with a brute force of
-live settlements); ``Run`` counts the full deck triple by triple into a resumable file of
-results (hours of CPU: ``tablectl math texas-holdem-bonus --advantage``).
+live settlements); ``advantage_holdem_run`` counts the full deck unit by unit into a resumable
+file of results (hours of CPU: ``tablectl math texas-holdem-bonus --advantage``).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import combinations, permutations
 
 import numpy as np
 
 from tablectl.gamemath.advantage import AdvantageFigure
-from tablectl.gamemath.holdem_hole_card_kernel import CASES, NET, PLAYED, RIVER_BETS, SLOTS, TURN_BETS, binomials, triple
+from tablectl.gamemath.holdem_hole_card_kernel import (
+    CASES, NET, PLAYED, RIVER_BETS, SLOTS, TURN_BETS, binomials, one_seen, pair,
+)
 from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
 from tablectl.rules.hand7 import FLUSH, STRAIGHT
 
 ANTE_FROM = {"straight": STRAIGHT, "flush": FLUSH}
 ONE_SEEN = "one of the dealer's two hole cards seen"
 BOTH_SEEN = "both of the dealer's hole cards seen"
+ONE, BOTH = "one", "both"  # the two kinds of unit counted
 Triple = tuple[int, int, int]  # the player's two cards (ascending) and the seen dealer card
+Pair = tuple[int, int, int, int]  # the player's two cards and the dealer's two (each ascending)
 
 
 def _suit_maps(deck: Sequence[int]) -> list[tuple[int, ...]]:
@@ -38,54 +44,102 @@ def _suit_maps(deck: Sequence[int]) -> list[tuple[int, ...]]:
     return [p for p in permutations(range(4)) if {(c & ~3) | p[c & 3] for c in cards} == cards]
 
 
-def canonical_triples(deck: Sequence[int]) -> list[tuple[Triple, int]]:
-    """Every triple of ``deck`` up to a renaming of suits: a representative (card ids) and how
-    many triples it stands for, in a fixed order."""
+def _image(p: tuple[int, ...], cards: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted((c & ~3) | p[c & 3] for c in cards))
+
+
+def _orbits(items: Iterable[tuple[int, ...]], maps: list[tuple[int, ...]]) -> list[tuple[tuple[int, ...], int]]:
+    """Each orbit of ``items`` (sorted card tuples) under ``maps``: its least member and size."""
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for item in items:
+        if item in seen:
+            continue
+        orbit = {_image(p, item) for p in maps}
+        seen |= orbit
+        out.append((min(orbit), len(orbit)))
+    return sorted(out)
+
+
+def _holes(deck: Sequence[int]) -> list[tuple[tuple[int, ...], int, list[tuple[int, ...]]]]:
+    """The player's hole cards up to a renaming of suits: representative, how many hands it
+    stands for, and the renamings that leave it unchanged."""
     maps = _suit_maps(deck)
-    counts: Counter[Triple] = Counter()
-    for a, b in combinations(sorted(deck), 2):
-        for d in deck:
-            if d in (a, b):
-                continue
-            images = []
-            for p in maps:
-                x, y, z = ((c & ~3) | p[c & 3] for c in (a, b, d))
-                images.append((min(x, y), max(x, y), z))
-            counts[min(images)] += 1
-    return sorted(counts.items())
+    return [(rep, n, [p for p in maps if _image(p, rep) == rep]) for rep, n in _orbits(combinations(sorted(deck), 2), maps)]
 
 
-def count_triple(deck: Sequence[int], rep: Triple, ante_pays_from: str = "straight") -> np.ndarray:
-    """The kernel's sums for one triple (``int64[2, SLOTS]``: one card seen, both seen)."""
-    cards = np.array(sorted(deck), dtype=np.int64)
-    position = {int(c): i for i, c in enumerate(cards)}
-    out = np.zeros((2, SLOTS), dtype=np.int64)
-    triple(cards, position[rep[0]], position[rep[1]], position[rep[2]], ANTE_FROM[ante_pays_from], RANK_KEY,
-           ranks(7), flush(), binomials(len(cards)), out)
+def canonical_triples(deck: Sequence[int]) -> list[tuple[Triple, int]]:
+    """Every (hole cards, seen dealer card) of ``deck`` up to a renaming of suits: a
+    representative (card ids) and how many it stands for, in a fixed order."""
+    out = []
+    for hole, n, fixing in _holes(deck):
+        for (seen,), k in _orbits(((c,) for c in sorted(deck) if c not in hole), fixing):
+            out.append(((hole[0], hole[1], seen), n * k))
     return out
 
 
-def totals(results: Iterable[tuple[int, np.ndarray]]) -> list[list[int]]:
-    """Weighted sums of triples' results (weight, ``int64[2, SLOTS]``), as Python ints."""
-    total = [[0] * SLOTS for _ in range(2)]
-    for weight, out in results:
-        for kind in range(2):
-            for slot in range(SLOTS):
-                total[kind][slot] += weight * int(out[kind, slot])
+def canonical_pairs(deck: Sequence[int]) -> list[tuple[Pair, int]]:
+    """Every (hole cards, dealer's hole cards) of ``deck`` up to a renaming of suits."""
+    out = []
+    for hole, n, fixing in _holes(deck):
+        rest = [c for c in sorted(deck) if c not in hole]
+        for dealer, k in _orbits(combinations(rest, 2), fixing):
+            out.append(((hole[0], hole[1], dealer[0], dealer[1]), n * k))
+    return out
+
+
+def _kernel_args(deck: Sequence[int], ante_pays_from: str) -> tuple[np.ndarray, dict[int, int], tuple]:
+    cards = np.array(sorted(deck), dtype=np.int64)
+    position = {int(c): i for i, c in enumerate(cards)}
+    return cards, position, (ANTE_FROM[ante_pays_from], RANK_KEY, ranks(7), flush(), binomials(len(cards)))
+
+
+def count_one_seen(deck: Sequence[int], rep: Triple, ante_pays_from: str = "straight") -> np.ndarray:
+    """The kernel's sums (``int64[SLOTS]``) for one triple, one dealer card seen."""
+    cards, position, args = _kernel_args(deck, ante_pays_from)
+    out = np.zeros(SLOTS, dtype=np.int64)
+    one_seen(cards, *(position[c] for c in rep), *args, out)
+    return out
+
+
+def count_pair(deck: Sequence[int], rep: Pair, ante_pays_from: str = "straight") -> np.ndarray:
+    """The kernel's sums (``int64[SLOTS]``) for one pair of hands, both dealer cards seen."""
+    cards, position, args = _kernel_args(deck, ante_pays_from)
+    out = np.zeros(SLOTS, dtype=np.int64)
+    pair(cards, *(position[c] for c in rep), *args, out)
+    return out
+
+
+def units(deck: Sequence[int]) -> list[tuple[str, tuple[int, ...], int]]:
+    """Everything to count: (kind, representative, weight), the one-seen triples first."""
+    return [(ONE, t, w) for t, w in canonical_triples(deck)] + [(BOTH, p, w) for p, w in canonical_pairs(deck)]
+
+
+def count_unit(deck: Sequence[int], kind: str, rep: tuple[int, ...], ante_pays_from: str = "straight") -> np.ndarray:
+    if kind == ONE:
+        return count_one_seen(deck, (rep[0], rep[1], rep[2]), ante_pays_from)
+    return count_pair(deck, (rep[0], rep[1], rep[2], rep[3]), ante_pays_from)
+
+
+def totals(results: Iterable[tuple[str, int, np.ndarray]]) -> dict[str, list[int]]:
+    """Weighted sums of units' results (kind, weight, ``int64[SLOTS]``), as Python ints."""
+    total = {ONE: [0] * SLOTS, BOTH: [0] * SLOTS}
+    for kind, weight, out in results:
+        for slot in range(SLOTS):
+            total[kind][slot] += weight * int(out[slot])
     return total
 
 
-def from_totals(total: list[list[int]]) -> list[AdvantageFigure]:
-    """The two figures from the weighted sums (both seen: every deal was counted twice)."""
+def from_totals(total: dict[str, list[int]]) -> list[AdvantageFigure]:
+    """The two figures from the weighted sums."""
     out = []
-    for kind, information, per_deal in ((0, ONE_SEEN, 1), (1, BOTH_SEEN, 2)):
+    for kind, information in ((ONE, ONE_SEEN), (BOTH, BOTH_SEEN)):
         t = total[kind]
-        cases, played = t[CASES] // per_deal, t[PLAYED] // per_deal
         strategy = (
             f"bet the Flop in {_share(t[PLAYED], t[CASES])} of cases, fold the rest",
             f"of the cases played: Turn bet in {_share(t[TURN_BETS], t[PLAYED])}, River bet in {_share(t[RIVER_BETS], t[PLAYED])}",
         )
-        out.append(AdvantageFigure("main game", "hole-card", information, cases, Fraction(t[NET], per_deal), played, strategy))
+        out.append(AdvantageFigure("main game", "hole-card", information, t[CASES], Fraction(t[NET]), t[PLAYED], strategy))
     return out
 
 
@@ -93,15 +147,7 @@ def _share(part: int, whole: int) -> str:
     return f"{part / whole:.2%}" if whole else "0%"
 
 
-def figures(deck: Sequence[int] | None = None, ante_pays_from: str = "straight",
-            on_triple: Callable[[int, int], None] | None = None) -> list[AdvantageFigure]:
-    """Both figures for ``deck`` (default: 52 cards) in one go; ``on_triple(done, of)`` is told
-    of each triple counted."""
+def figures(deck: Sequence[int] | None = None, ante_pays_from: str = "straight") -> list[AdvantageFigure]:
+    """Both figures for ``deck`` (default: 52 cards: hours) in one go."""
     deck = list(range(52)) if deck is None else list(deck)
-    reps = canonical_triples(deck)
-    results = []
-    for i, (rep, weight) in enumerate(reps):
-        results.append((weight, count_triple(deck, rep, ante_pays_from)))
-        if on_triple:
-            on_triple(i + 1, len(reps))
-    return from_totals(totals(results))
+    return from_totals(totals((kind, w, count_unit(deck, kind, rep, ante_pays_from)) for kind, rep, w in units(deck)))

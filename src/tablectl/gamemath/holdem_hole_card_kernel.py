@@ -1,23 +1,24 @@
-"""Texas Hold'em Bonus with the dealer's hole cards seen: the exact count for one player hand and
-one seen dealer card (numba; pure computation, no I/O).
+"""Texas Hold'em Bonus with the dealer's hole cards seen: the exact count for one pair of hands
+(both seen) or one player hand and seen dealer card (one seen); numba, pure computation, no I/O.
 
-For the player's hole cards ``h1 h2`` and the dealer's seen card ``d1`` (positions in ``deck``),
-every unseen dealer card ``d2`` is taken in turn. For each, one walk over every 5-card board of
-the cards left settles player against dealer (best five of seven, the rules engine's values from
-``holdem_tables``) and adds the result to the five turn nodes (4 board cards) inside the board:
-dealer hands won ``W``, lost ``L`` and won with the Ante paid ``WQ``. Per Ante, a showdown pays
-``s + 2 + t + r`` on a win (``s`` = 1 when the Ante pays), costs ``3 + t + r`` on a loss and
-pushes on a tie, for Turn bet ``t`` and River bet ``r`` (0 or 1). So at a turn node, summed over
-its rivers, ``X = WQ + 2W - 3L`` and ``Y = W - L``: the River bet is made iff ``Y > 0`` and the
-node is worth ``X + tY + max(Y, 0)``; at a flop (3 cards) the Turn bet is made iff the sum of its
-turn nodes' ``Y`` is positive; before the flop the player bets the Flop iff the sum over the
-flops beats folding (-1 per case). Ties between choices go to the smaller wager.
+Every 5-card board of the cards left is settled, player against dealer (best five of seven, the
+rules engine's values from ``holdem_tables``), and the result goes to the five turn nodes
+(4 board cards) inside the board: dealer hands won ``W``, lost ``L`` and won with the Ante paid
+``WQ``. Per Ante, a showdown pays ``s + 2 + t + r`` on a win (``s`` = 1 when the Ante pays), costs
+``3 + t + r`` on a loss and pushes on a tie, for Turn bet ``t`` and River bet ``r`` (0 or 1). So
+at a turn node, summed over its cases, ``X = WQ + 2W - 3L`` and ``Y = W - L``: the River bet is
+made iff ``Y > 0`` and the node is worth ``X + tY + max(Y, 0)``; at a flop (3 cards) the Turn bet
+is made iff the sum of its turn nodes' ``Y`` is positive; before the flop the player bets the
+Flop iff the sum over the flops beats folding (-1 per case). Ties between choices go to the
+smaller wager (``solve_tree``).
 
-- Both dealer cards seen: that tree is solved for each ``(d1, d2)`` pair alone.
-- One dealer card seen: the turn nodes' counts are summed over ``d2`` first (the unseen card
-  averaged at each node), then the same tree is solved once.
+- Both dealer cards seen (``pair``): a turn node's cases are its rivers.
+- One dealer card seen (``one_seen``): a turn node's cases are its (dealer's other card, river)
+  pairs: per board, the dealer's hand is ranked for every card that may be his other one (by
+  its rank, plus the flush its suit may make) and the board's wins, losses and paid wins over
+  them are added; so the unseen card is averaged at each node before the tree is solved.
 
-A *case* is a deal in dealing order: the dealer's other card, the flop as a set, the turn card,
+A *case* is a deal in dealing order: (the dealer's other card,) the flop as a set, the turn card,
 the river card (20 per 5-card board). Every sum is an integer.
 """
 
@@ -26,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# result slots of ``triple``: per information kind (0 one card seen, 1 both seen)
+# result slots of ``pair`` and ``one_seen``
 NET, PLAYED, TURN_BETS, RIVER_BETS, CASES = range(5)
 SLOTS = 5
 
@@ -199,34 +200,98 @@ def solve_tree(cards: np.ndarray, k: int, per_node: int, binom: np.ndarray, coun
 
 
 @njit(cache=True)
-def triple(deck: np.ndarray, h1: int, h2: int, d1: int, threshold: int, key: np.ndarray, rank7: np.ndarray,
-           flush_table: np.ndarray, binom: np.ndarray, out: np.ndarray) -> None:
-    """Player hole cards at positions ``h1, h2`` of ``deck``, the seen dealer card at ``d1``:
-    ``out[0]`` gets the one-card-seen sums, ``out[1]`` the both-seen sums (``SLOTS`` each), over
-    every unseen dealer card and board."""
+def pair(deck: np.ndarray, h1: int, h2: int, d1: int, d2: int, threshold: int, key: np.ndarray,
+         rank7: np.ndarray, flush_table: np.ndarray, binom: np.ndarray, out: np.ndarray) -> None:
+    """Both dealer cards seen: the player's hole cards at positions ``h1, h2`` of ``deck`` against
+    the dealer's at ``d1, d2``; adds the tree's sums to ``out`` (``SLOTS``)."""
     n = deck.shape[0]
-    size = binom[n, 4]
-    counts = np.zeros(size, dtype=np.int64)
-    counts1 = np.zeros(size, dtype=np.int64)
+    sub = np.empty(n, dtype=np.int64)
+    k = 0
+    for p in range(n):
+        if p != h1 and p != h2 and p != d1 and p != d2:
+            sub[k] = p
+            k += 1
+    counts = np.zeros(binom[n, 4], dtype=np.int64)
+    player = np.array([deck[h1], deck[h2]], dtype=np.int64)
+    dealer = np.array([deck[d1], deck[d2]], dtype=np.int64)
+    walk_boards(deck, sub, k, player, dealer, threshold, key, rank7, flush_table, binom, counts)
+    solve_tree(sub, k, k - 4, binom, counts, out)
+
+
+@njit(cache=True)
+def one_seen(deck: np.ndarray, h1: int, h2: int, d1: int, threshold: int, key: np.ndarray, rank7: np.ndarray,
+             flush_table: np.ndarray, binom: np.ndarray, out: np.ndarray) -> None:
+    """One dealer card seen (position ``d1``): one walk over every board of the other cards; per
+    board the player's hand is ranked once and the dealer's for each card left that may be his
+    other one (by its rank, plus the flush its suit may make), and the board's wins, losses and
+    paid wins over those cards go to its five turn nodes; then the tree (``SLOTS`` into ``out``)."""
+    n = deck.shape[0]
     rest = np.empty(n, dtype=np.int64)
     m = 0
     for p in range(n):
         if p != h1 and p != h2 and p != d1:
             rest[m] = p
             m += 1
-    sub = np.empty(n, dtype=np.int64)
-    player = np.array([deck[h1], deck[h2]], dtype=np.int64)
-    dealer = np.array([deck[d1], 0], dtype=np.int64)
-    for j in range(m):
-        d2 = rest[j]
-        k = 0
-        for i in range(m):
-            if i != j:
-                sub[k] = rest[i]
-                k += 1
-        dealer[1] = deck[d2]
-        counts[:] = 0
-        walk_boards(deck, sub, k, player, dealer, threshold, key, rank7, flush_table, binom, counts)
-        solve_tree(sub, k, k - 4, binom, counts, out[1])
-        counts1 += counts  # fields stay apart: each sum is below 2**16 (45 x 44 cases a node)
-    solve_tree(rest, m, (m - 4) * (m - 5), binom, counts1, out[0])
+    counts = np.zeros(binom[n, 4], dtype=np.int64)
+    in_board = np.zeros(n, dtype=np.bool_)
+    by_rank = np.zeros(13, dtype=np.int64)
+    a0, a1, e0 = deck[h1], deck[h2], deck[d1]
+    for i0 in range(m - 4):
+        p0 = rest[i0]
+        for i1 in range(i0 + 1, m - 3):
+            p1 = rest[i1]
+            for i2 in range(i1 + 1, m - 2):
+                p2 = rest[i2]
+                for i3 in range(i2 + 1, m - 1):
+                    p3 = rest[i3]
+                    for i4 in range(i3 + 1, m):
+                        p4 = rest[i4]
+                        base = 0
+                        m0 = m1 = m2 = m3 = 0
+                        for p in (p0, p1, p2, p3, p4):
+                            c = deck[p]
+                            base += key[c >> 2]
+                            m0, m1, m2, m3 = _add(m0, m1, m2, m3, c)
+                            in_board[p] = True
+                        pv = _hand(base, m0, m1, m2, m3, a0, a1, rank7, flush_table, key)
+                        paid = (pv >> 20) >= threshold
+                        # the dealer's seen card on the board's suits; a flush without his other card
+                        f0, f1, f2, f3 = _add(m0, m1, m2, m3, e0)
+                        no_card = 0
+                        for f in (f0, f1, f2, f3):
+                            if _popcount(f) >= 5 and flush_table[f] > no_card:
+                                no_card = flush_table[f]
+                        dbase = base + key[e0 >> 2]
+                        by_rank[:] = -1
+                        w = 0
+                        lo = 0
+                        for i in range(m):
+                            p = rest[i]
+                            if in_board[p]:
+                                continue
+                            c = deck[p]
+                            r = c >> 2
+                            if by_rank[r] < 0:
+                                v = rank7[dbase + key[r]]
+                                by_rank[r] = v if v > no_card else no_card
+                            dv = by_rank[r]
+                            s = c & 3
+                            f = f0 if s == 0 else f1 if s == 1 else f2 if s == 2 else f3
+                            if _popcount(f) >= 4:
+                                f |= 1 << r
+                                if flush_table[f] > dv:
+                                    dv = flush_table[f]
+                            if pv > dv:
+                                w += 1
+                            elif pv < dv:
+                                lo += 1
+                        for p in (p0, p1, p2, p3, p4):
+                            in_board[p] = False
+                        add = w * WON + lo * LOST + (w * PAID if paid else 0)
+                        b4 = binom[p4, 4]
+                        counts[binom[p1, 1] + binom[p2, 2] + binom[p3, 3] + b4] += add
+                        counts[binom[p0, 1] + binom[p2, 2] + binom[p3, 3] + b4] += add
+                        counts[binom[p0, 1] + binom[p1, 2] + binom[p3, 3] + b4] += add
+                        counts[binom[p0, 1] + binom[p1, 2] + binom[p2, 3] + b4] += add
+                        counts[binom[p0, 1] + binom[p1, 2] + binom[p2, 3] + binom[p3, 4]] += add
+    solve_tree(rest, m, (m - 4) * (m - 5), binom, counts, out)
