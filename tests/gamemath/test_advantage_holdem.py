@@ -118,3 +118,14 @@ def test_the_full_deck_has_as_many_canonical_pairs_of_hands_as_orbits_by_burnsid
         fixed += sum(1 for h in fixed_pairs for d in fixed_pairs if not set(h) & set(d))
     assert sum(w for _, w in reps) == 1326 * 1225
     assert len(reps) == fixed // 24
+
+
+def test_edges_on_a_deck_of_all_four_suits_equal_a_brute_force() -> None:
+    deck = cards("9S TS JS QS KS AS TH AH TD AC")  # flushes in one suit, the other suits pair and tie it
+    got = {f.information: (f.player_edge, f.cases) for f in adv.figures(deck)}
+    assert got == brute_force(deck)
+
+
+def test_edges_with_the_ante_paid_from_a_flush_equal_a_brute_force() -> None:
+    got = {f.information: (f.player_edge, f.cases) for f in adv.figures(DECK, ante_pays_from="flush")}
+    assert got == brute_force(DECK, ante_pays_from="flush")
