@@ -14,7 +14,7 @@ from itertools import combinations, permutations
 
 import pytest
 
-from tablectl.cards import cards
+from tablectl.cards import RANKS, cards
 from tablectl.gamemath import advantage_holdem as adv
 from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules import texas_holdem_bonus as thb
@@ -38,6 +38,12 @@ def bet_nets(hole: tuple[int, int], dealer: tuple[int, int], board: tuple[int, .
 
 def brute_force(deck: list[int], ante_pays_from: str = "straight") -> dict[str, tuple[Fraction, int]]:
     """Each kind of information: (the player's edge, cases)."""
+    return {information: (edge, cases) for information, (edge, cases, _) in brute_force_play(deck, ante_pays_from).items()}
+
+
+def brute_force_play(deck: list[int], ante_pays_from: str = "straight") -> dict[str, tuple[Fraction, int, dict[str, Fraction]]]:
+    """Each kind of information: (the player's edge, cases, share of cases folded by the rank of
+    the dealer card seen)."""
     # turn node -> [sum of Ante + Flop, sum of Turn nets, sum of River nets, cases]
     nodes: dict[str, defaultdict[tuple, list[int]]] = {adv.ONE_SEEN: defaultdict(lambda: [0, 0, 0, 0]),
                                                       adv.BOTH_SEEN: defaultdict(lambda: [0, 0, 0, 0])}
@@ -73,7 +79,13 @@ def brute_force(deck: list[int], ante_pays_from: str = "straight") -> dict[str, 
             h[1] += n
         total = sum(max(value, -n) for value, n in hands.values())
         cases = sum(n for _, n in hands.values())
-        out[information] = (Fraction(total, cases), cases)
+        by_rank: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])  # folded cases, cases
+        for (hole, seen), (value, n) in hands.items():
+            if len(seen) == 1:
+                row = by_rank[RANKS[seen[0] >> 2]]
+                row[0] += n if value <= -n else 0
+                row[1] += n
+        out[information] = (Fraction(total, cases), cases, {r: Fraction(f, n) for r, (f, n) in by_rank.items()})
     return out
 
 
@@ -81,6 +93,13 @@ def test_edges_with_dealer_hole_cards_seen_equal_a_brute_force_of_live_settlemen
     expected = brute_force(DECK)
     got = {f.information: (f.player_edge, f.cases) for f in adv.figures(DECK)}
     assert got == expected
+
+
+def test_fold_shares_by_the_rank_seen_equal_a_brute_force() -> None:
+    [one, _] = adv.figures(DECK)
+    folded = brute_force_play(DECK)[adv.ONE_SEEN][2]
+    expected = "the dealer shows " + ", ".join(f"{r}: fold {float(folded[r]):.2%}" for r in RANKS if r in folded)
+    assert one.strategy[-1] == expected
 
 
 def test_counting_up_to_a_renaming_of_suits_equals_counting_every_hand() -> None:
@@ -92,7 +111,7 @@ def test_counting_up_to_a_renaming_of_suits_equals_counting_every_hand() -> None
                   for dealer in combinations([c for c in deck if c not in (a, b)], 2)]
     assert len(triples) < len(every_triple) and len(pairs) < len(every_pair)
     canonical = [(adv.ONE, t, w) for t, w in triples] + [(adv.BOTH, p, w) for p, w in pairs]
-    counted = [adv.totals((kind, w, adv.count_unit(deck, kind, rep)) for kind, rep, w in units)
+    counted = [adv.totals((kind, rep, w, adv.count_unit(deck, kind, rep)) for kind, rep, w in units)
                for units in (canonical, every_triple + every_pair)]
     assert counted[0] == counted[1]
 

@@ -23,6 +23,7 @@ from itertools import combinations, permutations
 
 import numpy as np
 
+from tablectl.cards import RANKS
 from tablectl.gamemath.advantage import AdvantageFigure
 from tablectl.gamemath.holdem_hole_card_kernel import (
     CASES, NET, PLAYED, RIVER_BETS, SLOTS, TURN_BETS, binomials, one_seen, pair,
@@ -121,12 +122,17 @@ def count_unit(deck: Sequence[int], kind: str, rep: tuple[int, ...], ante_pays_f
     return count_pair(deck, (rep[0], rep[1], rep[2], rep[3]), ante_pays_from)
 
 
-def totals(results: Iterable[tuple[str, int, np.ndarray]]) -> dict[str, list[int]]:
-    """Weighted sums of units' results (kind, weight, ``int64[SLOTS]``), as Python ints."""
+def totals(results: Iterable[tuple[str, tuple[int, ...], int, np.ndarray]]) -> dict[str, list[int]]:
+    """Weighted sums of units' results (kind, representative, weight, ``int64[SLOTS]``), as Python
+    ints: per kind, and, with one card seen, per rank seen (``"seen 2"`` to ``"seen A"``)."""
     total = {ONE: [0] * SLOTS, BOTH: [0] * SLOTS}
-    for kind, weight, out in results:
-        for slot in range(SLOTS):
-            total[kind][slot] += weight * int(out[slot])
+    for kind, rep, weight, out in results:
+        rows = [total[kind]]
+        if kind == ONE:
+            rows.append(total.setdefault(f"seen {RANKS[rep[2] >> 2]}", [0] * SLOTS))
+        for row in rows:
+            for slot in range(SLOTS):
+                row[slot] += weight * int(out[slot])
     return total
 
 
@@ -135,11 +141,16 @@ def from_totals(total: dict[str, list[int]]) -> list[AdvantageFigure]:
     out = []
     for kind, information in ((ONE, ONE_SEEN), (BOTH, BOTH_SEEN)):
         t = total[kind]
-        strategy = (
+        strategy = [
             f"bet the Flop in {_share(t[PLAYED], t[CASES])} of cases, fold the rest",
             f"of the cases played: Turn bet in {_share(t[TURN_BETS], t[PLAYED])}, River bet in {_share(t[RIVER_BETS], t[PLAYED])}",
-        )
-        out.append(AdvantageFigure("main game", "hole-card", information, t[CASES], Fraction(t[NET]), t[PLAYED], strategy))
+        ]
+        if kind == ONE:
+            seen = [(r, total[f"seen {r}"]) for r in RANKS if f"seen {r}" in total]
+            strategy.append("the dealer shows " + ", ".join(
+                f"{r}: fold {_share(row[CASES] - row[PLAYED], row[CASES])}" for r, row in seen))
+        out.append(AdvantageFigure("main game", "hole-card", information, t[CASES], Fraction(t[NET]), t[PLAYED],
+                                   tuple(strategy)))
     return out
 
 
@@ -150,4 +161,4 @@ def _share(part: int, whole: int) -> str:
 def figures(deck: Sequence[int] | None = None, ante_pays_from: str = "straight") -> list[AdvantageFigure]:
     """Both figures for ``deck`` (default: 52 cards: hours) in one go."""
     deck = list(range(52)) if deck is None else list(deck)
-    return from_totals(totals((kind, w, count_unit(deck, kind, rep, ante_pays_from)) for kind, rep, w in units(deck)))
+    return from_totals(totals((kind, rep, w, count_unit(deck, kind, rep, ante_pays_from)) for kind, rep, w in units(deck)))

@@ -103,5 +103,5 @@ def count(ante_pays_from: str = ANTE_PAYS_FROM, cache: Path | None = None, progr
                 progress(len(done), len(every), i + 1)
     if any((kind, rep) not in done for kind, rep, _ in every):
         return []
-    figures = from_totals(totals((kind, *done[(kind, rep)]) for kind, rep, _ in every))
+    figures = from_totals(totals((kind, rep, *done[(kind, rep)]) for kind, rep, _ in every))
     return advantage_cache.load_or_compute(NAME, _depends_on(ante_pays_from), lambda: figures, cache)
