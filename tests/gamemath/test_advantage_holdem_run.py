@@ -47,3 +47,8 @@ def test_advantage_option_on_another_game_is_a_usage_error() -> None:
     result = CliRunner().invoke(main, ["math", "one-card-poker", "--advantage"])
     assert result.exit_code == 2
     assert "--advantage" in result.stderr
+
+
+def test_progress_line_gives_units_done_and_the_time_left_at_this_runs_pace() -> None:
+    line = run.describe(done=1_100, of=98_852, this_run=100, elapsed=50.0)
+    assert line == "dealer hole cards seen: 1,100/98,852 hands counted (1%), 0.50 s each, ETA 13:34:36"
