@@ -117,7 +117,9 @@ def test_the_optimal_play_band_alone_does_not_flag_the_short_pay(short: tuple[Pa
     assert short[1]["flagged"]["tables"] == []  # winning above the band is reported, never flagged there
 
 
-def test_the_floor_shows_theo_z_beside_the_optimal_play_z(short: tuple[Path, dict], tablectl: Tablectl, tmp_path: Path) -> None:
+def test_the_floor_shows_theo_z_beside_the_optimal_play_z(short: tuple[Path, dict], tablectl: Tablectl, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "400")  # every column on one line of the terminal tables
     page = tmp_path / "floor.html"
     done = tablectl("floor", short[0], "--html", page)
     assert done.code == 1, done.err
