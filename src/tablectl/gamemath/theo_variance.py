@@ -17,8 +17,10 @@ with X the house result (minus the players' net). Over rounds this is the varian
 the luck of the players' own cards, which the theoretical win leaves out). For a table whose every
 decision is the strategy's it averages to the optimal-play variance of the round.
 
-Dealer hands that settle alike are settled once: Three Card Poker's by the hand's value (and the
-six-card hand's value of each seat with a 6 Card Bonus), One for the Money's by the pair of cards.
+Dealer hands that settle alike are settled once: Three Card Poker's by whether the hand qualifies
+and, per seat, whether it beats, ties or loses to the seat's (and the line the six cards pay, per
+seat with a 6 Card Bonus), One for the Money's by the higher card's
+rank (and the line the side bet pays, per seat with one).
 Texas Hold'em Bonus and One Card Poker are not covered (None): their unknown cards (the board,
 the wars) are not enumerated here.
 """
@@ -27,15 +29,18 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
-from itertools import combinations
+from functools import cache
 from typing import Any
 
+import numpy as np
+
+from tablectl.gamemath.decision_threecard import _subsets
+from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
 from tablectl.rounds import RoundHands
+from tablectl.rules.hand3 import QUEEN_HIGH, value3
 from tablectl.rules import one_for_the_money as oftm
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules import three_card_poker_florida as fl
-from tablectl.rules.hand3 import value3
-from tablectl.rules.hand7 import best_five
 from tablectl.rules.settle import settle
 
 COVERED = (tcp.GAME, fl.GAME, oftm.GAME)
@@ -53,23 +58,53 @@ def _seats_cards(hands: RoundHands) -> list[int]:
     return out
 
 
-def _threecard_deals(hands: RoundHands) -> Iterator[Deal]:
-    """Every dealer hand from the cards no seat holds, one per class settling alike."""
-    held = set(_seats_cards(hands))
-    unseen = [c for c in range(52) if c not in held]
-    sixes = [s.cards for s in hands.seats if s.wagers.get(tcp.SIX_CARD_BONUS) and s.seat != hands.banker_seat]
-    groups: dict[Hashable, list[Any]] = {}
-    for dealer in combinations(unseen, 3):
-        key: Hashable = value3(dealer)
-        if sixes:
-            key = (key, *(best_five([*cards, *dealer]) for cards in sixes))
-        found = groups.get(key)
-        if found is None:
-            groups[key] = [dealer, 1]
-        else:
-            found[1] += 1
-    for dealer, n in groups.values():
-        yield tuple(dealer), n
+def six_card_values(cards: Sequence[int], dealers: np.ndarray) -> np.ndarray:
+    """The best five of ``cards`` (three) with each row of ``dealers`` (n x 3), as the rules
+    engine's ``best_five`` values them (its lookup tables, ``holdem_tables``)."""
+    six = np.hstack([np.broadcast_to(np.asarray(cards, dtype=np.int64), (len(dealers), 3)), dealers])
+    r, s = six >> 2, six & 3
+    best = ranks(6)[RANK_KEY[r].sum(axis=1)].astype(np.int64)
+    table = flush()
+    for suit in range(4):
+        mask = np.where(s == suit, np.left_shift(1, r), 0).sum(axis=1)
+        best = np.maximum(best, table[mask])
+    return best
+
+
+@cache
+def _dealer_values() -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of the three-card sets (``_subsets(3)``) and each set's place among them."""
+    values = _subsets(3)[3]
+    found, back = np.unique(values, return_inverse=True)  # type: ignore[call-overload]
+    return found.astype(np.int64), back
+
+
+def _threecard_deals(hands: RoundHands, rules: Any) -> Iterator[Deal]:
+    """Every dealer hand from the cards no seat holds, one per class settling alike: the hand's
+    showdown (whether the hand qualifies; per seat, whether it beats, ties or loses to the seat's)
+    and, per seat with a 6 Card Bonus, the line its six cards pay."""
+    held = 0
+    for c in _seats_cards(hands):
+        held |= 1 << c
+    sets, masks, _, _ = _subsets(3)
+    keep = (masks & np.uint64(held)) == 0
+    sets = sets[keep]
+    dealer, back = _dealer_values()
+    back = back[keep]
+    code = (dealer < QUEEN_HIGH).astype(np.int64)[back]  # the classes, numbered in mixed radix
+    for seat in hands.seats:  # the showdown: whether each seat's hand beats, ties or loses to the dealer's
+        if seat.seat != hands.banker_seat and len(seat.cards) == 3:
+            code = code * 3 + (np.sign(value3(seat.cards) - dealer) + 1)[back]
+    for seat in hands.seats:
+        if hands.game == tcp.GAME and seat.wagers.get(tcp.SIX_CARD_BONUS) and seat.seat != hands.banker_seat \
+                and len(seat.cards) == 3:
+            six, at_six = np.unique(six_card_values(seat.cards, sets), return_inverse=True)
+            paid = [tcp.six_card_bonus_payout(int(v), rules.six_card_bonus).outcome for v in six.tolist()]
+            lines = {line: i for i, line in enumerate(sorted(set(paid)))}
+            code = code * len(lines) + np.array([lines[p] for p in paid])[at_six]
+    _, first, counts = np.unique(code, return_index=True, return_counts=True)
+    for i, n in zip(first.tolist(), counts.tolist()):
+        yield tuple(sets[i].tolist()), n
 
 
 def _shoe_deals(hands: RoundHands, decks: int, size: int) -> Iterator[Deal]:
@@ -90,13 +125,35 @@ def _shoe_deals(hands: RoundHands, decks: int, size: int) -> Iterator[Deal]:
             yield (a, b), 2 * counts[a] * counts[b]
 
 
-def deals(hands: RoundHands, decks: int) -> list[Deal] | None:
-    """The dealer's possible hands given every seat's cards, with their weights (None: the game's
-    unknown cards are not enumerated)."""
+@cache
+def _side_line(player: int, a: int, b: int, rules: Any) -> str:
+    return oftm.side_bet_payout(player, (a, b), rules).outcome
+
+
+def _oftm_deals(hands: RoundHands, decks: int, rules: Any) -> Iterator[Deal]:
+    """The dealer's two cards, one per class settling alike: the higher card's rank (the
+    showdown) and, per seat with a Bonus, the line it pays."""
+    sides = [s.cards[0] for s in hands.seats if s.wagers.get(oftm.BONUS) and len(s.cards) == 1]
+    groups: dict[Hashable, list[Any]] = {}
+    for (a, b), n in _shoe_deals(hands, decks, 2):
+        key = (max(a >> 2, b >> 2), *(_side_line(p, a, b, rules) for p in sides))
+        found = groups.get(key)
+        if found is None:
+            groups[key] = [(a, b), n]
+        else:
+            found[1] += n
+    for dealer, n in groups.values():
+        yield dealer, n
+
+
+def deals(hands: RoundHands, decks: int, rules: Any) -> list[Deal] | None:
+    """The dealer's possible hands given every seat's cards, with their weights, one per class of
+    hands the round settles alike under ``rules`` (None: the game's unknown cards are not
+    enumerated)."""
     if hands.game in (tcp.GAME, fl.GAME):
-        return list(_threecard_deals(hands))
+        return list(_threecard_deals(hands, rules))
     if hands.game == oftm.GAME:
-        return list(_shoe_deals(hands, decks, 2))
+        return list(_oftm_deals(hands, decks, rules))
     return None
 
 
@@ -113,7 +170,7 @@ def house_result(hands: RoundHands, rules: Any, dealer: Sequence[int]) -> int:
 def conditional_moments(hands: RoundHands, rules: Any, decks: int) -> tuple[Fraction, Fraction] | None:
     """(E[X], E[X^2]) of the house result X in cents given every seat's cards and decisions, the
     dealer's cards unknown (None: not enumerated for this game)."""
-    found = deals(hands, decks)
+    found = deals(hands, decks, rules)
     if found is None:
         return None
     total = first = second = 0
@@ -138,4 +195,4 @@ def theo_variance(hands: RoundHands, rules: Any, decks: int, theo: Fraction | fl
     return float(square - 2 * t * mean + t * t)
 
 
-__all__ = ["COVERED", "conditional_moments", "deals", "house_result", "theo_variance"]
+__all__ = ["COVERED", "conditional_moments", "deals", "house_result", "six_card_values", "theo_variance"]
