@@ -34,7 +34,7 @@ def test_three_card_poker_two_seats_and_a_six_card_bonus_equal_settling_every_de
     hands = RoundHands("three-card-poker", [
         SeatHand(1, cards("Qh 6d 4c"), {"ante": 500, "pairplus": 300}, ["play"]),
         SeatHand(3, cards("9s 9d 2h"), {"ante": 1000, "six-card-bonus": 500}, ["play"]),
-        SeatHand(4, cards("Js 5c 3d"), {"ante": 500}, ["fold"]),
+        SeatHand(4, cards("Js Ts 3d"), {"ante": 500, "six-card-bonus": 500}, ["fold"]),  # flushes up to a royal
     ], banker_seat=6, banker_stake=1_000_000)
     held = {c for s in hands.seats for c in s.cards}
     deals = list(combinations([c for c in range(52) if c not in held], 3))

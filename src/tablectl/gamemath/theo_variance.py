@@ -27,7 +27,7 @@ the wars) are not enumerated here.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -58,17 +58,30 @@ def _seats_cards(hands: RoundHands) -> list[int]:
     return out
 
 
-def six_card_values(cards: Sequence[int], dealers: np.ndarray) -> np.ndarray:
-    """The best five of ``cards`` (three) with each row of ``dealers`` (n x 3), as the rules
-    engine's ``best_five`` values them (its lookup tables, ``holdem_tables``)."""
-    six = np.hstack([np.broadcast_to(np.asarray(cards, dtype=np.int64), (len(dealers), 3)), dealers])
-    r, s = six >> 2, six & 3
-    best = ranks(6)[RANK_KEY[r].sum(axis=1)].astype(np.int64)
+@cache
+def _three_card_keys() -> tuple[np.ndarray, np.ndarray]:
+    """Per three-card set (``_subsets(3)``): its ranks' key sum and, per suit, its ranks' bits."""
+    sets = _subsets(3)[0]
+    r, s = sets >> 2, sets & 3
+    bits = np.stack([np.where(s == suit, np.left_shift(1, r), 0).sum(axis=1) for suit in range(4)])
+    return RANK_KEY[r].sum(axis=1), bits
+
+
+def six_card_values(cards: Sequence[int], keep: np.ndarray) -> np.ndarray:
+    """The best five of ``cards`` (three) with each three-card set of ``_subsets(3)`` that ``keep``
+    selects, as the rules engine's ``best_five`` values them (its lookup tables, ``holdem_tables``)."""
+    sums, bits = _three_card_keys()
+    best = ranks(6)[sums[keep] + int(sum(RANK_KEY[c >> 2] for c in cards))].astype(np.int64)
     table = flush()
     for suit in range(4):
-        mask = np.where(s == suit, np.left_shift(1, r), 0).sum(axis=1)
-        best = np.maximum(best, table[mask])
+        mine = sum(1 << (c >> 2) for c in cards if c & 3 == suit)
+        best = np.maximum(best, table[bits[suit][keep] | mine])
     return best
+
+
+@cache
+def _six_line(value: int, table: Any) -> str:
+    return tcp.six_card_bonus_payout(value, table).outcome
 
 
 @cache
@@ -98,8 +111,8 @@ def _threecard_deals(hands: RoundHands, rules: Any) -> Iterator[Deal]:
     for seat in hands.seats:
         if hands.game == tcp.GAME and seat.wagers.get(tcp.SIX_CARD_BONUS) and seat.seat != hands.banker_seat \
                 and len(seat.cards) == 3:
-            six, at_six = np.unique(six_card_values(seat.cards, sets), return_inverse=True)
-            paid = [tcp.six_card_bonus_payout(int(v), rules.six_card_bonus).outcome for v in six.tolist()]
+            six, at_six = np.unique(six_card_values(seat.cards, keep), return_inverse=True)
+            paid = [_six_line(v, rules.six_card_bonus) for v in six.tolist()]
             lines = {line: i for i, line in enumerate(sorted(set(paid)))}
             code = code * len(lines) + np.array([lines[p] for p in paid])[at_six]
     _, first, counts = np.unique(code, return_index=True, return_counts=True)
@@ -125,25 +138,36 @@ def _shoe_deals(hands: RoundHands, decks: int, size: int) -> Iterator[Deal]:
             yield (a, b), 2 * counts[a] * counts[b]
 
 
-@cache
-def _side_line(player: int, a: int, b: int, rules: Any) -> str:
-    return oftm.side_bet_payout(player, (a, b), rules).outcome
+_side_tables: dict[tuple[Any, int], np.ndarray] = {}
+
+
+def _side_lines(player: int, rules: Any) -> np.ndarray:
+    """52 x 52: the line the side bet of a seat holding ``player`` pays against each pair of dealer
+    cards, numbered (the numbers differ exactly where the lines do)."""
+    found = _side_tables.get((rules, player))
+    if found is None:
+        names: dict[str, int] = {}
+        found = np.array([[names.setdefault(oftm.side_bet_payout(player, (a, b), rules).outcome, len(names))
+                           for b in range(52)] for a in range(52)], dtype=np.int64)
+        _side_tables[rules, player] = found
+    return found
 
 
 def _oftm_deals(hands: RoundHands, decks: int, rules: Any) -> Iterator[Deal]:
     """The dealer's two cards, one per class settling alike: the higher card's rank (the
     showdown) and, per seat with a Bonus, the line it pays."""
-    sides = [s.cards[0] for s in hands.seats if s.wagers.get(oftm.BONUS) and len(s.cards) == 1]
-    groups: dict[Hashable, list[Any]] = {}
-    for (a, b), n in _shoe_deals(hands, decks, 2):
-        key = (max(a >> 2, b >> 2), *(_side_line(p, a, b, rules) for p in sides))
-        found = groups.get(key)
-        if found is None:
-            groups[key] = [(a, b), n]
-        else:
-            found[1] += n
-    for dealer, n in groups.values():
-        yield dealer, n
+    pairs = list(_shoe_deals(hands, decks, 2))
+    a = np.array([d[0] for d, _ in pairs], dtype=np.int64)
+    b = np.array([d[1] for d, _ in pairs], dtype=np.int64)
+    weight = np.array([n for _, n in pairs], dtype=np.int64)
+    code = np.maximum(a, b) >> 2
+    for seat in hands.seats:
+        if seat.wagers.get(oftm.BONUS) and len(seat.cards) == 1:
+            code = code * 16 + _side_lines(seat.cards[0], rules)[a, b]
+    _, first, back = np.unique(code, return_index=True, return_inverse=True)
+    totals = np.bincount(back, weights=weight)  # weights < 2**53: exact
+    for i, n in zip(first.tolist(), totals.tolist()):
+        yield (int(a[i]), int(b[i])), int(n)
 
 
 def deals(hands: RoundHands, decks: int, rules: Any) -> list[Deal] | None:
