@@ -18,8 +18,8 @@ the luck of the players' own cards, which the theoretical win leaves out). For a
 decision is the strategy's it averages to the optimal-play variance of the round.
 
 Dealer hands that settle alike are settled once: Three Card Poker's by whether the hand qualifies
-and, per seat, whether it beats, ties or loses to the seat's (and the line the six cards pay, per
-seat with a 6 Card Bonus), One for the Money's by the higher card's
+and, per seat, whether it beats, ties or loses to the seat's (and the category of the six cards,
+a royal apart, per seat with a 6 Card Bonus: the line the pay table pays for it), One for the Money's by the higher card's
 rank (and the line the side bet pays, per seat with one).
 Texas Hold'em Bonus and One Card Poker are not covered (None): their unknown cards (the board,
 the wars) are not enumerated here.
@@ -38,6 +38,7 @@ from tablectl.gamemath.decision_threecard import _subsets
 from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
 from tablectl.rounds import RoundHands
 from tablectl.rules.hand3 import QUEEN_HIGH, value3
+from tablectl.rules.hand7 import ROYAL_FLUSH, pack5
 from tablectl.rules import one_for_the_money as oftm
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules import three_card_poker_florida as fl
@@ -79,9 +80,11 @@ def six_card_values(cards: Sequence[int], keep: np.ndarray) -> np.ndarray:
     return best
 
 
-@cache
-def _six_line(value: int, table: Any) -> str:
-    return tcp.six_card_bonus_payout(value, table).outcome
+def _six_lines(table: Any) -> np.ndarray:
+    """The 6 Card Bonus line paid, numbered, by category * 2 + royal (the pay table pays by them)."""
+    names: dict[str, int] = {}
+    return np.array([names.setdefault(tcp.six_card_bonus_payout(ROYAL_FLUSH if royal else pack5(category), table).outcome,
+                                      len(names)) for category in range(10) for royal in (0, 1)], dtype=np.int64)
 
 
 @cache
@@ -111,10 +114,8 @@ def _threecard_deals(hands: RoundHands, rules: Any) -> Iterator[Deal]:
     for seat in hands.seats:
         if hands.game == tcp.GAME and seat.wagers.get(tcp.SIX_CARD_BONUS) and seat.seat != hands.banker_seat \
                 and len(seat.cards) == 3:
-            six, at_six = np.unique(six_card_values(seat.cards, keep), return_inverse=True)
-            paid = [_six_line(v, rules.six_card_bonus) for v in six.tolist()]
-            lines = {line: i for i, line in enumerate(sorted(set(paid)))}
-            code = code * len(lines) + np.array([lines[p] for p in paid])[at_six]
+            best = six_card_values(seat.cards, keep)
+            code = code * 20 + _six_lines(rules.six_card_bonus)[(best >> 20) * 2 + (best == ROYAL_FLUSH)]
     _, first, counts = np.unique(code, return_index=True, return_counts=True)
     for i, n in zip(first.tolist(), counts.tolist()):
         yield tuple(sets[i].tolist()), n
