@@ -121,24 +121,6 @@ def _threecard_deals(hands: RoundHands, rules: Any) -> Iterator[Deal]:
         yield tuple(sets[i].tolist()), n
 
 
-def _shoe_deals(hands: RoundHands, decks: int, size: int) -> Iterator[Deal]:
-    """Every set of ``size`` dealer cards from a shoe of ``decks`` decks less the seats' cards, each
-    with the number of ordered deals giving it."""
-    counts = [decks] * 52
-    for c in _seats_cards(hands):
-        counts[c] -= 1
-        if counts[c] < 0:
-            raise ValueError(f"card {c} held more often than {decks} deck(s) hold it")
-    live = [c for c in range(52) if counts[c]]
-    if size != 2:
-        raise ValueError(f"shoe deals of {size} cards not enumerated")
-    for i, a in enumerate(live):
-        if counts[a] > 1:
-            yield (a, a), counts[a] * (counts[a] - 1)
-        for b in live[i + 1:]:
-            yield (a, b), 2 * counts[a] * counts[b]
-
-
 _side_tables: dict[tuple[Any, int], np.ndarray] = {}
 
 
@@ -157,10 +139,14 @@ def _side_lines(player: int, rules: Any) -> np.ndarray:
 def _oftm_deals(hands: RoundHands, decks: int, rules: Any) -> Iterator[Deal]:
     """The dealer's two cards, one per class settling alike: the higher card's rank (the
     showdown) and, per seat with a Bonus, the line it pays."""
-    pairs = list(_shoe_deals(hands, decks, 2))
-    a = np.array([d[0] for d, _ in pairs], dtype=np.int64)
-    b = np.array([d[1] for d, _ in pairs], dtype=np.int64)
-    weight = np.array([n for _, n in pairs], dtype=np.int64)
+    counts = np.full(52, decks, dtype=np.int64)
+    for c in _seats_cards(hands):
+        counts[c] -= 1
+    if (counts < 0).any():
+        raise ValueError(f"a card held more often than {decks} deck(s) hold it")
+    a, b = np.triu_indices(52)  # every pair a <= b; ordered deals: n_a n_b twice, or n_a (n_a - 1)
+    weight = np.where(a == b, counts[a] * (counts[a] - 1), 2 * counts[a] * counts[b])
+    a, b, weight = a[weight > 0], b[weight > 0], weight[weight > 0]
     code = np.maximum(a, b) >> 2
     for seat in hands.seats:
         if seat.wagers.get(oftm.BONUS) and len(seat.cards) == 1:
