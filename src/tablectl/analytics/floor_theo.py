@@ -1,6 +1,7 @@
 """The floor's judgement against the theoretical win from the play made (pure): per table, dealer
-and day, ``theo_z`` = (win - sum theo_win) / sqrt(sum theo_var) over the rounds whose theo_var is
-known (``queries/floor_rollup.sql``), judged *both ways* as one family of its own (``theo``).
+and day, ``theo_z`` = (win - sum theo_win) / sqrt(sum theo_var) over the house-banked rounds whose
+theo_var is known (``queries/floor_rollup.sql``; a player bank's capped stake makes its expected
+result differ from theo_win), judged *both ways* as one family of its own (``theo``).
 
 A result far above what the players' own decisions explain (the house won more: a dealer
 short-paying, a pay table below the one logged) is as much a finding as one far below (the house
