@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tablectl.analytics import floor_theo
 from tablectl.analytics.approved import default_path, rules_findings
 from tablectl.analytics.approved import load as load_approved
 from tablectl.analytics.dataset import load_rules
@@ -164,8 +165,17 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
         "shufflers": _weak(shufflers, p_limit, "machine"),
         "hand_shuffles": _weak(shufflers, p_limit, "hand"),
     }
+    _judge_theo(report, raw, alpha, z_limit)
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def _judge_theo(report: FloorReport, raw: dict[str, Result], alpha: float, z_limit: float) -> None:
+    """The ``theo`` family (``floor_theo``): tables, dealers and days against the theoretical win
+    from the play made, either side."""
+    tests, limit, expected = floor_theo.limit(raw, alpha, z_limit)
+    report.alarms[floor_theo.FAMILY] = Alarms(tests, limit, expected)
+    report.flagged.update(floor_theo.flagged(raw, limit))
 
 
 def outside_band(row: dict[str, Any], z_limit: float) -> bool:

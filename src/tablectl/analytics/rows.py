@@ -52,7 +52,7 @@ DECISION_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "dealer", "sea
                     *JUDGED_COLUMNS)
 ROUND_COLUMNS = ("table_id", "round_id", "session", "round", "game", "decks", "rules_id", "dealer", "shoe", "start_seq",
                  "end_seq", "start_ts", "end_ts", "status", "settlement", "seats", "banker", "handle", "win",
-                 "theo_win", "violations", "holds", "cards", "penetration")
+                 "theo_win", "theo_var", "violations", "holds", "cards", "penetration")
 _CARD, _POSITION, _HIDDEN, _REVEALED = (CARD_COLUMNS.index(c) for c in ("card", "position", "hidden", "revealed_seq"))
 for _name, _columns in (("cards", CARD_COLUMNS), ("bets", BET_COLUMNS), ("decisions", DECISION_COLUMNS),
                         ("rounds", ROUND_COLUMNS)):
@@ -368,7 +368,7 @@ class Extractor:
         if mine is not None:
             judged = self._judged(rnd, mine)
             _decision_rows(self._rows, mine, judged)
-            _round_row(self._rows, facts, mine, facts.end_seq, judged.theo_win if judged else None)
+            _round_row(self._rows, facts, mine, facts.end_seq, judged)
 
     def _judged(self, rnd: RoundRecord, mine: _Round) -> RoundJudgement | None:
         """The round's decisions judged, and its theoretical win (None: not settled by the replay)."""
@@ -435,11 +435,12 @@ def _decision_rows(out: _Rows, mine: _Round, judged: RoundJudgement | None) -> N
     mine.decisions.clear()
 
 
-def _round_row(out: _Rows, r: RoundFacts, mine: _Round, anchor: int, theo_win: float | None) -> None:
+def _round_row(out: _Rows, r: RoundFacts, mine: _Round, anchor: int, judged: RoundJudgement | None) -> None:
+    theo_win, theo_var = (judged.theo_win, judged.theo_var) if judged is not None else (None, None)
     out.put("rounds", anchor, r.start_ts, (
         out.table, mine.round_id, r.session, r.number, mine.game, mine.decks, mine.rules_id, mine.dealer,
         _text(r.shoe), r.start_seq, r.end_seq, r.start_ts, r.end_ts, r.status, r.settlement, r.seats, r.banker,
-        r.handle, -r.net, theo_win, r.violations, r.holds, mine.cards, mine.penetration))
+        r.handle, -r.net, theo_win, theo_var, r.violations, r.holds, mine.cards, mine.penetration))
 
 
 def _shoes(out: _Rows, lines: _Pass, report: ReviewReport) -> None:

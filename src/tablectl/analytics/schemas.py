@@ -21,7 +21,8 @@ _SCHEMAS: dict[str, pa.Schema] = {
         ("decks", pa.int32()), ("rules_id", pa.string()), ("dealer", pa.string()), ("shoe", pa.string()),
         ("start_seq", pa.int64()), ("end_seq", pa.int64()), ("start_ts", _TS), ("end_ts", _TS),
         ("status", pa.string()), ("settlement", pa.string()), ("seats", pa.int32()), ("banker", pa.int32()),
-        ("handle", pa.int64()), ("win", pa.int64()), ("theo_win", pa.float64()), ("violations", pa.int32()), ("holds", pa.int32()),
+        ("handle", pa.int64()), ("win", pa.int64()), ("theo_win", pa.float64()), ("theo_var", pa.float64()),
+        ("violations", pa.int32()), ("holds", pa.int32()),
         ("cards", pa.int32()), ("penetration", pa.float64()),
     ]),
     "cards": pa.schema([
