@@ -11,8 +11,8 @@ questions with embedded DuckDB.
 - ``expected``: each wager's house edge and exact variance from ``tablectl.gamemath`` under the
   house rules and pay tables in force.
 - ``queries`` (and the ``.sql`` files beside it): DuckDB over the dataset; named queries.
-- ``floor``, ``floor_render``, ``stats``: the floor report (per table, dealer, day, seat and
-  shuffler).
+- ``floor``, ``floor_render``, ``stats``: the floor report (per table, dealer, day, seat, player
+  and shuffler).
 
 See ``docs/surveillance.md``.
 """

@@ -1,4 +1,4 @@
-"""The floor report: per table, dealer and day, per seat and per shuffler, from the dataset
+"""The floor report: per table, dealer and day, per seat, per player and per shuffler, from the dataset
 through DuckDB (the named queries ``floor_*``), judged against the approved game math
 (``tablectl.analytics.approved``): every round against the math of the approved set of its game.
 
@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tablectl.analytics import floor_theo
 from tablectl.analytics.approved import default_path, rules_findings
 from tablectl.analytics.approved import load as load_approved
 from tablectl.analytics.dataset import load_rules
@@ -49,6 +50,8 @@ RULES_COLUMNS = ("table_id", "date", "finding", "rules_id", "detail", "rounds", 
 CORRECTION = "Bonferroni"
 VARIANCE = "exact per round (game math: wager variances and covariances within a seat and between seats)"
 FAMILIES = ("tables", "player_banks", "dealers", "days", "seats")
+PLAYER_COLUMNS = ("player", "tables", "rounds", "handle", "player_net", "expected_player_net", "theo_win", "win",
+                  "edge_as_played")
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,7 @@ class FloorReport:
     approved: str = ""  # the approved math's file
     house_revenue: list[str] = field(default_factory=list)  # what the house earns at player-banked tables
     table_days: Result | None = None  # per table and day, with the band (the hold plots of the HTML page)
+    players: Result = field(default_factory=lambda: Result(list(PLAYER_COLUMNS), []))  # per player the pit entered
     alpha: float = ALPHA
     alarms: dict[str, Alarms] = field(default_factory=dict)
     correction: str = CORRECTION
@@ -106,7 +110,7 @@ class FloorReport:
             "approved": self.approved, "house_revenue": self.house_revenue, "rules": self.rules.dicts(),
             "tables": self.tables.dicts(),
             "dealers": self.dealers.dicts(), "days": self.days.dicts(), "seats": self.seats.dicts(),
-            "shufflers": self.shufflers.dicts(), "math": self.math.dicts(), "seconds": self.seconds,
+            "players": self.players.dicts(), "shufflers": self.shufflers.dicts(), "math": self.math.dicts(), "seconds": self.seconds,
             "advantage_play": self.advantage.to_dict() if self.advantage is not None else None,
         }
 
@@ -147,6 +151,7 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
     report = FloorReport(str(root), date_from, date_to, tables, dealers, days, seats, shufflers, maths, z_limit, p_limit,
                          alpha=alpha, alarms=alarms)
     report.table_days = _banded(run(con, sql["floor_table_days"]), z_limit)
+    report.players = run(con, sql["floor_players"], date_from, date_to)
     report.rules = Result(list(RULES_COLUMNS), [tuple(f[c] for c in RULES_COLUMNS) for f in findings])
     report.approved = str(approved_path)
     report.house_revenue = house_revenue(tables.dicts())
@@ -163,10 +168,19 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
         "shufflers": _weak(shufflers, p_limit, "machine"),
         "hand_shuffles": _weak(shufflers, p_limit, "hand"),
     }
+    _judge_theo(report, raw, alpha, z_limit)
     report.advantage = advantage_play(con, date_from, date_to, alpha)
     report.flagged["advantage_play"] = report.advantage.flagged()
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def _judge_theo(report: FloorReport, raw: dict[str, Result], alpha: float, z_limit: float) -> None:
+    """The ``theo`` family (``floor_theo``): tables, dealers and days against the theoretical win
+    from the play made, either side."""
+    tests, limit, expected = floor_theo.limit(raw, alpha, z_limit)
+    report.alarms[floor_theo.FAMILY] = Alarms(tests, limit, expected)
+    report.flagged.update(floor_theo.flagged(raw, limit))
 
 
 def outside_band(row: dict[str, Any], z_limit: float) -> bool:

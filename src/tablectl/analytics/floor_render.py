@@ -8,7 +8,7 @@ import io
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tablectl.analytics import floor_detection_render
+from tablectl.analytics import floor_detection_render, floor_theo
 from tablectl.analytics.floor import FloorReport, outside_band
 from tablectl.analytics.queries import Result
 
@@ -19,11 +19,15 @@ _GROUP_COLUMNS: list[tuple[str, str, str]] = [
     ("z", "z", "z"), ("violations_per_100", "viol/100", "num"), ("holds_per_100", "holds/100", "num"),
     ("faults", "faults", "int"), ("penetration", "penetration", "pct"),
     ("theo_win", "theo $", "money"), ("edge_as_played", "edge as played", "pct"),
+    ("theo_sd", "theo sd $", "money"), ("theo_z", "theo z", "z"),
 ]
 _SEAT_COLUMNS = [("table_id", "table", "text"), ("seat", "seat", "int"), ("rounds", "rounds", "int"),
                  ("handle", "handle $", "money"), ("player_net", "player net $", "money"),
                  ("expected_player_net", "expected $", "money"), ("z", "z", "z"), ("theo_win", "theo $", "money"),
                  ("win", "actual $", "money"), ("edge_as_played", "edge as played", "pct")]
+_PLAYER_COLUMNS = [("player", "player", "text"), ("tables", "tables", "int"), ("rounds", "rounds", "int"),
+                   ("handle", "handle $", "money"), ("theo_win", "theo $", "money"), ("win", "actual $", "money"),
+                   ("edge_as_played", "edge as played", "pct")]
 _SHUFFLER_COLUMNS = [("serial", "serial", "text"), ("kind", "kind", "text"), ("shuffled_by", "shuffled by", "text"), ("shoes", "shoes", "int"),
                      ("tables", "tables", "int"), ("test", "test", "text"), ("figure", "figure", "num"),
                      ("expected", "perfect", "num"), ("combined_p", "combined p", "p")]
@@ -55,20 +59,25 @@ def fmt(value: Any, kind: str) -> str:
 
 def sections(report: FloorReport) -> list[tuple[str, Result, list[tuple[str, str, str]], Callable[[dict[str, Any]], bool]]]:
     """(title, rows, columns, is this row flagged) of each section, in the order shown."""
+    theo = report.limit(floor_theo.FAMILY)
+
     def low(family: str) -> Callable[[dict[str, Any]], bool]:
         z = report.limit(family)
-        return lambda row: row.get("z") is not None and row["z"] <= -z
+        return lambda row: row.get("z") is not None and row["z"] <= -z or floor_theo.outside(row, theo)
 
     return [
         ("Rules against the approved math", report.rules, _RULES_COLUMNS, lambda r: r["finding"] != "not judged"),
         ("Tables (bank: house, or player: the bank's result is not the house's)", report.tables,
          [("table_id", "table", "text"), ("game", "game", "text"), ("bank", "bank", "text"), ("rules", "rules", "text"),
           *_GROUP_COLUMNS],
-         lambda r: outside_band(r, report.limit("player_banks" if r.get("bank") == "player" else "tables"))),
+         lambda r: outside_band(r, report.limit("player_banks" if r.get("bank") == "player" else "tables"))
+         or floor_theo.outside(r, theo)),
         ("Dealers", report.dealers, [("dealer", "dealer", "text"), *_GROUP_COLUMNS], low("dealers")),
         ("Days (the house's own games; player banks apart)", report.days,
          [("date", "day", "text"), *_GROUP_COLUMNS, ("player_bank_win", "player banks' win $", "money")], low("days")),
         ("Seats", report.seats, _SEAT_COLUMNS, low("seats")),
+        ("Players (as the pit entered them; every table and seat they sat at)", report.players, _PLAYER_COLUMNS,
+         lambda r: False),
         ("Shuffle quality by serial number", report.shufflers, _SHUFFLER_COLUMNS,
          lambda r: r.get("combined_p") is not None and r["combined_p"] < report.p_limit),
         ("Game math in force", report.math, _MATH_COLUMNS, lambda r: False),
@@ -85,7 +94,7 @@ def period(report: FloorReport) -> str:
 
 def summary(report: FloorReport) -> list[str]:
     period_ = period(report)
-    limits = ", ".join(f"{k} z {'beyond +-' if k == 'player_banks' else '<= -'}{a.limit:.2f} ({a.tests})"
+    limits = ", ".join(f"{k} {'theo_z' if k == floor_theo.FAMILY else 'z'} {'beyond +-' if k in ('player_banks', floor_theo.FAMILY) else '<= -'}{a.limit:.2f} ({a.tests})"
                        for k, a in report.alarms.items())
     lines = [f"floor report of {report.dataset}, {period_}; flagged (the bank lost more than the game math allows; "
              f"a player bank outside its band either way): "

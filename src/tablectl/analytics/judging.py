@@ -42,6 +42,7 @@ class RoundJudgement:
 
     decisions: dict[tuple[int, int], tuple[Any, ...]]
     theo_win: float | None
+    theo_var: float | None = None  # E[(win - theo_win)^2 | what the players saw], cents^2 (gamemath.theo_variance)
     judged: tuple[JudgedDecision, ...] = ()
 
 
@@ -90,10 +91,12 @@ class Judge:
                 for wager, stake in seat.wagers.items():
                     edge = edges.get(wager)
                     if stake and edge is None:
-                        return RoundJudgement(out, None, tuple(judged))
+                        return RoundJudgement(out, None, judged=tuple(judged))
                     if stake:
                         theo = theo + Fraction(edge) * stake  # type: ignore[arg-type]
-        return RoundJudgement(out, None if theo is None else float(theo), tuple(judged))
+        if theo is None:
+            return RoundJudgement(out, None, judged=tuple(judged))
+        return RoundJudgement(out, float(theo), _theo_var(hands, settlement, decks, theo), tuple(judged))
 
     def _edges_of(self, game: str, decks: int | None, logged: dict[str, Any] | None, key: str) -> dict[str, float | None]:
         found = self._edges.get((game, decks, key))
@@ -104,6 +107,18 @@ class Judge:
                 found = {m.wager: m.edge for m in wager_math(game, decks, logged)}
             self._edges[game, decks, key] = found
         return found
+
+
+def _theo_var(hands: RoundHands, settlement: Any, decks: int | None, theo: Fraction | float) -> float | None:
+    """The round's exact spread about ``theo`` (None: its game's unknown cards are not enumerated,
+    or its cards do not settle)."""
+    from tablectl.gamemath.theo_variance import theo_variance
+    from tablectl.rules.errors import SettlementError
+
+    try:
+        return theo_variance(hands, settlement, decks or 1, theo)
+    except (SettlementError, ValueError):
+        return None
 
 
 def _main_game_cached() -> bool:

@@ -111,6 +111,8 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
             # files written before the id was a column: the id of their folder (``table``, kept too)
             select = ('* REPLACE (coalesce(table_id, "table") AS table_id)' if "table_id" in columns
                       else '*, "table" AS table_id')
+            if "player" in SCHEMAS[name].names and "player" not in columns:  # files with no player column: NULL
+                select += ", NULL::VARCHAR AS player"
             con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM {source}")
         else:
             con.register(f"{name}_empty", with_partitions(name).empty_table())

@@ -47,13 +47,13 @@ Row = dict[str, Any]
 # the columns, and the places of the values a face-down card's row changes once it is shown.
 CARD_COLUMNS = ("table_id", "seq", "ts", "event", "session", "shoe", "round", "card", "position", "face", "hidden",
                 "revealed_seq", "device", "event_no", "penetration", "packet")
-BET_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "game", "decks", "rules_id", "dealer", "seat", "bet",
+BET_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "game", "decks", "rules_id", "dealer", "seat", "player", "bet",
                "wager", "stake", "outcome", "pays", "net")
-DECISION_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "dealer", "seat", "decision", "banker",
+DECISION_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "dealer", "seat", "player", "decision", "banker",
                     *JUDGED_COLUMNS)
 ROUND_COLUMNS = ("table_id", "round_id", "session", "round", "game", "decks", "rules_id", "dealer", "shoe", "start_seq",
                  "end_seq", "start_ts", "end_ts", "status", "settlement", "seats", "banker", "handle", "win",
-                 "theo_win", "violations", "holds", "cards", "penetration")
+                 "theo_win", "theo_var", "violations", "holds", "cards", "penetration")
 _CARD, _POSITION, _HIDDEN, _REVEALED = (CARD_COLUMNS.index(c) for c in ("card", "position", "hidden", "revealed_seq"))
 for _name, _columns in (("cards", CARD_COLUMNS), ("bets", BET_COLUMNS), ("decisions", DECISION_COLUMNS),
                         ("rounds", ROUND_COLUMNS)):
@@ -144,6 +144,7 @@ class _Round:
     # decision rows waiting for the round's judgement: (anchor, day, values, seat, place among the seat's)
     decisions: list[tuple[int, str | None, tuple[Any, ...], int, int]] = field(default_factory=list)
     made: dict[int, int] = field(default_factory=dict)  # seat -> decisions logged so far
+    players: dict[int, str] = field(default_factory=dict)  # seat -> the player the pit entered (round_started)
 
 
 class _Pass:
@@ -217,6 +218,8 @@ class _Pass:
             for bet in wagers:
                 rnd.wagers[bet] = bet
         rnd.wagers.setdefault(main, main)
+        if rec.players:
+            rnd.players = {int(seat): player for seat, player in rec.players.items()}
         self.rounds[key] = rnd
         self.round_by_start[rec.seq] = rnd
 
@@ -300,7 +303,7 @@ class _Pass:
         else:
             head = (self.out.table, rec.seq, rec.ts, None, rec.round, self.game, self.decks, self.rules_id, self.dealer)
         self.out.put("bets", rec.seq, rnd.ts if rnd else rec.ts, (
-            *head, rec.seat, bet, wager, rec.stake, rec.outcome, str(pays) if pays is not None and pays != "" else None,
+            *head, rec.seat, rnd.players.get(rec.seat) if rnd else None, bet, wager, rec.stake, rec.outcome, str(pays) if pays is not None and pays != "" else None,
             rec.net))
 
     def _decision(self, rec: Any) -> None:
@@ -312,7 +315,8 @@ class _Pass:
         if rec.seq <= self.out.through:
             return  # exported before
         head = (self.out.table, rec.seq, rec.ts, rnd.round_id if rnd else None, rec.round,
-                rnd.dealer if rnd else self.dealer, rec.seat, _text(rec.decision), bool(rec.banker))
+                rnd.dealer if rnd else self.dealer, rec.seat, rnd.players.get(rec.seat) if rnd else None,
+                _text(rec.decision), bool(rec.banker))
         if rnd is None or rec.banker:  # a banker's choices are not judged as a player's
             self.out.put("decisions", rec.seq, rnd.ts if rnd else rec.ts, (*head, *NOT_JUDGED))
         else:  # written once the round is judged (or, never judged, at the export's end)
@@ -368,7 +372,7 @@ class Extractor:
                 _sighting_rows(self._rows, mine, sightings(rnd.hands, judged.judged, self._settlement.get(mine.rules_id),
                                                            mine.decks or 1))
             _decision_rows(self._rows, mine, judged)
-            _round_row(self._rows, facts, mine, facts.end_seq, judged.theo_win if judged else None)
+            _round_row(self._rows, facts, mine, facts.end_seq, judged)
 
     def _judged(self, rnd: RoundRecord, mine: _Round) -> RoundJudgement | None:
         """The round's decisions judged, and its theoretical win (None: not settled by the replay)."""
@@ -447,11 +451,12 @@ def _sighting_rows(out: _Rows, mine: _Round, found: list[Any]) -> None:
                                            s.hypothesis, s.options, s.choice, s.own, s.hidden))
 
 
-def _round_row(out: _Rows, r: RoundFacts, mine: _Round, anchor: int, theo_win: float | None) -> None:
+def _round_row(out: _Rows, r: RoundFacts, mine: _Round, anchor: int, judged: RoundJudgement | None) -> None:
+    theo_win, theo_var = (judged.theo_win, judged.theo_var) if judged is not None else (None, None)
     out.put("rounds", anchor, r.start_ts, (
         out.table, mine.round_id, r.session, r.number, mine.game, mine.decks, mine.rules_id, mine.dealer,
         _text(r.shoe), r.start_seq, r.end_seq, r.start_ts, r.end_ts, r.status, r.settlement, r.seats, r.banker,
-        r.handle, -r.net, theo_win, r.violations, r.holds, mine.cards, mine.penetration))
+        r.handle, -r.net, theo_win, theo_var, r.violations, r.holds, mine.cards, mine.penetration))
 
 
 def _shoes(out: _Rows, lines: _Pass, report: ReviewReport) -> None:

@@ -21,7 +21,8 @@ _SCHEMAS: dict[str, pa.Schema] = {
         ("decks", pa.int32()), ("rules_id", pa.string()), ("dealer", pa.string()), ("shoe", pa.string()),
         ("start_seq", pa.int64()), ("end_seq", pa.int64()), ("start_ts", _TS), ("end_ts", _TS),
         ("status", pa.string()), ("settlement", pa.string()), ("seats", pa.int32()), ("banker", pa.int32()),
-        ("handle", pa.int64()), ("win", pa.int64()), ("theo_win", pa.float64()), ("violations", pa.int32()), ("holds", pa.int32()),
+        ("handle", pa.int64()), ("win", pa.int64()), ("theo_win", pa.float64()), ("theo_var", pa.float64()),
+        ("violations", pa.int32()), ("holds", pa.int32()),
         ("cards", pa.int32()), ("penetration", pa.float64()),
     ]),
     "cards": pa.schema([
@@ -33,12 +34,12 @@ _SCHEMAS: dict[str, pa.Schema] = {
     "bets": pa.schema([
         ("seq", pa.int64()), ("ts", _TS), ("round_id", pa.string()), ("round", pa.int64()), ("game", pa.string()),
         ("decks", pa.int32()), ("rules_id", pa.string()), ("dealer", pa.string()), ("seat", pa.int32()),
-        ("bet", pa.string()), ("wager", pa.string()), ("stake", pa.int64()), ("outcome", pa.string()),
+        ("player", pa.string()), ("bet", pa.string()), ("wager", pa.string()), ("stake", pa.int64()), ("outcome", pa.string()),
         ("pays", pa.string()), ("net", pa.int64()),
     ]),
     "decisions": pa.schema([
         ("seq", pa.int64()), ("ts", _TS), ("round_id", pa.string()), ("round", pa.int64()), ("dealer", pa.string()),
-        ("seat", pa.int32()), ("decision", pa.string()), ("banker", pa.bool_()), ("ev_choice", pa.float64()),
+        ("seat", pa.int32()), ("player", pa.string()), ("decision", pa.string()), ("banker", pa.bool_()), ("ev_choice", pa.float64()),
         ("ev_best", pa.float64()), ("best", pa.string()), ("cost_units", pa.float64()), ("cost", pa.float64()),
         ("best_knowing_dealer", pa.string()),
     ]),

@@ -2,12 +2,15 @@
 floor report (``tablectl.analytics.floor``): per table, dealer and day the rounds, handle, win and
 hold against the expected hold from the approved game math with its band, violations and holds
 per 100 rounds, faults and penetration; seats against the same math; shuffle quality per shuffler
-serial; tables whose rules are not approved or change within a day.
+serial; tables whose rules are not approved or change within a day; per table, dealer and day the
+result against the theoretical win from the play made (theo_sd, theo_z).
 
 Exit codes: 0 nothing flagged; 1 a table (its hold or its rules), a player bank, dealer, day, seat,
-shuffler or hand-shuffled shoe flagged; 2 bad input (not a dataset, a bad date, a ``--z`` that is not a positive finite
-number, an approved-math file that cannot be used, an HTML file that cannot be written, sightings the
-test of play from hidden cards cannot take, named by their seat session);
+shuffler or hand-shuffled shoe flagged, or a table, dealer or day whose result lies beyond its theoretical
+win from the play made either way (theo_z), or a seat session flagged for play from hidden cards; 2 bad input
+(not a dataset, a bad date, a ``--z`` that is not a positive finite number, an approved-math file that cannot be
+used, an HTML file that cannot be written, sightings the test of play from hidden cards cannot take, named by
+their seat session);
 3 integrity: the dataset's files are not what its manifests list (a file no manifest lists, a listed
 file missing, rows differing from the manifest), one line naming the file, nothing reported. A game
 math cache that cannot be written (a full disk) is a warning on stderr; the report still prints.
@@ -88,5 +91,5 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
     else:
         render_text(report, click.echo)
     if any(report.flagged[k] for k in ("tables", "player_banks", "rules", "dealers", "days", "seats", "shufflers",
-                                       "hand_shuffles", "advantage_play")):
+                                       "hand_shuffles", "theo_tables", "theo_dealers", "theo_days", "advantage_play")):
         click.get_current_context().exit(EXIT_FINDINGS)

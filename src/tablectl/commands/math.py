@@ -21,8 +21,11 @@ from tablectl.cli import EXIT_USAGE, CommandError
 @click.option("--export-strategy", "export", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Texas Hold'em Bonus: write the exact strategy, one row per situation with its cards as text, "
                    "the best action and the EV of each option, to FILE (.parquet or .csv; solves again: minutes).")
+@click.option("--advantage", "count_advantage", is_flag=True,
+              help="Texas Hold'em Bonus: count the figures with the dealer's hole cards seen (hours of CPU; "
+                   "resumable: each hand counted is kept, a later run goes on from there).")
 def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_file: Path | None,
-            export: Path | None) -> None:
+            export: Path | None, count_advantage: bool) -> None:
     """Every outcome of each bet of GAME with its pay, combination count, probability and return,
     and the house edge per unit of the initial wager (exact counts; no sampling); then the
     advantage-play figures: the player's best strategy and exact edge with each kind of hidden
@@ -50,10 +53,15 @@ def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_f
                        "optimal strategy) left out; only the Bonus bet is analysed", err=True)
         else:
             _say_if_solving(export)
+    elif count_advantage:
+        raise CommandError(f"--advantage: {game}'s advantage-play figures are always shown (only texas-holdem-bonus "
+                           "counts them on request)", EXIT_USAGE)
     elif export is not None:
         raise CommandError(f"--export-strategy: {game} has no decision table (only texas-holdem-bonus)", EXIT_USAGE)
     elif strategy_file is not None:
         raise CommandError(f"--strategy-file: {game} has no decision table (only texas-holdem-bonus)", EXIT_USAGE)
+    if count_advantage:
+        _count_hole_card()
     advantage = not (quick and GAMES[game].slow_advantage)
     if not advantage:
         click.echo(f"tablectl: --quick: {game}'s advantage-play figures left out", err=True)
@@ -85,3 +93,28 @@ def _say_if_solving(export: Path | None) -> None:
     elif sys.stderr.isatty() and holdem_strategy.cached() is None:
         click.echo("tablectl: solving Texas Hold'em Bonus's main game for its optimal strategy: one to two minutes "
                    f"the first time on this machine, then cached in {holdem_strategy.cache_dir()}", err=True)
+
+
+def _count_hole_card() -> None:
+    """Texas Hold'em Bonus's hole-card count, going on from where the last one stopped, with
+    its progress on a terminal."""
+    import sys
+    import time
+
+    from tablectl.gamemath import advantage_holdem_run as run
+    from tablectl.progress import wanted
+
+    shown = wanted(None, sys.stderr)
+    start = time.monotonic()
+
+    def progress(done: int, of: int, this_run: int) -> None:
+        if shown:
+            sys.stderr.write("\r\x1b[K" + run.describe(done, of, this_run, time.monotonic() - start))
+            sys.stderr.flush()
+
+    if shown:
+        click.echo(f"tablectl: counting Texas Hold'em Bonus with the dealer's hole cards seen (hours of CPU; "
+                   f"stop at any time, a later run goes on): {run.results_path()}", err=True)
+    run.count(progress=progress)
+    if shown:
+        sys.stderr.write("\r\x1b[K")

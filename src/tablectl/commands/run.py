@@ -6,7 +6,9 @@ serial path: transport, framer, link, driver) instead of opening the configured 
 the virtual dealer play that many rounds, its players deciding by the game math's optimal
 strategy (``--player-errors RATE``: each decision wrong at that rate; ``tablectl.table.players``),
 then exits 0. ``--player SEAT:PROFILE`` (repeatable) has a seat play a profile (basic,
-recreational, hole-card[#K][@SHARE], edge-sort[@SHARE], team: ``tablectl.table.profiles``); the
+recreational, hole-card[#K][@SHARE], edge-sort[@SHARE], team: ``tablectl.table.profiles``),
+``=PLAYER`` after it naming the seat's player as the pit would enter it (``1:basic=P-1077``: the
+virtual dealer logs ``player_seated`` before the first round); the
 simulation's truth (who played what, and what each saw) goes to ``--truth PATH``, by default
 ``LOGDIR.simulation.jsonl`` beside the log directory (``tablectl.table.truth``).
 ``--mistakes RATE --mistakes-log FILE`` makes it commit procedure errors at that rate per round
@@ -107,7 +109,7 @@ class _Termination:
 @click.option("--log-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Write the event log here instead of the config's log dir.")
 @click.option("--mistakes", "rate", type=Finite(0.0, 1.0), default=None, metavar="RATE", help="Virtual dealer commits a procedure error in this fraction of rounds.")
 @click.option("--player-errors", type=Finite(0.0, 1.0), default=None, metavar="RATE", help="With --autoplay: the players choose a wrong option in this fraction of their decisions (default 0: optimal play).")
-@click.option("--player", "players", multiple=True, metavar="SEAT:PROFILE", help="With --autoplay: this seat plays a profile: basic, recreational, hole-card[#K][@SHARE], edge-sort[@SHARE] or team (repeatable).")
+@click.option("--player", "players", multiple=True, metavar="SEAT:PROFILE[=PLAYER]", help="With --autoplay: this seat plays a profile: basic, recreational, hole-card[#K][@SHARE], edge-sort[@SHARE] or team; =PLAYER enters the seat's player id (1:basic=P-1077) (repeatable).")
 @click.option("--truth", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="PATH", help="With --player: where the simulation's truth goes (default: LOGDIR.simulation.jsonl beside the log directory).")
 @click.option("--mistakes-log", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE", help="Where the virtual dealer writes each mistake it committed (JSON lines).")
 @click.option("--signing-key", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="PATH", help="Ed25519 private key for the log's checkpoints (overrides the config's log.signing_key).")

@@ -12,6 +12,10 @@ Keys (case matters)::
     $        the selected seat's wagers (``25``, ``ante 25 pairplus 5``; the bets typed change only
              those bets, ``tie 5`` adds a side bet to the wager it stands on; kept for the next
              rounds); on the banking seat: what it puts up as the bank's stake
+    P        the selected seat's player: type the player's card number or id (checked as
+             ``tablectl.table.player_id`` checks it; a bad id is refused in one line, nothing
+             logged); taken at any time, it counts from the next round to start
+    L        the selected seat's player leaves (asks to confirm), from the next round
     o        the selected seat wants (or no longer wants) the bank (DP / player-dealer); with no
              seat selected and no seat banking: the first seat in play takes it
     r p f c t e s l   the decision of the seat that decides now (or the selected seat):
@@ -44,6 +48,7 @@ from dataclasses import dataclass, replace
 from tablectl.cards import CardError, card
 from tablectl.display import wagers as w
 from tablectl.display.state import DisplayState, PromptField, TextPrompt
+from tablectl.table import player_id
 from tablectl.table.inputs import (
     BurnNext,
     Decision,
@@ -53,6 +58,7 @@ from tablectl.table.inputs import (
     ExposedCard,
     IdentifyCard,
     OfferBank,
+    SeatPlayer,
     ShoeChange,
     StartRound,
 )
@@ -91,7 +97,7 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("b / x", "the next card is a burn / the last card was exposed: burn it"),
     ("i", "identify a misread card (QH, TD, 10D)"),
     ("E", "end of round: paid and collected (mid-round: y confirms)"),
-    ("d", "dealer sign-in or change (the dealer's id)"),
+    ("d / P L", "dealer sign-in or change / the seat's player id, player leaves"),
     ("C", "shoe change (y confirms)"),
     ("S / V", "supervisor: resolve the hold / void the round (y confirms)"),
     ("Enter / w", "simulated devices: do what the table asks / draw one card"),
@@ -219,7 +225,7 @@ def _banked(view: TableView | None) -> bool:
 def handle_key(key: str, state: DisplayState, view: TableView | None) -> KeyResult:
     """What ``key`` does, given the display state and the last view of the table."""
     if state.prompt is not None:
-        return _prompt_key(key, state, state.prompt)
+        return _prompt_key(key, state, state.prompt, view)
     if state.help:
         return KeyResult(replace(state, help=False))
     if key in ("?", "h"):
@@ -245,6 +251,8 @@ def handle_key(key: str, state: DisplayState, view: TableView | None) -> KeyResu
         return _wager_prompt(state, view)
     if key == "o":
         return _offer_bank(state, view, seats)
+    if key in ("P", "L"):
+        return _player_prompt(key, state, view)
     if key in DECISION_KEYS:
         return _decision(key, state, view)
     if key == "b":
@@ -320,6 +328,28 @@ def _wager_prompt(state: DisplayState, view: TableView | None) -> KeyResult:
     return _open(state, f"wagers:{seat}", PromptField(f"seat {seat} wagers (now {now}; e.g. {state.limits.example})"))
 
 
+def seated(view: TableView | None, seat: int) -> str | None:
+    """The player id entered for ``seat`` (None: none)."""
+    return next((s.player for s in view.seats if s.seat == seat), None) if view is not None else None
+
+
+def _player_prompt(key: str, state: DisplayState, view: TableView | None) -> KeyResult:
+    seat = state.selected
+    if seat is None:
+        return _error(state, f"select a seat first (1-9), then {key}")
+    now = seated(view, seat)
+    if key == "L":
+        if now is None:
+            return _error(state, f"seat {seat} has no player entered")
+        return _confirm(state, f"leave:{seat}", f"seat {seat}: player {now} leaves?")
+    label = f"seat {seat} player id" + (f" (now {now})" if now else " (card number)")
+    return _open(state, f"player:{seat}", PromptField(label, optional=True))
+
+
+def _from_when(view: TableView | None) -> str:
+    return f" from round {view.round + 1}" if round_in_play(view) and view is not None and view.round else ""
+
+
 def _offer_bank(state: DisplayState, view: TableView | None, seats: set[int]) -> KeyResult:
     seat = state.selected
     if seat is None:
@@ -349,9 +379,9 @@ def _decision(key: str, state: DisplayState, view: TableView | None) -> KeyResul
     return KeyResult(replace(state, selected=None, status=f"seat {seat}: {choice}", status_error=False), Decision(seat, choice))
 
 
-def _prompt_key(key: str, state: DisplayState, prompt: TextPrompt) -> KeyResult:
+def _prompt_key(key: str, state: DisplayState, prompt: TextPrompt, view: TableView | None = None) -> KeyResult:
     if prompt.yes_no:
-        return _finish(replace(state, prompt=None), prompt.purpose, ("y" if key in ("y", "Y") else "n",))
+        return _finish(replace(state, prompt=None), prompt.purpose, ("y" if key in ("y", "Y") else "n",), view)
     if key == ESCAPE:
         return KeyResult(replace(state, prompt=None, status="cancelled", status_error=False))
     if key == BACKSPACE:
@@ -370,10 +400,17 @@ def _prompt_key(key: str, state: DisplayState, prompt: TextPrompt) -> KeyResult:
     if not done.complete:
         return KeyResult(replace(state, prompt=done))
     closed = replace(state, prompt=None)
-    return _finish(closed, done.purpose, done.values)
+    return _finish(closed, done.purpose, done.values, view)
 
 
-def _finish(state: DisplayState, purpose: str, values: tuple[str, ...]) -> KeyResult:
+def _finish(state: DisplayState, purpose: str, values: tuple[str, ...], view: TableView | None = None) -> KeyResult:
+    if purpose.startswith("player:"):
+        seat = int(purpose.partition(":")[2])
+        wrong = player_id.problem(values[0])
+        if wrong is not None:
+            return _error(replace(state, selected=None), f"seat {seat}: {wrong}")
+        said = f"seat {seat}: player {values[0]}{_from_when(view)}"
+        return KeyResult(replace(state, selected=None).with_status(said), SeatPlayer(seat, values[0]))
     first = values[0].strip()
     yes = first.lower() in ("y", "yes")
     if purpose == "identify":
@@ -396,6 +433,12 @@ def _finish(state: DisplayState, purpose: str, values: tuple[str, ...]) -> KeyRe
         if not yes:
             return KeyResult(state.with_status("end of round cancelled: the round goes on"))
         return KeyResult(state.with_status("end of round (short)"), EndRound())
+    if purpose.startswith("leave:"):
+        seat = int(purpose.partition(":")[2])
+        if not yes:
+            return KeyResult(state.with_status(f"seat {seat}: the player stays"))
+        said = f"seat {seat}: the player leaves{_from_when(view)}"
+        return KeyResult(replace(state, selected=None).with_status(said), SeatPlayer(seat, None))
     if purpose == "void_confirm":
         if not yes:
             return KeyResult(state.with_status("void cancelled"))
@@ -444,4 +487,5 @@ __all__ = [
     "handle_key",
     "option_key",
     "round_in_play",
+    "seated",
 ]

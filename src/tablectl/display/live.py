@@ -158,6 +158,8 @@ def describe_input(inp: Any) -> str:
         return f"{name} (seats {', '.join(map(str, inp.seats))})"
     if isinstance(inp, inputs.DealerChange):
         return f"{name}: {inp.dealer}"
+    if isinstance(inp, inputs.SeatPlayer):
+        return f"seat {inp.seat}: " + (f"player {inp.player}" if inp.player is not None else "the player leaves")
     if isinstance(inp, inputs.OfferBank):
         return f"seat {inp.seat} {'wants' if inp.wants else 'declines'} the bank"
     if isinstance(inp, inputs.Resolve):

@@ -329,6 +329,8 @@ def seat_rows(view: TableView, state: DisplayState, label: Callable[[str], str],
             lead = Text("next:", style="dim")
         else:
             items = []
+        if s.player is not None:  # the player the pit entered: wraps with the money, never cut
+            items = [*items, Text(f"player {s.player}", style="cyan")]
         rows.append(SeatRow(seat, status, cards, items, lead, result, banks))
     return rows
 

@@ -24,7 +24,7 @@ class PromptField:
 class TextPrompt:
     """A prompt for one or more lines of text (a card, a dealer id, a supervisor's credential).
 
-    ``purpose`` says what the answers are for (``identify``, ``dealer``, ``resolve``, ``void``,
+    ``purpose`` says what the answers are for (``identify``, ``dealer``, ``player:SEAT``, ``leave:SEAT``, ``resolve``, ``void``,
     ``shoe_change``, ``quit``, ``end``, ``void_confirm``); ``values`` holds the fields already
     answered; ``buffer`` what is being typed for the current field. A ``yes_no`` prompt is a
     confirmation answered by one key.

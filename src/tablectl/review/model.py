@@ -175,6 +175,7 @@ class RoundRecord:
     resumed_in: list[int] = field(default_factory=list)  # sessions whose controller went on with it at their start
     holds: int = 0  # stops (held, device fault) that began during it
     hands: Any = None  # the replay's settled ``RoundHands`` (None: not replayed or not settled)
+    players: dict[str, str] | None = None  # seat (text) -> the player the pit entered, as the round started
     judge_with: tuple[Any, int | None] | None = None  # (settlement rules, decks) the hands were settled with
 
     @property
@@ -202,7 +203,8 @@ class RoundRecord:
             "settlement": self.settlement, "start_seq": self.start_seq, "end_seq": self.end_seq,
             "start_ts": self.start_ts, "end_ts": self.end_ts, "shoe": self.shoe, "dealer": self.dealer,
             "seats": self.seats, "banker": self.banker, "banker_stake": self.banker_stake,
-            "wagers": self.wagers, "problems": self.problems, "violations": self.violations,
+            "wagers": self.wagers, "players": self.players or {}, "problems": self.problems,
+            "violations": self.violations,
         }
         if detail:
             settled = self.logged

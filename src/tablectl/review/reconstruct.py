@@ -424,6 +424,8 @@ class Reconstructor:
         rnd = RoundRecord(  # positionally (a round every 17 lines: keywords cost a third more)
             session.index, number, rec.seq, rec.ts, seats, wagers, banker, banker_stake, shoe, dealer, last_round,
         )
+        if rec.players:  # who sits where, as the pit entered them (player_seated / player_left before it)
+            rnd.players = rec.players
         if self.unkept is not None:
             rnd.events = self.unkept
         session.rounds += 1

@@ -69,6 +69,10 @@ def _card_list(x: Any) -> bool:
     return type(x) is list and _CARD_TYPES.issuperset(map(type, x)) and _CARDS_OR_NONE.issuperset(x)
 
 
+def _names(x: Any) -> bool:
+    return type(x) is dict and _STR.issuperset(map(type, x.values()))
+
+
 def _counts(x: Any) -> bool:
     return type(x) is dict and _INT.issuperset(map(type, x.values()))
 
@@ -103,6 +107,7 @@ CARD = Type("a card (a card text such as QH, or null)", _card_ok, Optional[_CARD
 INT_LIST = Type("a list of integers", _int_list, list[_I64])
 STR_LIST = Type("a list of strings", _str_list, list[str])
 CARD_LIST = Type("a list of cards", _card_list, list[Optional[_CARD]])
+NAMES = Type("an object of strings", _names, dict[str, str])
 COUNTS = Type("an object of integers", _counts, dict[str, _I64])
 OBJECT = Type("an object", lambda x: type(x) is dict, dict[str, Any])
 OPT_OBJECT = Type("an object or null", lambda x: x is None or type(x) is dict, Optional[dict[str, Any]])
@@ -143,6 +148,7 @@ SCHEMA: dict[str, Fields] = {
         "round": (INT, REQUIRED), "seats": (INT_LIST, REQUIRED), "wagers": (WAGERS, REQUIRED), "banker": (OPT_INT, REQUIRED),
         "banker_stake": (OPT_INT, REQUIRED), "shoe": (SHOE, REQUIRED), "dealer": (OPT_STR, REQUIRED),
         "last_round": (BOOL, REQUIRED), "banker_hands": (INT, OPTIONAL), "bank_wanted": (INT_LIST, OPTIONAL),
+        "players": (NAMES, OPTIONAL),
     },
     "round_ended": {"round": (INT, REQUIRED), "complete": (BOOL, REQUIRED)},
     "round_voided": {"round": (INT, REQUIRED), "reason": (OPT_STR, OPTIONAL)},
@@ -177,6 +183,9 @@ SCHEMA: dict[str, Fields] = {
     "dealer_change": {"dealer": (STR, REQUIRED), "previous": (OPT_STR, OPTIONAL), "burns_due": (INT, REQUIRED),
                       "shoe": (SHOE, OPTIONAL)},
     "offer_bank": {"seat": (INT, REQUIRED), "wants": (BOOL, REQUIRED)},
+    "player_seated": {"seat": (INT, REQUIRED), "player": (STR, REQUIRED), "previous": (OPT_STR, OPTIONAL),
+                      "round": (INT, REQUIRED)},
+    "player_left": {"seat": (INT, REQUIRED), "player": (STR, REQUIRED), "round": (INT, REQUIRED)},
     "bank": {"seat": (OPT_INT, REQUIRED), "previous": (OPT_INT, OPTIONAL), "round": (INT, OPTIONAL)},
     "table_started": {
         "game": (STR, REQUIRED), "decks": (INT, REQUIRED), "cap": (NUM, REQUIRED), "seats": (INT, REQUIRED),

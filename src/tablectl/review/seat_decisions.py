@@ -58,10 +58,14 @@ class SeatDecisions:
         self._n = 0
         self.rows: list[DecisionRow] = []  # for the hidden-information test: a few numbers per decision
         self._round_ids: list[str] = []
+        self.players: dict[str, int] = {}  # player the pit entered at the seat -> rounds it played there
 
     def __call__(self, rnd: RoundRecord) -> None:
         if self.then is not None:
             self.then(rnd)
+        player = (rnd.players or {}).get(str(self.seat))
+        if player is not None and self.seat in rnd.seats:
+            self.players[player] = self.players.get(player, 0) + 1
         hands, how = rnd.hands, rnd.judge_with
         if hands is None or how is None or not any(s.seat == self.seat for s in hands.seats):
             return
@@ -124,6 +128,8 @@ def lines(found: SeatDecisions) -> list[str]:
     """The ``--seat`` section of review's text report."""
     out = [f"Seat {found.seat}: {found.judged} decisions judged, {found.not_valued} not valued; "
            f"cost ${found.total_cost / 100:,.2f}; {len(found.explained)} only the dealer's cards explain"]
+    if found.players:
+        out.append("Players entered at the seat: " + ", ".join(f"{p} ({n} rounds)" for p, n in sorted(found.players.items())))
     if found.explained:
         out.append("Decisions only the dealer's cards explain:")
         out += [_row(d) for d in found.explained]

@@ -42,6 +42,7 @@ from tablectl.table.inputs import (
     InputRejected,
     OfferBank,
     Resolve,
+    SeatPlayer,
     ShoeChange,
     Snapshot,
     StartRound,
@@ -213,6 +214,10 @@ class TableController:
     def offer_bank(self, seat: int, wants: bool = True) -> Future[Any]:
         """Whether ``seat`` wants the bank when it comes round."""
         return self.submit(OfferBank(seat, wants))
+
+    def seat_player(self, seat: int, player: str | None) -> Future[Any]:
+        """The pit enters ``player`` for ``seat`` (None: the seat's player left), from the next round."""
+        return self.submit(SeatPlayer(seat, player))
 
     def resolve(self, supervisor: str, *, note: str = "", void_round: bool = False) -> Future[Any]:
         """A supervisor resolves the open violations and releases the hold."""

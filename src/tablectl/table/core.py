@@ -36,6 +36,7 @@ from tablectl.rules.errors import SettlementError
 from tablectl.rules.settle import settle
 from tablectl.table import lifecycle as lc
 from tablectl.table import penetration as pen
+from tablectl.table import player_id
 from tablectl.table import screen
 from tablectl.table import validation as va
 from tablectl.table.alarms import MAX_OPEN_VIOLATIONS, Alarms, Misread
@@ -51,6 +52,7 @@ from tablectl.table.inputs import (
     InputRejected,
     OfferBank,
     Resolve,
+    SeatPlayer,
     ShoeChange,
     StartRound,
     SupervisorDenied,
@@ -168,6 +170,7 @@ class TableCore(lc.LifecycleModel):
             DealerChange: self._dealer_change,
             ShoeChange: self._shoe_change,
             OfferBank: self._offer_bank,
+            SeatPlayer: self._seat_player,
             Resolve: self._resolve,
             SupervisorDenied: self._supervisor_denied,
         }
@@ -696,6 +699,8 @@ class TableCore(lc.LifecycleModel):
             wagers={str(s): w for s, w in self.round_wagers.items()} if self.round_wagers is not None else None,
             banker=banker, banker_stake=inp.banker_stake, shoe=self.shoe, dealer=self.people.dealer,
             last_round=self.this_round_last, **rotation,
+            # the players the pit entered, seat -> id (every seat's: a restarted controller carries on with them)
+            **({"players": {str(s): p for s, p in sorted(self.people.players.items())}} if self.people.players else {}),
         )
         if past_last:
             self.log.append("alarm", kind=PAST_LAST_ROUND, round=self.round_no, penetration=self.penetration if self.capped else None)
@@ -850,6 +855,22 @@ class TableCore(lc.LifecycleModel):
         self.log.append("offer_bank", seat=inp.seat, wants=inp.wants)
         if taken is not None:
             self.log.append("bank", seat=taken, previous=None, round=self.round_no + 1)
+
+    def _seat_player(self, inp: SeatPlayer) -> None:
+        """A player sits (or leaves): logged at once, counted from the next round to start."""
+        if not 1 <= inp.seat <= self.config.seats:
+            raise InputRejected(f"seat {inp.seat} does not exist (seats 1-{self.config.seats})")
+        if inp.player is None:
+            previous = self.people.seat_player(inp.seat, None)
+            if previous is None:
+                raise InputRejected(f"seat {inp.seat} has no player entered")
+            self.log.append("player_left", seat=inp.seat, player=previous, round=self.round_no + 1)
+            return
+        wrong = player_id.problem(inp.player)
+        if wrong is not None:
+            raise InputRejected(f"seat {inp.seat}: {wrong}")
+        previous = self.people.seat_player(inp.seat, inp.player)
+        self.log.append("player_seated", seat=inp.seat, player=inp.player, previous=previous, round=self.round_no + 1)
 
     def _resolve(self, inp: Resolve) -> None:
         self._require(lc.HELD)

@@ -79,6 +79,16 @@ class OfferBank:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatPlayer:
+    """The pit enters who sits at ``seat`` (``player``: a player card number or id, checked by
+    ``tablectl.table.player_id``), or None: the seat's player left. Taken at any time; it counts
+    from the next round to start (the round in play keeps the player it started with)."""
+
+    seat: int
+    player: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Resolve:
     """A supervisor resolves every open violation and releases the hold.
 
@@ -117,7 +127,8 @@ class Stop:
 
 
 DealerInput = (
-    StartRound | Decision | BurnNext | ExposedCard | IdentifyCard | EndRound | DealerChange | ShoeChange | OfferBank | Resolve
+    StartRound | Decision | BurnNext | ExposedCard | IdentifyCard | EndRound | DealerChange | ShoeChange | OfferBank | SeatPlayer
+    | Resolve
 )
 
 INPUT_NAMES: dict[type, str] = {
@@ -130,6 +141,7 @@ INPUT_NAMES: dict[type, str] = {
     DealerChange: "dealer_change",
     ShoeChange: "shoe_change",
     OfferBank: "offer_bank",
+    SeatPlayer: "seat_player",
     Resolve: "resolve",
     SupervisorDenied: "supervisor_refused",
 }

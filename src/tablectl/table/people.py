@@ -1,5 +1,5 @@
-"""The people at the table (pure state): the dealer on duty and, in a player-banked game, the
-bank — who holds it, how many hands they have banked, and which seats want it when it comes round
+"""The people at the table (pure state): the dealer on duty, the players the pit entered by seat,
+and, in a player-banked game, the bank — who holds it, how many hands they have banked, and which seats want it when it comes round
 (``tablectl.table.rotation`` says where it goes). ``TableCore`` logs what changes."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ class People:
     banker: int | None = None
     hands: int = 0  # hands the banker has banked
     wanting: set[int] = field(default_factory=set)  # seats that want the bank
+    players: dict[int, str] = field(default_factory=dict)  # seat -> the player id the pit entered
 
     @property
     def banked(self) -> bool:
@@ -63,6 +64,13 @@ class People:
     def sign_in(self, dealer: str) -> str | None:
         """``dealer`` takes the table; the dealer before (None: a first sign-in)."""
         previous, self.dealer = self.dealer, dealer
+        return previous
+
+    def seat_player(self, seat: int, player: str | None) -> str | None:
+        """``player`` sits at ``seat`` (None: the seat's player leaves); the player before."""
+        previous = self.players.pop(seat, None)
+        if player is not None:
+            self.players[seat] = player
         return previous
 
 

@@ -15,7 +15,13 @@ A profile is named on the command line as ``SEAT:PROFILE`` (``tablectl run --pla
 
 ``@SHARE`` after hole-card or edge-sort (``hole-card@0.5``) gives the share of rounds in which the
 hidden information is there (drawn per round and seat); in the other rounds the seat plays as
-``basic``. A decision the math does not value (Texas Hold'em Bonus before the flop, unless its
+``basic``.
+
+``=PLAYER`` at the end (``1:hole-card@0.5=P-1077``) gives the seat's player id, as the pit
+enters it at the keys (``tablectl.table.player_id``): the virtual dealer enters it before the
+first round, so the log names the player (``player_seated``) and the floor rates him.
+
+A decision the math does not value (Texas Hold'em Bonus before the flop, unless its
 analysis is cached) is taken as the table's other players take it (``players.optimal``).
 """
 
@@ -28,11 +34,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tablectl.gamemath.sight import HIGH, LOW, DealerCard, DecisionValues, Sight, is_high
+from tablectl.table import player_id
 
 PROFILES = ("basic", "recreational", "hole-card", "edge-sort", "team")
 HIDDEN = ("hole-card", "edge-sort")
 RECREATIONAL_TEMPERATURE = 0.15
-_SPEC = re.compile(r"^(?P<seat>\d+):(?P<kind>[a-z-]+)(?:#(?P<card>\d+))?(?:@(?P<share>[0-9.]+))?$")
+_SPEC = re.compile(r"^(?P<seat>\d+):(?P<kind>[a-z-]+)(?:#(?P<card>\d+))?(?:@(?P<share>[0-9.]+))?(?:=(?P<player>.*))?$")
 
 
 class ProfileError(ValueError):
@@ -42,24 +49,25 @@ class ProfileError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Profile:
     """One seat's profile: ``kind`` (one of PROFILES), the dealer card a hole-carder sees (0 the
-    first dealt) and the share of rounds with the hidden information."""
+    first dealt), the share of rounds with the hidden information, and the seat's player id."""
 
     seat: int
     kind: str
     card: int = 0
     share: float = 1.0
+    player: str | None = None  # the player id entered for the seat
 
     def label(self) -> str:
-        """The profile as written on the command line."""
+        """The profile as written on the command line (without the player id)."""
         text = self.kind + (f"#{self.card + 1}" if self.card else "")
         return text + (f"@{self.share:g}" if self.share != 1.0 else "")
 
 
 def parse_profile(spec: str, seats: int) -> Profile:
     """``SEAT:PROFILE`` -> Profile; a ProfileError names the spec and what is wrong."""
-    m = _SPEC.match(spec.strip())
+    m = _SPEC.fullmatch(spec.strip())
     if m is None:
-        raise ProfileError(f"--player {spec!r}: expected SEAT:PROFILE, e.g. 1:hole-card@0.5")
+        raise ProfileError(f"--player {spec!r}: expected SEAT:PROFILE[=PLAYER], e.g. 1:hole-card@0.5=P-1077")
     seat, kind = int(m["seat"]), m["kind"]
     if kind not in PROFILES:
         raise ProfileError(f"--player {spec!r}: unknown profile {kind!r} (expected one of {', '.join(PROFILES)})")
@@ -78,7 +86,12 @@ def parse_profile(spec: str, seats: int) -> Profile:
         share = -1.0
     if not 0.0 < share <= 1.0:
         raise ProfileError(f"--player {spec!r}: the share after @ must be above 0 and at most 1")
-    return Profile(seat, kind, card, share)
+    player = m["player"]
+    if player is not None:
+        wrong = player_id.problem(player)
+        if wrong is not None:
+            raise ProfileError(f"--player {spec!r}: {wrong}")
+    return Profile(seat, kind, card, share, player)
 
 
 def parse_profiles(specs: Sequence[str], seats: int) -> dict[int, Profile]:

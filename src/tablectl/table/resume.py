@@ -22,8 +22,8 @@ between rounds, as if the dealer had collected it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,7 @@ _WANTED = (
     b'"event":"resolved"', b'"event":"shoe_resumed"', b'"event":"table_started"', b'"event":"dealer_change"',
     b'"event":"offer_bank"', b'"event":"bank"', b'"event":"round_ended"', b'"event":"round_voided"',
     b'"event":"decision"', b'"event":"corrected"', b'"event":"settled"', b'"event":"button"',
-    b'"event":"burn_next"', b'"event":"returned"',
+    b'"event":"burn_next"', b'"event":"returned"', b'"event":"player_seated"', b'"event":"player_left"',
 )
 _SHOE_STARTS = ("shoe_loaded", "shuffle_done", "shoe_resumed")
 _CARD_LINES = ("dealt", "burned", "drawn")
@@ -105,6 +105,7 @@ class LogState:
     dealer: str | None = None  # the dealer on duty
     bank: Bank | None = None  # None: the log read back says nothing of a bank
     voided: int | None = None  # the round a supervisor voided, when no round has started since
+    players: Mapping[int, str] = field(default_factory=dict)  # seat -> the player id the pit entered
 
 
 def read_back(directory: Path, table: str, source: str | None) -> LogState:
@@ -190,6 +191,7 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
     between = lc.READY  # the state the round in play started from
     in_play: list[dict[str, Any]] | None = None  # the round in play: round_started, then its lines
     voided: int | None = None  # the round voided, until the next one starts
+    players: dict[int, str] = {}  # seat -> player id
     for r in records:
         event = r["event"]
         if in_play is not None and r.get("round") == in_play[0].get("round"):
@@ -199,12 +201,17 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             in_play = [r]
             voided = None
             dealer = r.get("dealer")
+            players = {int(s): p for s, p in (r.get("players") or {}).items()}
             if "bank_wanted" in r:
                 banker, banked, wanting = r.get("banker"), _int(r.get("banker_hands")), set(r["bank_wanted"] or ())
         elif event == "dealer_change":
             dealer = r.get("dealer")
             if shoe is not None and r.get("shoe") == shoe:
                 dealer_change_burns = _int(r.get("burns_due"))
+        elif event == "player_seated":
+            players[_int(r.get("seat"))] = str(r.get("player"))
+        elif event == "player_left":
+            players.pop(_int(r.get("seat")), None)
         elif event == "offer_bank":
             wanting = set() if wanting is None else wanting
             (wanting.add if r.get("wants") else wanting.discard)(_int(r.get("seat")))
@@ -281,20 +288,20 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
         banked += 1 if banker is not None else 0
     bank = None if wanting is None else Bank(banker, banked, frozenset(wanting))
     if shoe is None or removed or not deck_ok:
-        return LogState(last_round, dealer=dealer, bank=bank, voided=voided)
+        return LogState(last_round, dealer=dealer, bank=bank, voided=voided, players=players)
     if open_violations:
-        return LogState(last_round, None, f"shoe {shoe}: a violation was open when the table stopped", dealer, bank, voided)
+        return LogState(last_round, None, f"shoe {shoe}: a violation was open when the table stopped", dealer, bank, voided, players)
     round_in_play: tuple[dict[str, Any], ...] = ()
     if state not in _RESUMABLE:
         why = _round_not_resumed(in_play, shoe) if state in (lc.IN_ROUND, lc.SETTLING) else "not between rounds"
         if why is not None:
-            return LogState(last_round, None, f"shoe {shoe}: the table stopped {state.replace('_', ' ')}, {why}", dealer, bank, voided)
+            return LogState(last_round, None, f"shoe {shoe}: the table stopped {state.replace('_', ' ')}, {why}", dealer, bank, voided, players)
         round_in_play, state = tuple(in_play or ()), between
     taken = ShoeInPlay(
         shoe, str(source), tuple(c for c, in cards), announced, exhausted, state, dealer_change_burns, marks,
         round_in_play, tuple(sorted(written_off.elements())), drawn,
     )
-    return LogState(last_round, taken, None, dealer, bank, voided)
+    return LogState(last_round, taken, None, dealer, bank, voided, players)
 
 
 def _take_back(cards: list[list[int | None]], written_off: Counter[int], card: int) -> None:

@@ -109,6 +109,7 @@ def view(core: TableCore, recent: RecentShown) -> TableView:
                 if in_play and core.round_wagers else {},
                 cards=_shown(core.layout.get(seat_to(seat), ())) if in_play else (),
                 decisions=tuple(core.decisions.get(seat, ())) if in_play else (),
+                player=people.players.get(seat),
             )
         )
     dealer = core.layout.get("dealer") or core.layout.get("dp") or []

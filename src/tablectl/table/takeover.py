@@ -47,6 +47,7 @@ def take_over(core: TableCore, resumed: LogState) -> None:
 def _resume_duty(core: TableCore, resumed: LogState) -> None:
     """Carry on with the dealer on duty and the bank's rotation as the log left them."""
     bank = resumed.bank if core.game.banker else None
+    core.people.players = dict(resumed.players)  # the log has them: nothing to log again
     if resumed.dealer is None and bank is None:
         return
     people = core.people

@@ -18,7 +18,8 @@ _FACE_FIELD = "face"
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
-    """One player seat: its wagers, its cards (None = face down) and its decisions."""
+    """One player seat: its wagers, its cards (None = face down), its decisions and the player the
+    pit entered for it."""
 
     seat: int
     in_play: bool = False
@@ -27,6 +28,7 @@ class SeatView:
     wagers: Mapping[str, int] = field(default_factory=dict)
     cards: tuple[str | None, ...] = ()
     decisions: tuple[str, ...] = ()
+    player: str | None = None  # the player id the pit entered for the seat (from the next round)
 
 
 @dataclass(frozen=True, slots=True)

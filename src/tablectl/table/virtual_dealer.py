@@ -113,6 +113,7 @@ class VirtualDealer:
         self.kind = self.config.card_driver
         self.sim = sim
         self.rng = random.Random(seed)
+        self.profiles = dict(profiles or {})
         self.players = Players(self.game.id, self.config.decks, self.rng, errors=player_errors, profiles=profiles,
                                rules=self.config.settlement_rules if profiles else None,
                                profile_seed=None if seed is None else seed + 1, on_decision=on_decision)
@@ -140,6 +141,9 @@ class VirtualDealer:
         if view.dealer_id is None:  # no round starts without a dealer on duty
             self._dealer_no += 1
             self._do(lambda: self.controller.dealer_change(f"dealer-{self._dealer_no}"))
+        for seat, profile in sorted(self.profiles.items()):  # the pit enters who sits where
+            if profile.player is not None and next((s.player for s in view.seats if s.seat == seat), None) != profile.player:
+                self._do(lambda seat=seat, player=profile.player: self.controller.seat_player(seat, player))  # type: ignore[misc]
         if self.kind == "csm":
             self._pick_up()
         if view.state in (lc.IN_ROUND, lc.SETTLING) and view.round is not None:

@@ -9,7 +9,8 @@
 -- stake^2 x variance per unit over its wagers and stake_i x stake_j x covariance per unit over
 -- every two of its wagers (one seat's, or two seats' of the round: wager_cov).
 -- theo_*: the rounds whose theoretical win from the play made is known (rounds.theo_win): their
--- theoretical win, handle and number.
+-- theoretical win, handle and number; theo_judged_*: the rounds whose spread about it is known too
+-- (rounds.theo_var): their win, theoretical win and summed theo_var.
 WITH b AS (
     SELECT bets.*, m.edge, m.variance
     FROM bets
@@ -51,7 +52,10 @@ play AS (
            sum(violations) AS violations, sum(holds) AS holds,
            count(*) FILTER (WHERE settlement = 'mismatch') AS mismatches,
            sum(theo_win) AS theo_win, sum(handle) FILTER (WHERE theo_win IS NOT NULL) AS theo_handle,
-           count(theo_win) AS theo_rounds
+           count(theo_win) AS theo_rounds,
+           sum(win) FILTER (WHERE theo_var IS NOT NULL) AS theo_judged_win,
+           sum(theo_win) FILTER (WHERE theo_var IS NOT NULL) AS theo_judged_theo,
+           sum(theo_var) AS theo_var, count(theo_var) AS theo_var_rounds
     FROM rounds WHERE date BETWEEN $from AND $to GROUP BY ALL
 ),
 pen AS (
