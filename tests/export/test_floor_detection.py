@@ -108,3 +108,16 @@ def test_a_floor_of_honest_seats_flags_nothing_and_exits_0(tmp_path: Path) -> No
     done = run_tablectl("floor", tmp_path / "ds", "--json")
     found = json.loads(done.out)["advantage_play"]
     assert (done.code, found["flags"], found["sessions"] > 0) == (0, [], True), done.err
+
+
+def test_a_player_entered_at_two_tables_is_one_session_flagged_with_rounds_of_both(tmp_path: Path) -> None:
+    logs = {}
+    for table in ("three-card-poker", "three-card-poker-florida"):
+        logs[table] = tmp_path / table
+        done = run_tablectl("run", CONFIG.with_name(f"{table}.toml"), "--simulate", "--headless", "--autoplay", "40",
+                            "--seed", "4", "--player", "1:hole-card=P-7", "--player", "2:basic", "--log-dir", logs[table])
+        assert done.code == 0, done.err
+    assert run_tablectl("export", *logs.values(), "--to", tmp_path / "ds").code == 0
+    done = run_tablectl("floor", tmp_path / "ds", "--json")
+    flags = [(f["player"], f["hypothesis"], sorted({e["table_id"] for e in f["evidence"]})) for f in _flags(done)]
+    assert (done.code, flags) == (1, [("P-7", "hole:1", ["tcp-1", "tcpfl-1"])])
