@@ -44,6 +44,10 @@ MANIFESTS = "_manifests"
 RULES = "_rules.json"  # in MANIFESTS: the rules registry (no table name starts with "_")
 PART = re.compile(r"part-(\d+)-(\d+)\.parquet")
 OPEN = re.compile(r"open-(\d+)-(\d+)\.parquet")  # rows of what is still in play where the log ends
+#: the layout of the dataset's files and manifests; a manifest without ``format`` is of format 1
+#: (before ``rounds.theo_win`` and the manifests' ``format``). Readers refuse other formats' files
+#: that lack a column of today's schemas (:func:`check_format`).
+FORMAT = 2
 LOCK = ".lock"  # in MANIFESTS: held (flock, exclusive) by the export writing the dataset
 LOCK_WAIT = 600.0  # seconds an export waits for another export of the dataset by default
 FILE_MODE = 0o644  # every file the dataset's writers make, whatever the umask
@@ -79,6 +83,10 @@ class Manifest:
     # the files of rows still open at ``through_seq`` (a shoe or shuffler load still in play) ->
     # rows: the next export replaces them (the row again, open or completed) and deletes them
     open_parts: dict[str, int] = field(default_factory=dict)
+    format: int = FORMAT  # the dataset layout its export wrote (FORMAT)
+    # where the next export goes on from (``tablectl.analytics.resume``): the log files read whole
+    # (name, bytes, BLAKE2b-256) and the digest of the state saved beside the manifests; None: from line 1
+    resume: dict[str, Any] | None = None
 
     @classmethod
     def load(cls, root: Path, table: str) -> Manifest:
@@ -96,7 +104,10 @@ class Manifest:
             if not isinstance(open_parts, dict) or not all(
                     isinstance(k, str) and isinstance(n, int) for k, n in open_parts.items()):
                 raise TypeError("open_parts not a table of counts")
-            return cls(data["table"], data["through_seq"], data["chain_head"], exports, open_parts)
+            form, resume = data.get("format", 1), data.get("resume")
+            if not isinstance(form, int) or not (resume is None or isinstance(resume, dict)):
+                raise TypeError("format not a number or resume not a table")
+            return cls(data["table"], data["through_seq"], data["chain_head"], exports, open_parts, form, resume)
         except (orjson.JSONDecodeError, KeyError, TypeError) as e:
             raise DatasetError(f"{path}: not a tablectl export manifest ({e})") from None
 
