@@ -259,11 +259,13 @@ class NextStart:
         self.extractor, self.writers = extractor, writers
         self.why: str | None = "the review did not reach its end"
         self._copy: tuple[Any, Any, Any] | None = None
+        self.base: dict[str, int] = {}  # the reconstruction's device counters at the start
 
     def __call__(self, builder: Any, checker: Any) -> None:
         last = builder._batch[-1] if builder._batch else builder._before
         if last is None:
             return
+        self.base = dict(builder._base)
         recorder = _Recorder()
         x = self.extractor
         memo: dict[int, Any] = {id(w): recorder for w in self.writers}
@@ -293,7 +295,7 @@ def capture(report: Any, extractor: Any, nxt: NextStart, files: Sequence[Path],
             marks: Sequence[FileMark]) -> tuple[bytes, ResumeRecord] | str:
     """The state file and the manifest's ``resume`` record for the next export to go on after
     this one (*marks*: those of the files already checked), or why it cannot."""
-    review = saved.capture(report)
+    review = saved.capture(report, nxt.base)
     if isinstance(review, str):
         return review
     if nxt.why is not None:

@@ -5,7 +5,7 @@ A log that verified ends at a signed clean-shutdown checkpoint (anything else is
 failure), so little is carried from one controller run to the next: for verification the chain
 head, the last seq and the key schedule (the key in force, keys introduced and retired); for the
 reconstruction the sessions so far (numbering, and the spans of round numbers that make round
-ids) — what a session left open is the export's to carry (``tablectl.analytics.resume``).
+ids) and each device's event numbers (the next run's are checked against them) — what a session left open is the export's to carry (``tablectl.analytics.resume``).
 
 :class:`ReviewState` is a msgspec Struct of plain values, decoded strictly (unknown fields, wrong
 types: :class:`StateError`): the file it comes from is anyone's to edit, so nothing in it is
@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 
 from tablectl.eventlog import logformat as fmt
-from tablectl.review.model import Session
+from tablectl.review.model import DeviceNumbers, Session
 from tablectl.review.reconstruct import Reconstructor
 
 #: the version of :class:`ReviewState`'s layout; another one is not restored
@@ -55,6 +55,23 @@ class SessionState(msgspec.Struct, forbid_unknown_fields=True):
     source_kind: str | None
 
 
+class EventNo(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
+    """An event number as the device numbering records it, at its line."""
+
+    event_no: int
+    seq: int
+
+
+class NumberState(msgspec.Struct, forbid_unknown_fields=True):
+    """A device's event numbers so far (``DeviceNumbers``): the next one is checked against them."""
+
+    first: int
+    last: int
+    gaps: list[tuple[int, int]]
+    duplicates: list[EventNo]
+    out_of_order: list[EventNo]
+
+
 class ReviewState(msgspec.Struct, forbid_unknown_fields=True):
     """Where a verified review ended: enough to verify and reconstruct from the next line on."""
 
@@ -65,10 +82,13 @@ class ReviewState(msgspec.Struct, forbid_unknown_fields=True):
     keys: KeyState | None
     sessions: list[SessionState]
     number_spans: dict[int, tuple[int, int]]
+    devices: dict[str, NumberState]  # per device, its event numbers so far
+    base: dict[str, int]  # the counters the log started from (its first line's snapshot, adoptions)
 
 
-def capture(report: Any) -> ReviewState | str:
-    """The state a finished review (``ReviewReport``) ended in, or why a review cannot go on from it."""
+def capture(report: Any, base: dict[str, int]) -> ReviewState | str:
+    """The state a finished review (``ReviewReport``) ended in, or why a review cannot go on from
+    it. *base*: the reconstruction's device counters at the start (``Reconstructor._base``)."""
     v = report.verification
     if not v.ok or v.table is None or v.last_seq is None:
         return "the log did not verify"
@@ -79,7 +99,12 @@ def capture(report: Any) -> ReviewState | str:
     sessions = [SessionState(s.index, s.start_seq, s.start_ts, s.opened_by, s.end_seq, s.end_ts, s.ended_by, s.game,
                              s.source_kind) for s in recon.sessions]
     spans = {k: (lo, hi) for k, (lo, hi) in recon.number_spans.items()}
-    return ReviewState(FORMAT, v.table, v.last_seq, v.last_digest, keys, sessions, spans)
+    devices = {name: NumberState(n.first, n.last, [(a, b) for a, b in n.gaps],
+                                 [EventNo(d["event_no"], d["seq"]) for d in n.duplicates],
+                                 [EventNo(d["event_no"], d["seq"]) for d in n.out_of_order])
+               for name, n in recon.devices.items()}
+    return ReviewState(FORMAT, v.table, v.last_seq, v.last_digest, keys, sessions, spans, devices,
+                       {str(k): int(n) for k, n in base.items()})
 
 
 def encode(state: ReviewState) -> bytes:
@@ -139,3 +164,10 @@ def restore(builder: Reconstructor, state: ReviewState) -> None:
                           end_seq=s.end_seq, end_ts=s.end_ts, ended_by=s.ended_by)
         out.sessions.append(session)
     out.number_spans.update({k: [lo, hi] for k, (lo, hi) in state.number_spans.items()})
+    builder._base = dict(state.base)
+    for name, n in state.devices.items():
+        builder._last[name] = n.last
+        builder._numbers[name] = DeviceNumbers(
+            name, n.first, n.last, 0, [[a, b] for a, b in n.gaps],
+            [{"event_no": d.event_no, "seq": d.seq} for d in n.duplicates],
+            [{"event_no": d.event_no, "seq": d.seq} for d in n.out_of_order])
