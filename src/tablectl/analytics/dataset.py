@@ -376,6 +376,21 @@ def _holder(fd: int) -> str:
     return f" (pid {text})" if text.isdigit() else ""
 
 
+class DatasetFormatError(DatasetError):
+    """A dataset written in another format than the readers' (one line: which, and to re-export)."""
+
+
+def check_format(root: Path, path: Path, dataset: str, form: int) -> None:
+    """Raises :class:`DatasetFormatError` if *path*, a file of *dataset* written in format *form*
+    (older than :data:`FORMAT`), lacks a column of today's schema."""
+    names = set(pq.read_schema(path).names)
+    missing = [n for n in SCHEMAS[dataset].names if n not in names]
+    if missing:
+        raise DatasetFormatError(
+            f"{root}: written by an older tablectl (dataset format {form}; {dataset} lacks {', '.join(missing)}): "
+            f"re-export its logs into a new dataset (tablectl export LOG... --to NEW_DATASET): nothing read")
+
+
 class IntegrityError(DatasetError):
     """The dataset's files are not what its manifests list (a file no manifest lists, a listed file
     missing, rows that differ from the export's record): one line naming the file."""
@@ -395,8 +410,11 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
     listed: set[Path] = set()
     for table, manifest in manifests.items():
         where = f"{MANIFESTS}/{table}.json"
+        if manifest.format > FORMAT:
+            raise DatasetFormatError(f"{root}: {where} is of dataset format {manifest.format}, written by a newer "
+                                     f"tablectl (this one reads format {FORMAT} and older): nothing read")
         if manifest.open_parts:
-            _check_listed(root, manifest.open_parts, where, "open rows", out, listed)
+            _check_listed(root, manifest.open_parts, where, "open rows", out, listed, manifest.format)
         for export in manifest.exports:
             span = f"seq {export.from_seq}-{export.to_seq}"
             parts: dict[tuple[str, Path], int | None]  # (dataset, file) -> rows recorded
@@ -420,6 +438,8 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
                                          f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
                 if recorded is not None and rows != recorded:
                     raise IntegrityError(f"{path}: holds {rows} rows, its export ({where}, {span}) wrote {recorded}")
+                if manifest.format < FORMAT:
+                    check_format(root, path, name, manifest.format)
                 found[name] += rows
                 first.setdefault(name, path)
                 out[name].append(path)
@@ -453,7 +473,7 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
 
 
 def _check_listed(root: Path, parts: dict[str, int], where: str, span: str, out: dict[str, list[Path]],
-                  listed: set[Path]) -> None:
+                  listed: set[Path], form: int = FORMAT) -> None:
     """Check the files *parts* (relative path -> rows) that *where* lists and add them to *out*."""
     for rel, recorded in parts.items():
         name, path = rel.split("/", 1)[0], root / rel
@@ -468,6 +488,8 @@ def _check_listed(root: Path, parts: dict[str, int], where: str, span: str, out:
                                  f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
         if rows != recorded:
             raise IntegrityError(f"{path}: holds {rows} rows, its export ({where}, {span}) wrote {recorded}")
+        if form < FORMAT:
+            check_format(root, path, name, form)
         out[name].append(path)
         listed.add(path)
 
