@@ -45,6 +45,7 @@ from tablectl.analytics import dataset as ds
 from tablectl.analytics.schemas import SCHEMAS
 from tablectl.review import state as saved
 from tablectl.review.records import RECORDS
+from tablectl.review.tally import RoundTally
 
 #: the layout of the manifest's ``resume`` record and of :class:`Carry`
 FORMAT = 1
@@ -266,11 +267,18 @@ class NextStart:
         if last is None:
             return
         self.base = dict(builder._base)
+        if checker.tally._run is not None:
+            self.why = "rounds dealt with no dealer signed in run up to the log's end (the next run may go on with them)"
+            return
         recorder = _Recorder()
         x = self.extractor
         memo: dict[int, Any] = {id(w): recorder for w in self.writers}
         memo[id(x._judge)] = x._judge  # caches: shared, not copied
         memo[id(x._pass.games)] = x._pass.games
+        memo[id(checker.tally)] = RoundTally()  # counts for the report: the copy's are not wanted
+        for shoe in builder.out.shoes:  # a shoe that ended is not changed by what comes after: shared
+            if shoe.end_seq is not None and shoe is not builder.shoe:
+                memo[id(shoe)] = shoe
         try:
             b, c, e = copy.deepcopy((builder, checker, x), memo)
         except Exception as exc:  # noqa: BLE001 - anything the copy cannot take: no resume, said why
