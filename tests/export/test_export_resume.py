@@ -156,3 +156,15 @@ def test_floor_refuses_a_dataset_of_an_older_format_saying_to_re_export(exported
     done = tablectl("floor", old)
     assert done.code == 2 and done.err.count("\n") == 1
     assert f"{old}: written by an older tablectl" in done.err and "re-export" in done.err
+
+
+def test_two_re_exports_each_after_a_shift_hold_the_rows_of_a_fresh_export(floor_copy: Floor, tmp_path: Path,
+                                                                           tablectl: Tablectl) -> None:
+    dataset = tmp_path / "ds"
+    _grown(floor_copy, "ocp-1", dataset)
+    log, key = floor_copy.logs["ocp-1"], floor_copy.public_key
+    first = tablectl("export", log, "--to", dataset, "--key", key)
+    play_shift(floor_copy, "ocp-1", 2, "D-98", 5, seed=78, hour=3.0)
+    second = tablectl("export", log, "--to", dataset, "--key", key)
+    assert first.code == second.code == 0 and first.err == second.err == ""
+    _same_rows_as_fresh(floor_copy, "ocp-1", dataset, tmp_path / "fresh", tablectl)
