@@ -129,7 +129,7 @@ def export_table(table: str, files: list[Path], root: Path, keys: Trust | Sequen
     if plan is not None:
         try:
             return _export(table, files, root, trust, manifest, fingerprints, result, progress, plan, t0)
-        except resume.TakeOver as e:
+        except resume.Fallback as e:
             result.note = f"{e}: reviewing the whole log again"
     return _export(table, files, root, trust, manifest, fingerprints, result, progress, None, t0)
 
@@ -155,7 +155,7 @@ def _export(table: str, files: list[Path], root: Path, trust: Trust, manifest: d
         last = verification.last_seq or 0
         result.refused = _refusal(verification, read, through, manifest.chain_head, table)
         if result.refused is not None and plan is not None:  # said with its place by a review of the whole log
-            raise resume.TakeOver("the new files do not verify going on from the saved state")
+            raise resume.Fallback("the new files do not verify going on from the saved state")
         if result.refused is None:
             result.from_seq, result.to_seq = through + 1, last
         if result.refused is not None or last == through:

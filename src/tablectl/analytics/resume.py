@@ -19,7 +19,7 @@ format, a file changed, shorter or longer, other keys trusted, a key rotation in
 state that does not decode or does not match — and the export reads the whole log again as a
 first export does (:func:`plan` says why in one line); a log edited in the part exported is then
 refused with its file and line. So is a new run that takes over a round or shoe of the last one
-(``round_resumed``, ``shoe_resumed``): its rows need the whole history (:class:`TakeOver`).
+(``round_resumed``, ``shoe_resumed``): its rows need the whole history (:class:`Fallback`).
 
 The state file is the dataset's, so anyone's who can write the dataset: it is decoded strictly
 (plain values, typed), bound to the manifest by its digest, and trusted with nothing a signature
@@ -92,8 +92,9 @@ class Plan:
     marks: list[FileMark]
 
 
-class TakeOver(Exception):
-    """The new lines go on with a round or shoe of the last run (or do not start a run)."""
+class Fallback(Exception):
+    """Going on from the saved state turned out wrong for the new lines (they take over a round
+    or shoe of the last run, do not start a run, or do not verify): read the whole log again."""
 
 
 def state_path(root: Path, table: str) -> Path:
@@ -219,7 +220,7 @@ def write_carried(out: ds.PartWriter, carry: Carry) -> None:
 
 def guard(lines: Any) -> Any:
     """The export's *lines* sink, first checking that the new lines start a run of their own:
-    :class:`TakeOver` otherwise."""
+    :class:`Fallback` otherwise."""
     first = True
 
     def feed(records: list[Any]) -> None:
@@ -227,10 +228,10 @@ def guard(lines: Any) -> Any:
         if first and records:
             first = False
             if records[0].event != "log_opened":
-                raise TakeOver(f"the new lines start with {records[0].event}, not a new run of the controller")
+                raise Fallback(f"the new lines start with {records[0].event}, not a new run of the controller")
         for rec in records:
             if rec.event in TAKE_OVER:
-                raise TakeOver(f"seq {rec.seq}: the new run takes over ({rec.event}) what the last one left in play")
+                raise Fallback(f"seq {rec.seq}: the new run takes over ({rec.event}) what the last one left in play")
         lines(records)
 
     return feed
