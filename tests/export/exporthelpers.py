@@ -9,6 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import duckdb
+
+from tablectl.analytics.schemas import SCHEMAS
+
 THB_MAIN = Path(__file__).parent / "data" / "thb-main.json"  # the main game's stored analysis
 
 
@@ -29,3 +33,22 @@ def run_tablectl(*args: str | Path, timeout: float = 600) -> Done:
     proc = subprocess.run([sys.executable, "-m", "tablectl", *map(str, args)], capture_output=True, text=True,
                           timeout=timeout)
     return Done(proc.returncode, proc.stdout, proc.stderr)
+
+
+# figures an export takes over the log as far as it has read it (a shoe's shuffle-quality test, a
+# device's event numbers): a row written by an earlier export keeps the figures of its time
+SO_FAR = ("quality_", "event_no")
+
+
+def dataset_difference(mine: Path, fresh: Path, name: str) -> tuple[int, int, int]:
+    """Rows of dataset *name* only in *mine*, only in *fresh* (as multisets), and in *fresh*."""
+    columns = ", ".join(f'"{c}"' for c in ["table", "date", *SCHEMAS[name].names] if not c.startswith(SO_FAR))
+
+    def rows(root: Path) -> str:
+        return f"SELECT {columns} FROM read_parquet('{root}/{name}/*/*/*.parquet', hive_partitioning = true)"
+
+    con = duckdb.connect()
+    only_mine = con.execute(f"SELECT count(*) FROM ({rows(mine)} EXCEPT ALL {rows(fresh)})").fetchall()[0][0]
+    only_fresh = con.execute(f"SELECT count(*) FROM ({rows(fresh)} EXCEPT ALL {rows(mine)})").fetchall()[0][0]
+    total = con.execute(f"SELECT count(*) FROM ({rows(fresh)})").fetchall()[0][0]
+    return only_mine, only_fresh, total

@@ -44,6 +44,10 @@ MANIFESTS = "_manifests"
 RULES = "_rules.json"  # in MANIFESTS: the rules registry (no table name starts with "_")
 PART = re.compile(r"part-(\d+)-(\d+)\.parquet")
 OPEN = re.compile(r"open-(\d+)-(\d+)\.parquet")  # rows of what is still in play where the log ends
+#: the layout of the dataset's files and manifests; a manifest without ``format`` is of format 1
+#: (before ``rounds.theo_win`` and the manifests' ``format``). Readers refuse other formats' files
+#: that lack a column of today's schemas (:func:`check_format`).
+FORMAT = 2
 LOCK = ".lock"  # in MANIFESTS: held (flock, exclusive) by the export writing the dataset
 LOCK_WAIT = 600.0  # seconds an export waits for another export of the dataset by default
 FILE_MODE = 0o644  # every file the dataset's writers make, whatever the umask
@@ -79,6 +83,10 @@ class Manifest:
     # the files of rows still open at ``through_seq`` (a shoe or shuffler load still in play) ->
     # rows: the next export replaces them (the row again, open or completed) and deletes them
     open_parts: dict[str, int] = field(default_factory=dict)
+    format: int = FORMAT  # the dataset layout its export wrote (FORMAT)
+    # where the next export goes on from (``tablectl.analytics.resume``): the log files read whole
+    # (name, bytes, BLAKE2b-256) and the digest of the state saved beside the manifests; None: from line 1
+    resume: dict[str, Any] | None = None
 
     @classmethod
     def load(cls, root: Path, table: str) -> Manifest:
@@ -96,7 +104,10 @@ class Manifest:
             if not isinstance(open_parts, dict) or not all(
                     isinstance(k, str) and isinstance(n, int) for k, n in open_parts.items()):
                 raise TypeError("open_parts not a table of counts")
-            return cls(data["table"], data["through_seq"], data["chain_head"], exports, open_parts)
+            form, resume = data.get("format", 1), data.get("resume")
+            if not isinstance(form, int) or not (resume is None or isinstance(resume, dict)):
+                raise TypeError("format not a number or resume not a table")
+            return cls(data["table"], data["through_seq"], data["chain_head"], exports, open_parts, form, resume)
         except (orjson.JSONDecodeError, KeyError, TypeError) as e:
             raise DatasetError(f"{path}: not a tablectl export manifest ({e})") from None
 
@@ -365,6 +376,21 @@ def _holder(fd: int) -> str:
     return f" (pid {text})" if text.isdigit() else ""
 
 
+class DatasetFormatError(DatasetError):
+    """A dataset written in another format than the readers' (one line: which, and to re-export)."""
+
+
+def check_format(root: Path, path: Path, dataset: str, form: int) -> None:
+    """Raises :class:`DatasetFormatError` if *path*, a file of *dataset* written in format *form*
+    (older than :data:`FORMAT`), lacks a column of today's schema."""
+    names = set(pq.read_schema(path).names)
+    missing = [n for n in SCHEMAS[dataset].names if n not in names]
+    if missing:
+        raise DatasetFormatError(
+            f"{root}: written by an older tablectl (dataset format {form}; {dataset} lacks {', '.join(missing)}): "
+            f"re-export its logs into a new dataset (tablectl export LOG... --to NEW_DATASET): nothing read")
+
+
 class IntegrityError(DatasetError):
     """The dataset's files are not what its manifests list (a file no manifest lists, a listed file
     missing, rows that differ from the export's record): one line naming the file."""
@@ -384,8 +410,11 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
     listed: set[Path] = set()
     for table, manifest in manifests.items():
         where = f"{MANIFESTS}/{table}.json"
+        if manifest.format > FORMAT:
+            raise DatasetFormatError(f"{root}: {where} is of dataset format {manifest.format}, written by a newer "
+                                     f"tablectl (this one reads format {FORMAT} and older): nothing read")
         if manifest.open_parts:
-            _check_listed(root, manifest.open_parts, where, "open rows", out, listed)
+            _check_listed(root, manifest.open_parts, where, "open rows", out, listed, manifest.format)
         for export in manifest.exports:
             span = f"seq {export.from_seq}-{export.to_seq}"
             parts: dict[tuple[str, Path], int | None]  # (dataset, file) -> rows recorded
@@ -409,6 +438,8 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
                                          f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
                 if recorded is not None and rows != recorded:
                     raise IntegrityError(f"{path}: holds {rows} rows, its export ({where}, {span}) wrote {recorded}")
+                if manifest.format < FORMAT:
+                    check_format(root, path, name, manifest.format)
                 found[name] += rows
                 first.setdefault(name, path)
                 out[name].append(path)
@@ -442,7 +473,7 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
 
 
 def _check_listed(root: Path, parts: dict[str, int], where: str, span: str, out: dict[str, list[Path]],
-                  listed: set[Path]) -> None:
+                  listed: set[Path], form: int = FORMAT) -> None:
     """Check the files *parts* (relative path -> rows) that *where* lists and add them to *out*."""
     for rel, recorded in parts.items():
         name, path = rel.split("/", 1)[0], root / rel
@@ -457,6 +488,8 @@ def _check_listed(root: Path, parts: dict[str, int], where: str, span: str, out:
                                  f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
         if rows != recorded:
             raise IntegrityError(f"{path}: holds {rows} rows, its export ({where}, {span}) wrote {recorded}")
+        if form < FORMAT:
+            check_format(root, path, name, form)
         out[name].append(path)
         listed.add(path)
 

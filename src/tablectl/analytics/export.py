@@ -25,10 +25,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import msgspec
 import orjson
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from tablectl.analytics import dataset as ds
+from tablectl.analytics import resume
 from tablectl.analytics.rows import Extractor
 from tablectl.eventlog import logformat as fmt
 from tablectl.eventlog.errors import LogInputError
@@ -50,6 +52,7 @@ class TableExport:
     refused: str | None = None  # why nothing was exported (an integrity failure, with file and line)
     removed: int = 0  # files of an interrupted earlier export deleted
     seconds: float = 0.0
+    note: str | None = None  # why the export read the whole log again instead of going on from its last
 
 
 def logs_by_table(paths: Iterable[Path | str]) -> dict[str, list[Path]]:
@@ -100,23 +103,59 @@ def export_table(table: str, files: list[Path], root: Path, keys: Trust | Sequen
                  progress: Callable[[int, int], None] | None = None) -> TableExport:
     """Verify one table's log and add what is new to the dataset: the rows are made and written
     (hidden) as the review reads the log, and put in place only once it has verified. The log's
-    lines name its table: files named for *table* that hold another table's log are refused."""
+    lines name its table: files named for *table* that hold another table's log are refused.
+
+    When the manifest records where its last export ended (``tablectl.analytics.resume``), the
+    files read then are re-hashed and only the files after them are reviewed, going on from the
+    saved state; if anything is in doubt the whole log is reviewed again, ``TableExport.note``
+    saying why."""
     t0 = time.perf_counter()
     trust = Trust.of(keys)
     if trust is None:
         raise ValueError("export needs the tables' public key(s): only signed, verified logs are exported")
     result = TableExport(table, [str(f) for f in files])
     manifest = ds.Manifest.load(root, table)
+    fingerprints = sorted(hashlib.sha256(public_bytes(k)).hexdigest() for k in trust.keys().values())
+    result.removed = ds.remove_uncommitted(root, table, manifest.through_seq, manifest.open_parts)
+    plan = resume.plan(root, manifest, files, fingerprints)
+    if isinstance(plan, str):
+        result.note = f"{plan}: reviewing the whole log again"
+        plan = None
+    if plan is not None and plan.skip == len(files):  # nothing added since
+        result.from_seq = result.to_seq = manifest.through_seq
+        result.from_seq += 1
+        result.seconds = time.perf_counter() - t0
+        return result
+    if plan is not None:
+        try:
+            return _export(table, files, root, trust, manifest, fingerprints, result, progress, plan, t0)
+        except resume.Fallback as e:
+            result.note = f"{e}: reviewing the whole log again"
+    return _export(table, files, root, trust, manifest, fingerprints, result, progress, None, t0)
+
+
+def _export(table: str, files: list[Path], root: Path, trust: Trust, manifest: ds.Manifest, fingerprints: list[str],
+            result: TableExport, progress: Callable[[int, int], None] | None, plan: resume.Plan | None,
+            t0: float) -> TableExport:
+    """The export of *files* (from the plan's first new file, or all of them) after *manifest*."""
     through = manifest.through_seq
-    result.removed = ds.remove_uncommitted(root, table, through, manifest.open_parts)
     out = ds.PartWriter(root, table, through + 1)
     open_out = ds.PartWriter(root, table, through + 1, prefix="open")
     rows = Extractor(table, out, through, open_out)
+    nxt = resume.NextStart(rows, (out, open_out))
+    read = files if plan is None else files[plan.skip :]
+    lines = rows.lines
+    if plan is not None:
+        resume.apply(rows, plan.carry)
+        lines = resume.guard(lines)
     try:
-        report = review(files, trust, rounds=rows.round, lines=rows.lines, progress=progress, replay_after=through)
+        report = review(read, trust, rounds=rows.round, lines=lines, progress=progress, replay_after=through,
+                        start=None if plan is None else plan.carry.review, before_finish=nxt)
         verification = report.verification
         last = verification.last_seq or 0
-        result.refused = _refusal(verification, files, through, manifest.chain_head, table)
+        result.refused = _refusal(verification, read, through, manifest.chain_head, table)
+        if result.refused is not None and plan is not None:  # said with its place by a review of the whole log
+            raise resume.Fallback("the new files do not verify going on from the saved state")
         if result.refused is None:
             result.from_seq, result.to_seq = through + 1, last
         if result.refused is not None or last == through:
@@ -125,6 +164,8 @@ def export_table(table: str, files: list[Path], root: Path, keys: Trust | Sequen
             result.seconds = time.perf_counter() - t0
             return result
         rows.finish(report)
+        if plan is not None:
+            resume.write_carried(out, plan.carry)
         ds.save_rules(root, rows.rules)
         had = _datasets_with_files(manifest)
         for name in ds.SCHEMAS:
@@ -139,13 +180,18 @@ def export_table(table: str, files: list[Path], root: Path, keys: Trust | Sequen
     head = verification.last_digest
     manifest.exports.append(ds.Export(
         from_seq=through + 1, to_seq=last, chain_head=head, signed_seq=verification.signed_seq,
-        key_ids=list(verification.key_ids),
-        key_fingerprints=sorted(hashlib.sha256(public_bytes(k)).hexdigest() for k in trust.keys().values()),
+        key_ids=list(verification.key_ids), key_fingerprints=fingerprints,
         files=[str(f) for f in files], rows=result.rows, parts=out.parts,
         exported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
     ))
     manifest.through_seq, manifest.chain_head = last, head
     replaced, manifest.open_parts = manifest.open_parts, open_out.parts
+    carried = resume.capture(report, rows, nxt, files, plan.marks if plan is not None else [])
+    manifest.resume = None
+    if not isinstance(carried, str):
+        data, record = carried
+        ds.atomic_write(resume.state_path(root, table), data)  # bound to the manifest by its digest
+        manifest.resume = msgspec.to_builtins(record)
     manifest.save(root)
     for rel in replaced.keys() - open_out.parts.keys():
         (root / rel).unlink(missing_ok=True)

@@ -65,6 +65,8 @@ def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], wait
             shown.close()
     refused = []
     for r in results:
+        if r.note is not None:
+            click.echo(f"tablectl: {r.table}: {r.note}", err=True)
         if r.refused is not None:
             refused.append(r)
             click.echo(f"tablectl: {r.table}: refused, nothing exported: {r.refused}", err=True)

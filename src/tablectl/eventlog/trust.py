@@ -23,10 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from .keys import key_id
+from .keys import key_id, public_bytes
 
 #: checkpoint reason of a key rotation; its ``next_key`` names the successor
 KEY_ROTATION = "key_rotation"
@@ -151,6 +152,36 @@ class KeySchedule:
             if nid != kid:
                 self._introduced[nid] = (next_key, seq + 1, kid)
                 self._retired[kid] = (seq, nid)
+
+    def state(self) -> dict[str, Any]:
+        """What the checkpoints so far changed, as plain values (:meth:`restore` takes them back):
+        the key in force, the keys introduced (raw public key hex, from seq, by) and retired."""
+        return {
+            "current": self.current,
+            "introduced": {k: [public_bytes(v[0]).hex(), v[1], v[2]] for k, v in sorted(self._introduced.items())},
+            "retired": {k: [v[0], v[1]] for k, v in sorted(self._retired.items())},
+        }
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Go on from :meth:`state`'s values (checked: ``ValueError`` for anything else)."""
+        current, introduced, retired = state["current"], state["introduced"], state["retired"]
+        if not (current is None or isinstance(current, str)) or not isinstance(introduced, dict) \
+                or not isinstance(retired, dict):
+            raise ValueError("key state: current, introduced or retired of the wrong type")
+        self.current = current
+        self._introduced = {}
+        for kid, (raw, from_seq, by) in introduced.items():
+            if not (isinstance(raw, str) and isinstance(from_seq, int) and isinstance(by, str)):
+                raise ValueError(f"key state: introduced key {kid!r} malformed")
+            key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(raw))
+            if key_id(key) != kid:
+                raise ValueError(f"key state: introduced key {kid!r} is not the key it names")
+            self._introduced[kid] = (key, from_seq, by)
+        self._retired = {}
+        for kid, (seq, successor) in retired.items():
+            if not (isinstance(seq, int) and isinstance(successor, str)):
+                raise ValueError(f"key state: retired key {kid!r} malformed")
+            self._retired[kid] = (seq, successor)
 
 
 def effective_spans(enrolled: Sequence[KeySpan]) -> tuple[KeySpan, ...]:

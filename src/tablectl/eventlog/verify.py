@@ -21,7 +21,7 @@ import hashlib
 import operator
 import struct
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
@@ -118,6 +118,9 @@ class VerifyReport:
     heads: dict[int, str] = field(default_factory=dict)
     #: the last of them: (seq, head, key id, reason, ts), what ``tablectl anchor`` records
     last_head: tuple[int, str, str | None, str | None, str | None] | None = None
+    #: the key schedule as the last line left it, plain values (``KeySchedule.state``): what an
+    #: export going on from here starts from
+    key_state: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -249,15 +252,20 @@ def scan(
     sink: LineSink | None,
     *,
     allow_partial: bool = False,
+    start: Callable[[Any], None] | None = None,
 ) -> VerifyReport:
     """:func:`verify`, handing every complete line to *sink* as it goes: one pass over the files
     for a reader that needs the lines too (``tablectl review`` parses and reconstructs them).
 
     Blocks reach the sink in log order, each after it was verified; the sink sees every complete
     line whatever verification finds (a damaged log is still read as far as it goes).
+    *start*: sets the verifier's chain state before the first line (``tablectl.review.state``: an
+    export going on from the chain head it verified before, the files it read then not given).
     """
     files = resolve_paths(paths)
     verifier = _Verifier(files, Trust.of(public_key), allow_partial, sink)
+    if start is not None:
+        start(verifier)
     return verifier.run()
 
 
@@ -331,6 +339,7 @@ class _Verifier:
         self.pending_unclean: tuple[int, int, int, str] | None = None  # awaiting a signature
         self.wrong_keys: set[tuple[str, str]] = set()  # (key id, finding kind) already reported
         self.torn: tuple[int, int, int] | None = None  # (file index, line, bytes)
+        self.resumed = False  # the chain state was set from an earlier verification: no line is the log's first
 
     # -------------------------------------------------------------- findings
 
@@ -477,7 +486,7 @@ class _Verifier:
 
     def slow(self, index: int, lineno: int, line: bytes) -> None:
         """Any line the hot loop did not accept: classify what is wrong, or handle a log event."""
-        first = self.lines_before + lineno == 1
+        first = self.lines_before + lineno == 1 and not self.resumed
         head = fmt.split_head(line)
         if head is None:
             self.add(MALFORMED, index, lineno, None, f"not a log line: {line[:60]!r}")
@@ -604,6 +613,7 @@ class _Verifier:
         if report.first_seq is None:  # the first line passed the hot loop: seq 1
             report.first_seq = 1
         report.signed_seq = self.covered_seq if self.schedule is not None else 0
+        report.key_state = self.schedule.state() if self.schedule is not None else None
         self.check_tables()
         if self.lines_before == 0:  # bytes, but not one whole line: cut in its first line, or not \n-terminated
             assert self.torn is not None

@@ -220,6 +220,8 @@ def review(
     parallel: bool | None = None,
     progress: Callable[[int, int], None] | None = None,
     replay_after: int = 0,
+    start: Any = None,
+    before_finish: Callable[[Reconstructor, RoundChecker], None] | None = None,
 ) -> ReviewReport:
     """Verify and review the log in *paths* (files in order, or a directory).
 
@@ -247,6 +249,11 @@ def review(
     *parallel*: verify in a forked worker process while this one reads and reconstructs (default:
     for logs of :data:`PARALLEL_BYTES` or more, when the machine has more than one core and this
     process no other thread); the report is the same either way.
+    *start*: a ``tablectl.review.state.ReviewState``: *paths* are the files after the line it
+    ended at, verified and reconstructed as going on from it (in this process).
+    *before_finish*: given the reconstruction and the round checker once every line is read, before
+    what is still open is closed (an export works out there what the next session's start will
+    close: ``tablectl.analytics.resume``).
 
     Raises ``LogInputError`` for bad input (a missing path, a file that is not a log, no logs).
     """
@@ -259,18 +266,27 @@ def review(
     checker = RoundChecker(builder.out, setup, replay, rounds if rounds is not None else builder.out.rounds.append,
                            replay_after)
     builder.on_round = checker
+    if start is not None:
+        from tablectl.review import state as saved
+
+        saved.restore(builder, start)
     feed = builder.feed if lines is None else _both(lines, builder.feed)
     if progress is not None:
         feed = _told(feed, progress, lambda: reader.bytes_read)
     reader = LogReader(files, feed)
-    if parallel is None:
-        parallel = sum(p.stat().st_size for p in files) >= PARALLEL_BYTES and can_fork()
+    if start is not None:  # the files after a saved state: small, read and verified here
+        verification = scan(files, trust, reader, allow_partial=partial, start=saved.chain_start(start))
     else:
-        parallel = parallel and "fork" in multiprocessing.get_all_start_methods()
-    if parallel:
-        verification = _read_while_verifying(files, trust, partial, reader, timings)
-    else:
-        verification = scan(files, trust, reader, allow_partial=partial)
+        if parallel is None:
+            parallel = sum(p.stat().st_size for p in files) >= PARALLEL_BYTES and can_fork()
+        else:
+            parallel = parallel and "fork" in multiprocessing.get_all_start_methods()
+        if parallel:
+            verification = _read_while_verifying(files, trust, partial, reader, timings)
+        else:
+            verification = scan(files, trust, reader, allow_partial=partial)
+    if before_finish is not None:
+        before_finish(builder, checker)
     recon = builder.finish(reader.lines)
     checker.tally.finish()
     timings["reconstructed"] = time.perf_counter() - t0
