@@ -74,6 +74,9 @@ def decision_values(game: str, options: Sequence[str], sight: Sight, rules: Any 
         raise DecisionError(f"unknown game {game!r} (expected one of {', '.join(GAMES)})")
     rules = RULES_BY_GAME[game]() if rules is None else rules
     options = tuple(options)
+    if game in (tcp.GAME, fl.GAME) and len(sight.dealer) == 3 and all(isinstance(c, int) for c in sight.dealer):
+        _check(game, sight, decks)  # the dealer's hand known: one showdown, cheaper than a look-up (and never cached:
+        return decision_threecard.values(game, options, sight, rules)  # such sights hardly repeat)
     exact = (game, options, rules, decks, sight)
     hit = _cache.get(exact)
     if hit is not None:
