@@ -206,6 +206,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--dir", type=Path, default=None, help="where to write (default: a temp dir)")
     ap.add_argument("--keep", action="store_true", help="keep the logs (and reuse them if they are there)")
+    ap.add_argument("--no-rss", action="store_true", help="skip the peak-RSS runs (only the timed ratios)")
     ap.add_argument("--game", default="one-card-poker", choices=list(GAMES),
                     help="the game the logs are played at (default: one-card-poker)")
     args = ap.parse_args()
@@ -228,7 +229,7 @@ def main() -> int:
             files = sorted(log_dir.glob("*.jsonl"))
             mb = sum(p.stat().st_size for p in files) / 1e6
             cli = [sys.executable, "-m", "tablectl", "review", str(log_dir), "--key", str(pub)]
-            rss = (peak_rss(cli), peak_rss([*cli, "--json"]))
+            rss = (1, 1) if args.no_rss else (peak_rss(cli), peak_rss([*cli, "--json"]))
             first_rss = first_rss or rss
             key = load_public_key(pub)
             rounds = [0]
