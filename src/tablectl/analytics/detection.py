@@ -16,6 +16,11 @@ decision i is seen; :data:`FIRST_TEMPERATURE` for the first) and the honest temp
 one that fits all n decisions best (on the grid :data:`TEMPERATURES`): the honest side always gets
 its most favourable fit -- a sloppy honest player a high T, which explains his errors.
 
+**Part-time cheats.** ``alternative="both"`` (the default) takes the mean of that hypothesis's
+likelihood and a part-time one's (the hidden information used on a fitted share of the decisions,
+``analytics.detection_mixture``), both fitted on earlier decisions only: the p-value below holds
+for the mean as for either.
+
 **Why an honest seat drifts down whatever its error model.** The value from the own information is
 the average of the value from the hidden one over the cards not seen, and an honest seat's choice
 does not depend on those cards; log p(choice) is concave in the values (log of a softmax), so by
