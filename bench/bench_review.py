@@ -3,10 +3,13 @@ the full review as ratios to a bare orjson parse of the same file, side by side 
 
     python bench/bench_review.py                                    # 250k, 1M, 4M lines in a temp dir
     python bench/bench_review.py --sizes 250000,1000000 --dir /var/tmp/rb --keep   # keep (and reuse) the logs
+    python bench/bench_review.py --game three-card-poker --sizes 1000000 --dir /var/tmp/br-judge --keep
 
 Each log is written by the real writer (``tablectl.eventlog.EventLog``, fsync off, one file,
 signed checkpoint every 1000 lines) with the real table logic (``tablectl.table.core.TableCore``)
-playing One Card Poker, 7 seats, from the real shoe simulator model (``tablectl.simulators``): every
+playing ``--game`` (default One Card Poker, from the real shoe simulator model; Three Card Poker, its
+Florida variant and Texas Hold'em Bonus from the real hand-forming shuffler model,
+``tablectl.simulators``), 7 seats, each decision chosen at random among its options: every
 line is what the controller writes — cards, burns, decisions, settlements, state changes, shoes.
 No threads, no drivers: the core is fed device events and dealer inputs directly, which is what
 makes a million lines take a minute rather than hours.
@@ -19,12 +22,17 @@ Per log:
   file, garbage collected before each run: the bare parse (read in 1 MiB chunks, split lines,
   ``orjson.loads`` each); verify + reconstruct (``review(..., replay=False)``); the full review
   (``review(...)``, every round also walked through its deal script and settled again by the rules
-  engine). Printed: the ratio of each to the bare parse of the same round, median and range.
+  engine); the full review judging every player decision of every settled round on the way
+  (``tablectl.gamemath.judge.judge_round`` in the round sink, as ``review --seat`` and the export
+  judge, from a cold decision-value cache). Printed: the ratio of each review to the bare parse of
+  the same round, and of the judged review to the plain review of the same round, median and range,
+  with the decisions judged.
   Both reviews run as ``tablectl review`` does: a log of 8 MiB or more is verified in a forked
   worker while this process reads it (``bench_review_split.py`` measures what that gains).
 
 Goals (issue 16): peak RSS at the longest log <= 1.25x that at the shortest; verify + reconstruct
-<= 2x and the full review <= 3x the bare parse.
+<= 2x and the full review <= 3x the bare parse. Goal (issue 25): judging every decision adds at
+most 50% to review's time on a 1M-line log of a game with a decision every round (Three Card Poker).
 """
 
 from __future__ import annotations
@@ -48,26 +56,41 @@ from tablectl.simulators.factory import build_device
 
 from tablectl.config import parse_config
 from tablectl.eventlog import EventLog, generate_key, load_public_key, save_keypair
+from tablectl.gamemath.decision_value import clear_cache
+from tablectl.gamemath.judge import judge_round
 from tablectl.review.engine import review
 from tablectl.table.core import TableCore
 from tablectl.table.inputs import DealerChange, Decision, EndRound, OfferBank, ShoeChange, StartRound
 from tablectl.table.screen import next_banker
 
 
-def generate(directory: Path, events: int, seed: int = 1, key: Any = None) -> tuple[Path, Path]:
-    """Play One Card Poker through the real table logic until the log holds ``events`` lines.
+GAMES: dict[str, tuple[str, int]] = {  # the game: its card device and decks
+    "one-card-poker": ("shoe", 6),
+    "three-card-poker": ("shuffler", 1),
+    "three-card-poker-florida": ("shuffler", 1),
+    "texas-holdem-bonus": ("shuffler", 1),
+}
+
+
+def generate(directory: Path, events: int, seed: int = 1, key: Any = None, game: str = "one-card-poker") -> tuple[Path, Path]:
+    """Play ``game`` (One Card Poker from a shoe, or a shuffler game) through the real table logic
+    until the log holds ``events`` lines, every decision chosen at random among its options.
     *key*: the table's signing key, to go on with a log already in *directory* (a restart of the
     table: a new session in a new file); None makes one and saves it under ``keys/``."""
+    if game not in GAMES:
+        raise ValueError(f"--game {game!r}: expected one of {', '.join(GAMES)}")
+    driver, decks = GAMES[game]
     if key is None:
         key = generate_key()
         save_keypair(directory / "keys", key)
     pub = directory / "keys" / "table.pub"
     config = parse_config({
-        "table": "B1", "game": "one-card-poker", "decks": 6, "seats": 7, "min_bet": 5, "max_bet": 500,
-        "devices": {"shoe": {"driver": "shoe", "address": "/dev/null"}}, "log": {"dir": str(directory / "log")},
+        "table": "B1", "game": game, "decks": decks, "seats": 7, "min_bet": 5, "max_bet": 500,
+        "devices": {"cards": {"driver": driver, "address": "/dev/null"}}, "log": {"dir": str(directory / "log")},
     })
+    gdef = config.game_def
     rng = random.Random(seed)
-    model = build_device("shoe", seed=seed, load=False).model
+    model = build_device(driver, seed=seed, load=False).model
     with EventLog(directory / "log", "B1", signing_key=key, rotate="never", fsync=False) as log:
         core = TableCore(config, log)
         core.go_online({})
@@ -75,27 +98,40 @@ def generate(directory: Path, events: int, seed: int = 1, key: Any = None) -> tu
 
         def feed(device_events: list[Any]) -> None:
             for e in device_events:
-                core.handle_event("shoe", e)
+                core.handle_event("cards", e)
 
-        for seat in range(1, 8):
-            core.handle_input(OfferBank(seat, True))
+        def side(bet: str) -> int:  # a side bet, in whole dollars within its own limits
+            limit = config.bet_limits.get(bet)
+            low, high = (5, 100) if limit is None else (-(-limit.minimum // 100), min(100, limit.maximum // 100))
+            return 100 * rng.randint(low, max(low, high))
+
+        if gdef.banker:
+            for seat in range(1, 8):
+                core.handle_input(OfferBank(seat, True))
         while log.seq < events:
             p = core.prompt()
             action = p.action
             if action == "load_shoe":
                 feed(model.load())
+            elif action == "shuffle":
+                feed(model.start_shuffle())
+            elif action == "packet":
+                feed(model.deliver_packet(p.count))
+            elif action == "discard":
+                feed(model.discard_rest())
             elif action == "deal":
                 for to in p.to:
                     if to == "burn":
                         feed(model.press_button(0))
                     feed(model.draw())
             elif action == "start_round":
-                banker = next_banker(core)
+                banker = next_banker(core) if gdef.banker else None
                 open_seats = [s for s in range(1, 8) if s != banker]
                 seats = sorted(rng.sample(open_seats, rng.randint(1, len(open_seats))))
-                wagers = {s: ({"primary": 100 * rng.randint(5, 500)} | ({"tie": 100 * rng.randint(5, 100)} if rng.random() < 0.4 else {}))
+                wagers = {s: {w: 100 * rng.randint(5, 500) for w in gdef.required}
+                          | {w: side(w) for w in gdef.wagers if w not in gdef.required and rng.random() < 0.4}
                           for s in seats}
-                core.handle_input(StartRound(tuple(seats), wagers, 100 * 100 * rng.randint(10, 500)))
+                core.handle_input(StartRound(tuple(seats), wagers, 100 * 100 * rng.randint(10, 500) if gdef.banker else None))
             elif action == "decide":
                 core.handle_input(Decision(p.seat, rng.choice(p.options)))  # type: ignore[arg-type]
             elif action == "end_round":
@@ -109,6 +145,18 @@ def generate(directory: Path, events: int, seed: int = 1, key: Any = None) -> tu
                 model.store.persisted(model.store.last_no)  # the host has it: the device may forget it
         log.commit()
     return directory / "log", pub
+
+
+def judging_sink(counted: list[int]) -> Callable[[Any], None]:
+    """A round sink that judges every player decision of every settled round, as ``review --seat``
+    and the export do (``tablectl.gamemath.judge.judge_round``), from a cold decision-value cache
+    (a review process starts with none); adds the decisions judged to ``counted[0]``."""
+    clear_cache()
+
+    def sink(rnd: Any) -> None:
+        if rnd.hands is not None and rnd.judge_with is not None:
+            counted[0] += len(judge_round(rnd.hands, rnd.judge_with[0], rnd.judge_with[1] or 1))
+    return sink
 
 
 def bare_parse(path: Path) -> int:
@@ -158,6 +206,9 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--dir", type=Path, default=None, help="where to write (default: a temp dir)")
     ap.add_argument("--keep", action="store_true", help="keep the logs (and reuse them if they are there)")
+    ap.add_argument("--no-rss", action="store_true", help="skip the peak-RSS runs (only the timed ratios)")
+    ap.add_argument("--game", default="one-card-poker", choices=list(GAMES),
+                    help="the game the logs are played at (default: one-card-poker)")
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
 
@@ -168,30 +219,35 @@ def main() -> int:
     first_rss: tuple[int, int] | None = None
     try:
         print(f"{'lines':>10} {'MB':>6} {'rounds':>8} {'RSS text':>9} {'x first':>7} {'RSS json':>9} {'x first':>7}"
-              f"   {'verify+reconstruct / parse':>27} {'full review / parse':>22}")
+              f"   {'verify+reconstruct / parse':>27} {'full review / parse':>22} {'judged / review':>22} {'decisions':>10}")
         for size in sizes:
-            d = root / str(size)
+            d = root / (str(size) if args.game == "one-card-poker" else f"{args.game}-{size}")
             log_dir, pub = d / "log", d / "keys" / "table.pub"
             if not (log_dir.exists() and pub.exists()):
                 d.mkdir(parents=True, exist_ok=True)
-                generate(d, size)
+                generate(d, size, game=args.game)
             files = sorted(log_dir.glob("*.jsonl"))
             mb = sum(p.stat().st_size for p in files) / 1e6
             cli = [sys.executable, "-m", "tablectl", "review", str(log_dir), "--key", str(pub)]
-            rss = (peak_rss(cli), peak_rss([*cli, "--json"]))
+            rss = (1, 1) if args.no_rss else (peak_rss(cli), peak_rss([*cli, "--json"]))
             first_rss = first_rss or rss
             key = load_public_key(pub)
             rounds = [0]
+            judged = [0]
             times = interleaved({
                 "bare": lambda: sum(bare_parse(p) for p in files),
                 "reconstruct": lambda: review(files, [key], replay=False, rounds=lambda r: None),
                 "review": lambda: review(files, [key], rounds=lambda r: rounds.__setitem__(0, rounds[0] + 1)),
+                "judged": lambda: review(files, [key], rounds=judging_sink(judged)),
             }, args.repeat)
             recon = [r / b for r, b in zip(times["reconstruct"], times["bare"], strict=True)]
             full = [r / b for r, b in zip(times["review"], times["bare"], strict=True)]
+            judge = [j / r for j, r in zip(times["judged"], times["review"], strict=True)]
             print(f"{size:>10,} {mb:>6.0f} {rounds[0] // args.repeat:>8,} {rss[0] / 1024:>6.0f} MiB {rss[0] / first_rss[0]:>6.2f}x"
-                  f" {rss[1] / 1024:>6.0f} MiB {rss[1] / first_rss[1]:>6.2f}x   {ratio_text(recon):>27} {ratio_text(full):>22}",
-                  flush=True)
+                  f" {rss[1] / 1024:>6.0f} MiB {rss[1] / first_rss[1]:>6.2f}x   {ratio_text(recon):>27} {ratio_text(full):>22}"
+                  f" {ratio_text(judge):>22} {judged[0] // args.repeat:>10,}", flush=True)
+            print(f"{'':>10} seconds, median: parse {statistics.median(times['bare']):.1f}, review "
+                  f"{statistics.median(times['review']):.1f}, judged review {statistics.median(times['judged']):.1f}", flush=True)
         print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}  (the machine is shared: "
               "ratios are taken run by run, the parse and the review side by side)")
     finally:

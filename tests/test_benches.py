@@ -65,6 +65,12 @@ def test_bench_review_and_its_split_run_on_a_small_kept_log(tmp_path: Path) -> N
     run_bench("bench_review_split.py", ["--dir", str(tmp_path / "1000"), "--repeat", "1"], tmp_path)
 
 
+def test_bench_review_judges_a_small_three_card_poker_log(tmp_path: Path) -> None:
+    proc = run_bench("bench_review.py", ["--game", "three-card-poker", "--sizes", "2000", "--repeat", "1", "--no-rss",
+                                         "--dir", str(tmp_path)], tmp_path)
+    assert "judged / review" in proc.stdout
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "args"), [(n, a) for n, runs in SLOW.items() for a in runs])
 def test_the_slow_bench_runs(name: str, args: list[str], tmp_path: Path) -> None:

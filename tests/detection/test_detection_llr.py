@@ -53,7 +53,7 @@ def test_honest_errors_spread_evenly_over_the_hidden_cards_do_not_raise_the_llr(
 def test_one_discordant_decision_scores_the_hypothesis_at_the_first_temperature_against_the_best_honest_fit() -> None:
     # one error of a whole wager from the own cards: the honest fit is the hottest temperature (4);
     # the hidden card makes the choice best by a whole wager, at the first temperature (0.15)
-    result = seat_test([row(0, "fold", (0.0, -1.0), (-2.0, -1.0))], "hole:1")
+    result = seat_test([row(0, "fold", (0.0, -1.0), (-2.0, -1.0))], "hole:1", alternative="pure")
     assert result.temperature == pytest.approx(4.0)
     log_sigmoid = lambda x: -math.log1p(math.exp(-x))  # noqa: E731
     assert result.llr == pytest.approx(log_sigmoid(1 / 0.15) - log_sigmoid(-1 / 4.0))

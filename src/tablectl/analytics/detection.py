@@ -16,6 +16,11 @@ decision i is seen; :data:`FIRST_TEMPERATURE` for the first) and the honest temp
 one that fits all n decisions best (on the grid :data:`TEMPERATURES`): the honest side always gets
 its most favourable fit -- a sloppy honest player a high T, which explains his errors.
 
+**Part-time cheats.** ``alternative="both"`` (the default) takes the mean of that hypothesis's
+likelihood and a part-time one's (the hidden information used on a fitted share of the decisions,
+``analytics.detection_mixture``), both fitted on earlier decisions only: the p-value below holds
+for the mean as for either.
+
 **Why an honest seat drifts down whatever its error model.** The value from the own information is
 the average of the value from the hidden one over the cards not seen, and an honest seat's choice
 does not depend on those cards; log p(choice) is concave in the values (log of a softmax), so by
@@ -45,6 +50,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tablectl.analytics.detection_mixture import SHARES, predictable_mixture
 from tablectl.analytics.multiple import METHODS
 
 ALPHA = 0.01
@@ -52,6 +58,9 @@ ALPHA = 0.01
 FIRST_TEMPERATURE = 0.15
 #: the models' temperatures (initial wagers), geometric, and the first; each fit is the likeliest
 TEMPERATURES: tuple[float, ...] = tuple(sorted({*(float(t) for t in np.geomspace(0.02, 4.0, 24)), FIRST_TEMPERATURE}))
+#: the alternatives to honest play: the hidden information used on every decision, on a share of
+#: them, or both (the mean of their likelihoods)
+ALTERNATIVES = ("pure", "mixture", "both")
 _ABSENT = -1e6  # the value of an option a row does not have (padding; probability 0)
 
 
@@ -89,7 +98,8 @@ class Evidence:
 class SeatTest:
     """One seat tested for one hypothesis: decisions the hypothesis tells apart from the honest
     model, the final LLR, the fitted temperature, the sequential p-value, the evidence, and
-    whether the screening flagged it (set by :func:`screen`)."""
+    whether the screening flagged it (set by :func:`screen`), and the share of the decisions the
+    part-time alternative puts down to the hidden information (None: that alternative not tested)."""
 
     seat: int
     hypothesis: str
@@ -99,6 +109,7 @@ class SeatTest:
     p_value: float
     evidence: tuple[Evidence, ...]
     flagged: bool = False
+    share: float | None = None  # the share of decisions the part-time alternative fits to all of them
 
 
 def _best(options: Sequence[str], values: Sequence[float]) -> str:
@@ -141,19 +152,39 @@ def log_choice(values: np.ndarray, choice: np.ndarray, temperatures: Sequence[fl
 
 
 def llr_path(own: np.ndarray, hidden: np.ndarray, choice: np.ndarray,
-             temperatures: Sequence[float] = TEMPERATURES) -> tuple[np.ndarray, np.ndarray]:
+             temperatures: Sequence[float] = TEMPERATURES, alternative: str = "both") -> tuple[np.ndarray, np.ndarray]:
     """The statistic after each decision and the honest temperature fitted so far (its index),
     from value matrices (rows x options, absent options at a very low value) and the choices'
     column indices. Each decision's probability under the hypothesis is taken at the temperature
-    that fits the decisions *before* it best under the hypothesis (the first at
-    :data:`FIRST_TEMPERATURE`); the honest likelihood at the temperature that fits *all* the
-    decisions so far best -- the most favourable to honesty (see the module doc)."""
-    honest = np.cumsum(log_choice(own, choice, temperatures), axis=0)
+    (and for the part-time alternative the share) that fits the decisions *before* it best under
+    the hypothesis (the first at :data:`FIRST_TEMPERATURE`); the honest likelihood at the
+    temperature that fits *all* the decisions so far best -- the most favourable to honesty (see
+    the module doc). ``alternative``: ``pure`` (the hidden information on every decision),
+    ``mixture`` (on a share of them, ``analytics.detection_mixture``) or ``both`` (the mean of the
+    two likelihoods: never below the better one's less log 2, and as valid as either)."""
+    return _paths(own, hidden, choice, temperatures, alternative)[:2]
+
+
+def _paths(own: np.ndarray, hidden: np.ndarray, choice: np.ndarray, temperatures: Sequence[float],
+           alternative: str) -> tuple[np.ndarray, np.ndarray, float | None]:
+    """``llr_path``'s two arrays and the share the mixture fits to all the decisions (None: pure)."""
+    if alternative not in ALTERNATIVES:
+        raise DetectionError(f"alternative {alternative!r}: expected one of {', '.join(ALTERNATIVES)}")
+    honest_log = log_choice(own, choice, temperatures)
+    honest = np.cumsum(honest_log, axis=0)
     alt = log_choice(hidden, choice, temperatures)
     start = int(np.argmin(np.abs(np.log(np.asarray(temperatures) / FIRST_TEMPERATURE))))
-    before = np.r_[start, np.cumsum(alt, axis=0)[:-1].argmax(axis=1)] if len(choice) else np.zeros(0, dtype=np.int64)
-    numerator = np.cumsum(alt[np.arange(len(choice)), before])
-    return numerator - honest.max(axis=1), honest.argmax(axis=1)
+    numerator = np.zeros(len(choice))
+    share = None
+    if alternative != "mixture":
+        before = np.r_[start, np.cumsum(alt, axis=0)[:-1].argmax(axis=1)] if len(choice) else np.zeros(0, dtype=np.int64)
+        numerator = np.cumsum(alt[np.arange(len(choice)), before])
+    if alternative != "pure":
+        mixed, s, _ = predictable_mixture(honest_log, alt, start)
+        share = SHARES[s]
+        mixed = np.cumsum(mixed)
+        numerator = mixed if alternative == "mixture" else np.logaddexp(numerator, mixed) - math.log(2)
+    return numerator - honest.max(axis=1), honest.argmax(axis=1), share
 
 
 def p_value(path: np.ndarray) -> float:
@@ -177,9 +208,10 @@ def evidence(rows: Iterable[DecisionRow], hypothesis: str) -> tuple[Evidence, ..
     return tuple(out)
 
 
-def seat_test(rows: Sequence[DecisionRow], hypothesis: str) -> SeatTest:
+def seat_test(rows: Sequence[DecisionRow], hypothesis: str, alternative: str = "both") -> SeatTest:
     """One seat's decisions (``rows``, in the order played) tested for ``hypothesis`` (rows
-    without it are left out; ``decisions`` counts those it values unlike the own information)."""
+    without it are left out; ``decisions`` counts those it values unlike the own information)
+    against ``alternative`` (see :func:`llr_path`)."""
     seats = {r.seat for r in rows}
     if len(seats) > 1:
         raise DetectionError(f"seat_test: rows of seats {sorted(seats)}; expected one seat's")
@@ -188,23 +220,26 @@ def seat_test(rows: Sequence[DecisionRow], hypothesis: str) -> SeatTest:
         _validate(r, hypothesis)
     seat = rows[0].seat if rows else 0
     telling = sum(tuple(r.hidden[hypothesis]) != tuple(r.own) for r in used)
+    if alternative not in ALTERNATIVES:
+        raise DetectionError(f"alternative {alternative!r}: expected one of {', '.join(ALTERNATIVES)}")
     if not telling:
         return SeatTest(seat, hypothesis, 0, 0.0, TEMPERATURES[0], 1.0, ())
-    path, fit = llr_path(*_matrices(used, hypothesis))
+    path, fit, share = _paths(*_matrices(used, hypothesis), TEMPERATURES, alternative)
     return SeatTest(seat, hypothesis, telling, float(path[-1]), TEMPERATURES[int(fit[-1])], p_value(path),
-                    evidence(used, hypothesis))
+                    evidence(used, hypothesis), share=share)
 
 
-def screen(rows: Iterable[DecisionRow], alpha: float = ALPHA, method: str = "holm") -> list[SeatTest]:
+def screen(rows: Iterable[DecisionRow], alpha: float = ALPHA, method: str = "holm", alternative: str = "both") -> list[SeatTest]:
     """Every seat of ``rows`` tested for every hypothesis its rows carry, flagged where
     ``method`` (``holm``: family-wise; ``bh``: false-discovery rate) rejects at ``alpha`` across
-    all the tests; seats in order, hypotheses sorted."""
+    all the tests; seats in order, hypotheses sorted. ``alternative``: what a cheat is taken to
+    do (:func:`llr_path`; ``both``, the default, catches full- and part-time cheats in one test)."""
     if method not in METHODS:
         raise DetectionError(f"method {method!r}: expected one of {', '.join(METHODS)}")
     by_seat: dict[int, list[DecisionRow]] = {}
     for r in rows:
         by_seat.setdefault(r.seat, []).append(r)
-    tests = [seat_test(seat_rows, h) for seat, seat_rows in sorted(by_seat.items())
+    tests = [seat_test(seat_rows, h, alternative) for seat, seat_rows in sorted(by_seat.items())
              for h in sorted({h for r in seat_rows for h in r.hidden})]
     return flag(tests, alpha, method)
 
@@ -215,7 +250,7 @@ def flag(tests: Sequence[SeatTest], alpha: float = ALPHA, method: str = "holm") 
     if method not in METHODS:
         raise DetectionError(f"method {method!r}: expected one of {', '.join(METHODS)}")
     flags = METHODS[method]([t.p_value for t in tests], alpha) if tests else []
-    return [SeatTest(t.seat, t.hypothesis, t.decisions, t.llr, t.temperature, t.p_value, t.evidence, f)
+    return [SeatTest(t.seat, t.hypothesis, t.decisions, t.llr, t.temperature, t.p_value, t.evidence, f, t.share)
             for t, f in zip(tests, flags)]
 
 
@@ -251,5 +286,5 @@ def bank_check(results: Sequence[float], mean: float | Sequence[float], variance
     return BankCheck(n, total, expected, z, 0.5 * math.erfc(z / math.sqrt(2)))
 
 
-__all__ = ["ALPHA", "FIRST_TEMPERATURE", "TEMPERATURES", "BankCheck", "DecisionRow", "DetectionError", "Evidence", "SeatTest", "bank_check",
+__all__ = ["ALPHA", "ALTERNATIVES", "FIRST_TEMPERATURE", "TEMPERATURES", "BankCheck", "DecisionRow", "DetectionError", "Evidence", "SeatTest", "bank_check",
            "evidence", "flag", "llr_path", "log_choice", "p_value", "screen", "seat_test"]

@@ -184,13 +184,14 @@ def session(pool: Pool, profile: Profile, rounds: int, gen: np.random.Generator,
     return Session(np.concatenate([p[0] for p in parts])[order] // 2, values, np.concatenate([p[3] for p in parts])[order])
 
 
-def rounds_to_flag(s: Session, hypotheses: tuple[str, ...], alpha: float = ALPHA) -> int | None:
+def rounds_to_flag(s: Session, hypotheses: tuple[str, ...], alpha: float = ALPHA, alternative: str = "both") -> int | None:
     """The number of rounds played when the seat is first flagged (Holm across ``hypotheses`` at
-    ``alpha``: the largest LLR so far reaches log(m / alpha)), or None if never in the session."""
+    ``alpha``: the largest LLR so far reaches log(m / alpha)), or None if never in the session;
+    ``alternative``: the statistic's (``detection.llr_path``)."""
     threshold = math.log(len(hypotheses) / alpha)
     hit = None
     for h in hypotheses:
-        path, _ = llr_path(s.values["own"], s.values[h], s.choice)
+        path, _ = llr_path(s.values["own"], s.values[h], s.choice, alternative=alternative)
         above = np.flatnonzero(path >= threshold)
         if len(above):
             hit = above[0] if hit is None else min(hit, above[0])

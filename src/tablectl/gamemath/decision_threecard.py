@@ -7,7 +7,10 @@ told (``dealer_weights``). Every dealer hand is valued by the rules engine's own
 (``tablectl.rules.hand3``), vectorised; the dealer values are classed by whether they qualify and
 how they compare with the player's, one value of each class goes through
 ``three_card_poker.showdown``, and each showdown result is settled once by ``ante_play_payouts``
-(and the Ante bonus, player-banked).
+(and the Ante bonus, player-banked). With nothing seen but the player's own three cards (the
+common case: every decision at a table without advantage play) the counts by showdown result come
+from precomputed tables instead (``threecard_counts``); with the dealer's hand known, from one
+showdown.
 Values are per unit of Ante: Ante plus Play (plus Ante bonus); the Pair Plus, Pairplus and 6 Card
 Bonus are separate wagers and are left out.
 """
@@ -22,6 +25,7 @@ from math import perm
 import numpy as np
 
 from tablectl.gamemath.sight import HIGH, LOW, DecisionValues, Sight
+from tablectl.gamemath.threecard_counts import TOTAL, showdown_counts
 from tablectl.rules import hand3
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules.hand3 import QUEEN_HIGH, value3
@@ -90,6 +94,26 @@ def _net(game: str, player: int, result: str, ante_bonus: object) -> Fraction:
     return Fraction(net)
 
 
+def _enumerated(player: int, sight: Sight) -> tuple[dict[str, int], int]:
+    """The dealer's hands that agree with ``sight``, weighted, counted by showdown result; the total weight."""
+    dealer, weights = dealer_weights(sight)  # the rules' table holds every order of the three cards
+    counts = np.bincount(dealer, weights=weights)  # weighted counts < 2**53: exact
+    uniq = np.flatnonzero(counts)
+    counts = counts[uniq].astype(np.int64)
+    total = int(weights.sum())
+    if total == 0:
+        raise ValueError("no dealer hand agrees with what was seen")
+    by_result = dict.fromkeys(tcp.SHOWDOWNS, 0)
+    # the showdown turns on whether the dealer qualifies and how his value compares with the
+    # player's: the distinct dealer values fall in at most four such classes, each settled once
+    # through the rules engine's ``showdown`` on one of its values
+    classes = np.where(uniq < QUEEN_HIGH, 0, 2 + np.sign(uniq - player))
+    for c in np.unique(classes).tolist():
+        members = classes == c
+        by_result[tcp.showdown(player, int(uniq[members][0]))] += int(counts[members].sum())
+    return by_result, total
+
+
 def values(game: str, options: tuple[str, ...], sight: Sight, rules: object) -> DecisionValues:
     """Each option's value (``options`` = (play or raise, fold)) for a player holding
     ``sight.own`` with what ``sight`` says of the dealer's cards and the others seen."""
@@ -100,22 +124,11 @@ def values(game: str, options: tuple[str, ...], sight: Sight, rules: object) -> 
         result = tcp.showdown(player, value3(sight.dealer))  # type: ignore[arg-type]
         return DecisionValues({play_option: _net(game, player, result, getattr(rules, "ante_bonus", None)),
                                FOLD: Fraction(fold.odds)})
-    dealer, weights = dealer_weights(sight)  # the rules' table holds every order of the three cards
-    counts = np.bincount(dealer, weights=weights)  # weighted counts < 2**53: exact
-    uniq = np.flatnonzero(counts)
-    counts = counts[uniq].astype(np.int64)
-    total = int(weights.sum())
-    if total == 0:
-        raise ValueError("no dealer hand agrees with what was seen")
     bonus = getattr(rules, "ante_bonus", None)
-    by_result = dict.fromkeys(tcp.SHOWDOWNS, 0)
-    # the showdown turns on whether the dealer qualifies and how his value compares with the
-    # player's: the distinct dealer values fall in at most four such classes, each settled once
-    # through the rules engine's ``showdown`` on one of its values
-    classes = np.where(uniq < QUEEN_HIGH, 0, 2 + np.sign(uniq - player))
-    for c in np.unique(classes).tolist():
-        members = classes == c
-        by_result[tcp.showdown(player, int(uniq[members][0]))] += int(counts[members].sum())
+    if len(sight.own) == 3 and not sight.others and not sight.board and all(c is None for c in sight.dealer):
+        by_result, total = showdown_counts(sight.own), TOTAL  # nothing seen but the own cards: the tables
+    else:
+        by_result, total = _enumerated(player, sight)
     play = sum((n * _net(game, player, r, bonus) for r, n in by_result.items() if n), Fraction(0)) / total
     fold, _ = tcp.ante_play_payouts(None)
     return DecisionValues({play_option: play, FOLD: Fraction(fold.odds)})

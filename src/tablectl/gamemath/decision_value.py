@@ -74,7 +74,13 @@ def decision_values(game: str, options: Sequence[str], sight: Sight, rules: Any 
         raise DecisionError(f"unknown game {game!r} (expected one of {', '.join(GAMES)})")
     rules = RULES_BY_GAME[game]() if rules is None else rules
     options = tuple(options)
-    exact = (game, options, rules, decks, sight)
+    if game in (tcp.GAME, fl.GAME) and len(sight.dealer) == 3 and all(isinstance(c, int) for c in sight.dealer):
+        _check(game, sight, decks)  # the dealer's hand known: one showdown, cheaper than a look-up (and never cached:
+        return decision_threecard.values(game, options, sight, rules)  # such sights hardly repeat)
+    if game in (tcp.GAME, fl.GAME) and not (sight.dealer or sight.others or sight.board) and len(sight.own) == 3:
+        exact = (game, options, rules, decks, tuple(sorted(sight.own)))  # own cards only: their order does not matter
+    else:
+        exact = (game, options, rules, decks, sight)
     hit = _cache.get(exact)
     if hit is not None:
         return hit

@@ -96,12 +96,15 @@ def decision_points(hands: RoundHands, others: Sequence[int] = ()) -> list[Decis
 def judge(point: DecisionPoint, game: str, dealer: Sequence[int], rules: Any = None, decks: int = 1) -> JudgedDecision:
     """One decision judged (``dealer``: the dealer's cards, for the best option knowing them)."""
     values = decision_values(game, point.options, point.sight, rules, decks)
+    best = values.best  # once: the cost is against it
     knowing = None
     if dealer and game != ocp.GAME:
         knowing = decision_values(game, point.options, point.sight.knowing(tuple(dealer)), rules, decks).best
     elif game == ocp.GAME:
-        knowing = values.best
-    return JudgedDecision(point, dict(values.values), values.best, values.cost(point.choice), knowing)
+        knowing = best
+    chosen = values.values.get(point.choice)
+    cost = None if best is None or chosen is None else values.values[best] - chosen  # type: ignore[operator]
+    return JudgedDecision(point, dict(values.values), best, cost, knowing)
 
 
 def judge_round(hands: RoundHands, rules: Any = None, decks: int = 1, others: Sequence[int] = ()) -> list[JudgedDecision]:

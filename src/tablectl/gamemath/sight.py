@@ -22,6 +22,7 @@ DealerCard = int | Literal["high", "low"] | None
 
 #: on equal values the option that risks less money is the best (as gamemath's strategies choose)
 WAGER_ORDER = ("fold", "surrender", "check", "stand", "play", "raise", "extend", "trade", "flop", "turn", "river")
+_RISK = {o: i for i, o in enumerate(WAGER_ORDER)}
 
 
 def is_high(card: int) -> bool:
@@ -64,12 +65,14 @@ class DecisionValues:
     @property
     def best(self) -> str | None:
         """The option of the highest value (on a tie, the one risking less; WAGER_ORDER)."""
-        known = {o: v for o, v in self.values.items() if v is not None}
-        if not known or len(known) != len(self.values):
-            return None
-        top = max(known.values())
-        tied = [o for o, v in known.items() if v == top]
-        return min(tied, key=lambda o: WAGER_ORDER.index(o) if o in WAGER_ORDER else len(WAGER_ORDER))
+        best, top, rank = None, None, 0
+        for o, v in self.values.items():  # one pass: judging calls this for every decision
+            if v is None:
+                return None
+            r = _RISK.get(o, len(WAGER_ORDER))
+            if top is None or v > top or (v == top and r < rank):
+                best, top, rank = o, v, r
+        return best
 
     def cost(self, choice: str) -> Fraction | None:
         """What ``choice`` gives up against the best option (0 for the best), in initial wagers."""
