@@ -58,7 +58,7 @@ class Judge:
     """Judges rounds under the settlement rules review replayed them with (one per export)."""
 
     def __init__(self) -> None:
-        self._edges: dict[tuple[str, int | None, str], dict[str, float | None]] = {}
+        self._edges: dict[tuple[str, int | None, str], dict[str, Fraction | None]] = {}
 
     def round(self, hands: RoundHands, settlement: Any, decks: int | None, logged_rules: dict[str, Any] | None,
               rules_key: str) -> RoundJudgement:
@@ -82,24 +82,32 @@ class Judge:
                 theo = None if row[4] is None else theo + Fraction(j.cost or 0) * (stake or 0)
         edges = self._edges_of(hands.game, decks, logged_rules, rules_key)
         if theo is not None:
+            # the stakes summed per wager first (integers), then each wager's exact edge once: the
+            # same exact sum as edge by edge, with a Fraction product per wager, not per bet
+            staked: dict[str, int] = {}
             for seat in hands.seats:
                 if seat.seat == hands.banker_seat:
                     continue
                 for wager, stake in seat.wagers.items():
-                    edge = edges.get(wager)
-                    if stake and edge is None:
-                        return RoundJudgement(out, None)
                     if stake:
-                        theo = theo + Fraction(edge) * stake  # type: ignore[arg-type]
+                        staked[wager] = staked.get(wager, 0) + stake
+            for wager, total in staked.items():
+                edge = edges.get(wager)
+                if edge is None:
+                    return RoundJudgement(out, None)
+                if total:
+                    theo = theo + edge * total
         return RoundJudgement(out, None if theo is None else float(theo))
 
-    def _edges_of(self, game: str, decks: int | None, logged: dict[str, Any] | None, key: str) -> dict[str, float | None]:
+    def _edges_of(self, game: str, decks: int | None, logged: dict[str, Any] | None, key: str) -> dict[str, Fraction | None]:
+        """Each wager's house edge (exact: the float the math gives, as a Fraction; None: not valued)."""
         found = self._edges.get((game, decks, key))
         if found is None:
             if game == "texas-holdem-bonus" and not _main_game_cached():
                 found = {}  # its main game's analysis takes minutes: never started by an export
             else:
-                found = {m.wager: m.edge for m in wager_math(game, decks, logged)}
+                found = {m.wager: None if m.edge is None else Fraction(m.edge)
+                         for m in wager_math(game, decks, logged)}
             self._edges[game, decks, key] = found
         return found
 
