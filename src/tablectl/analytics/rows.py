@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,7 @@ from tablectl.analytics.judging import NOT_JUDGED, Judge, RoundJudgement, main_w
 from tablectl.analytics.schemas import SCHEMAS
 from tablectl.review.engine import ReviewReport
 from tablectl.review.model import INTERRUPTED, OPEN, VOIDED, CsmEvents, RoundRecord
+from tablectl.review.records import RECORDS
 
 CARD_EVENTS = frozenset({"dealt", "burned", "drawn", "returned", "identified"})
 ROUND_ENDS = frozenset({"round_ended", "round_voided"})
@@ -162,47 +163,52 @@ class _Pass:
         self.round_by_start: dict[int, _Round] = {}
         self.identities: dict[str, list[tuple[int, Row]]] = defaultdict(list)
         self.devices: list[tuple[int, str, Row]] = []  # (seq, ts, row): written once the device numbers are known
+        # each kind of record this pass reads -> its handler (one dict lookup per line, by the
+        # record's class: ``tablectl.review.records.RECORDS``); other kinds are not read
+        by_kind: dict[str, Callable[[Any], None]] = {
+            **dict.fromkeys(CARD_EVENTS, self._card), "settled": self._settled, "decision": self._decision,
+            "revealed": self._revealed, "round_started": self._round_started,
+            **dict.fromkeys(ROUND_ENDS, self._round_ended), "round_resumed": self._round_resumed,
+            "fault": self._fault, "device_identified": self._device_identified,
+            "dealer_change": self._dealer, "duty_resumed": self._dealer,
+            "log_opened": self._session_start, "recovery": self._session_start, "table_started": self._table_started,
+        }
+        self.handlers: dict[type, Callable[[Any], None]] = {RECORDS[k]: h for k, h in by_kind.items()}
 
     def feed(self, rec: Any) -> None:
+        handler = self.handlers.get(rec.__class__)
+        if handler is not None:
+            handler(rec)
+
+    def _fault(self, rec: Any) -> None:
         seq = rec.seq
-        event = rec.event
-        if event in CARD_EVENTS:
-            self._card(rec)
-        elif event == "settled":
-            self._settled(rec)
-        elif event == "decision":
-            self._decision(rec)
-        elif event == "revealed":
-            self._revealed(rec)
-        elif event == "round_started":
-            self._round_started(rec)
-        elif event in ROUND_ENDS:
-            self._round_ended(rec)
-        elif event == "round_resumed":
-            self._round_resumed(rec)
-        elif event == "fault":
-            self.out.add("faults", seq, rec.ts, {
-                "seq": seq, "ts": rec.ts, "device": rec.device, "fault": rec.fault,
-                "cleared": bool(rec.cleared), "detail": _text(rec.detail),
-                "event_no": rec.event_no, "round": rec.round,
-            })
-        elif event == "device_identified":
-            row = {"seq": seq, "ts": rec.ts, "device": rec.name, "kind": rec.kind,
-                   "model": rec.model, "serial": rec.serial, "firmware": rec.firmware}
-            self.identities[str(rec.name)].append((seq, row))
-            self.devices.append((seq, rec.ts, row))
-        elif event in ("dealer_change", "duty_resumed"):
-            self.dealer = rec.dealer
-        elif event in ("log_opened", "recovery"):
-            self.session += 1
-            self.dealer = None
-        elif event == "table_started":
-            self.game, self.decks = rec.game, rec.decks
-            logged = None
-            if rec.house_rules is not None or rec.pay_tables is not None:
-                logged = {"house_rules": rec.house_rules or {}, "pay_tables": rec.pay_tables or {}}
-            self.rules_id = rules_id(self.game, logged)
-            self.out.rules[self.rules_id] = {"game": self.game, "decks": self.decks, "rules": logged}
+        self.out.add("faults", seq, rec.ts, {
+            "seq": seq, "ts": rec.ts, "device": rec.device, "fault": rec.fault,
+            "cleared": bool(rec.cleared), "detail": _text(rec.detail),
+            "event_no": rec.event_no, "round": rec.round,
+        })
+
+    def _device_identified(self, rec: Any) -> None:
+        seq = rec.seq
+        row = {"seq": seq, "ts": rec.ts, "device": rec.name, "kind": rec.kind,
+               "model": rec.model, "serial": rec.serial, "firmware": rec.firmware}
+        self.identities[str(rec.name)].append((seq, row))
+        self.devices.append((seq, rec.ts, row))
+
+    def _dealer(self, rec: Any) -> None:
+        self.dealer = rec.dealer
+
+    def _session_start(self, rec: Any) -> None:
+        self.session += 1
+        self.dealer = None
+
+    def _table_started(self, rec: Any) -> None:
+        self.game, self.decks = rec.game, rec.decks
+        logged = None
+        if rec.house_rules is not None or rec.pay_tables is not None:
+            logged = {"house_rules": rec.house_rules or {}, "pay_tables": rec.pay_tables or {}}
+        self.rules_id = rules_id(self.game, logged)
+        self.out.rules[self.rules_id] = {"game": self.game, "decks": self.decks, "rules": logged}
 
     # --- rounds ---------------------------------------------------------------------------------
 
@@ -349,9 +355,11 @@ class Extractor:
         self._waiting: list[RoundFacts] = []  # rounds a stop interrupted: final once a later session starts
 
     def lines(self, records: list[Any]) -> None:
-        feed = self._pass.feed
+        get = self._pass.handlers.get
         for rec in records:
-            feed(rec)
+            handler = get(rec.__class__)
+            if handler is not None:
+                handler(rec)
 
     def round(self, rnd: RoundRecord) -> None:
         """A round the review checked: its row is written now (and what the line pass kept of it
