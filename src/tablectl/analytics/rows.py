@@ -154,6 +154,7 @@ class _Pass:
 
         self.games = GAMES
         self.out = out
+        self.add_values = out.out.add_values  # a row past ``out.through``, straight to its writer
         self.session = 0
         self.game: str | None = None
         self.decks: int | None = None
@@ -264,8 +265,8 @@ class _Pass:
         shoe = rec.shoe
         row = [self.out.table, seq, rec.ts, rec.event, self.session, None if shoe is None else str(shoe), number,
                rec.card, rec.to, rec.face, False, None, rec.device, rec.event_no, p, getattr(rec, "packet", None)]
-        if rec.face != "down":
-            self.out.put("cards", seq, rec.ts, row)
+        if rec.face != "down":  # past what was exported before (above): written now
+            self.add_values("cards", rec.ts[:10], row)
         elif rnd is not None:
             rnd.pending.append((row, rec.ts))
         else:  # face down outside a round (a burn at the shuffle): never revealed
@@ -292,7 +293,7 @@ class _Pass:
     def _settled(self, rec: Any) -> None:
         if rec.seq <= self.out.through:
             return  # exported before
-        rnd = self._round_of(rec)
+        rnd = self.rounds.get((self.session, rec.round))
         bet = rec.bet
         wager = rnd.wagers.get(bet) if rnd is not None else bet
         if wager is None and rnd is not None:
@@ -304,9 +305,9 @@ class _Pass:
                     rnd.dealer)
         else:
             head = (self.out.table, rec.seq, rec.ts, None, rec.round, self.game, self.decks, self.rules_id, self.dealer)
-        self.out.put("bets", rec.seq, rnd.ts if rnd else rec.ts, (
-            *head, rec.seat, bet, wager, rec.stake, rec.outcome, str(pays) if pays is not None and pays != "" else None,
-            rec.net))
+        # past what was exported before (above): written now; ``pays`` is text (records.SCHEMA)
+        self.add_values("bets", (rnd.ts if rnd else rec.ts)[:10], (
+            *head, rec.seat, bet, wager, rec.stake, rec.outcome, pays or None, rec.net))
 
     def _decision(self, rec: Any) -> None:
         rnd = self._round_of(rec)
