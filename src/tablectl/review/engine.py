@@ -34,6 +34,7 @@ from tablectl.eventlog import anchor as anc
 from tablectl.eventlog.trust import Trust
 from tablectl.eventlog.verify import MALFORMED, Finding, VerifyReport, resolve_paths, scan, verify
 from tablectl.review import anomalies as an
+from tablectl.review.collect import fewer_collections
 from tablectl.review.logread import LogReader, Unreadable
 from tablectl.review.model import INTERRUPTED, MATCH, MISMATCH, OPEN, Anomaly, RoundRecord, Session, TableSetup
 from tablectl.review.quality import QualitySection, analyse
@@ -267,10 +268,11 @@ def review(
         parallel = sum(p.stat().st_size for p in files) >= PARALLEL_BYTES and can_fork()
     else:
         parallel = parallel and "fork" in multiprocessing.get_all_start_methods()
-    if parallel:
-        verification = _read_while_verifying(files, trust, partial, reader, timings)
-    else:
-        verification = scan(files, trust, reader, allow_partial=partial)
+    with fewer_collections():
+        if parallel:
+            verification = _read_while_verifying(files, trust, partial, reader, timings)
+        else:
+            verification = scan(files, trust, reader, allow_partial=partial)
     recon = builder.finish(reader.lines)
     checker.tally.finish()
     timings["reconstructed"] = time.perf_counter() - t0
