@@ -48,3 +48,18 @@ def test_one_card_poker_judges_the_players_tie_decision_not_the_dps() -> None:
     (judged,) = judge_round(RoundHands("one-card-poker", seats, dealer=cards("7S"), banker_seat=3), decks=6)
     assert judged.point.sight.dealer == tuple(cards("7S"))
     assert judged.best == "extend" and judged.cost == Fraction(1, 2)
+
+
+def test_a_decision_met_again_is_judged_alike_and_forgotten_with_the_values() -> None:
+    from tablectl.gamemath.decision_value import JUDGED
+
+    clear_cache()
+    seat = SeatHand(2, cards("KH"), {"ante": 500}, ["trade", "raise"], traded=cards("4D"))
+    hands = RoundHands("one-for-the-money", [seat], dealer=cards("9S 3C"))
+    first = judge_round(hands, decks=6)
+    assert JUDGED  # remembered
+    again = judge_round(RoundHands("one-for-the-money", [seat], dealer=cards("9S 3C")), decks=6)
+    assert [(j.values, j.best, j.cost, j.best_knowing_dealer) for j in again] == \
+        [(j.values, j.best, j.cost, j.best_knowing_dealer) for j in first]
+    clear_cache()
+    assert not JUDGED

@@ -13,6 +13,7 @@ process (``tablectl.gamemath.decision_value``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -61,50 +62,62 @@ class Judge:
     """Judges rounds under the settlement rules review replayed them with (one per export)."""
 
     def __init__(self) -> None:
-        self._edges: dict[tuple[str, int | None, str], dict[str, float | None]] = {}
+        # (game, decks, rules id) -> (D, {wager: its exact edge x D, an integer; None: not valued}):
+        # the edges are floats, so a common denominator D makes every one an integer numerator
+        self._edges: dict[tuple[str, int | None, str], tuple[int, dict[str, int | None]]] = {}
 
     def round(self, hands: RoundHands, settlement: Any, decks: int | None, logged_rules: dict[str, Any] | None,
               rules_key: str) -> RoundJudgement:
         """Judge ``hands`` (settled under ``settlement``, from ``decks`` decks; ``logged_rules`` as
         logged, ``rules_key`` their id) into dataset values and the round's theoretical win."""
-        from tablectl.games import GAMES
-
-        game = GAMES.get(hands.game)
-        main = main_wager(game.wagers if game else ())
-        try:
-            judged = judge_round(hands, settlement, decks or 1)
-        except DecisionError:
-            judged = []
-        stakes = {s.seat: s.wagers.get(main) for s in hands.seats}
         out: dict[tuple[int, int], tuple[Any, ...]] = {}
-        theo: Fraction | float | None = Fraction(0)
-        for j in judged:
-            stake = stakes.get(j.point.seat)
-            out[j.point.seat, j.point.index] = row = values(j, stake)
-            if theo is not None:
-                theo = None if row[4] is None else theo + Fraction(j.cost or 0) * (stake or 0)
-        edges = self._edges_of(hands.game, decks, logged_rules, rules_key)
-        if theo is not None:
-            for seat in hands.seats:
-                if seat.seat == hands.banker_seat:
-                    continue
-                for wager, stake in seat.wagers.items():
-                    edge = edges.get(wager)
-                    if stake and edge is None:
-                        return RoundJudgement(out, None, judged=tuple(judged))
-                    if stake:
-                        theo = theo + Fraction(edge) * stake  # type: ignore[arg-type]
+        judged: list[JudgedDecision] = []
+        theo: Fraction | int | None = 0  # the decisions' part, exact
+        seats = hands.seats
+        if any(s.decisions for s in seats):  # most rounds: no decision to judge
+            from tablectl.games import GAMES
+
+            game = GAMES.get(hands.game)
+            main = main_wager(game.wagers if game else ())
+            try:
+                judged = judge_round(hands, settlement, decks or 1)
+            except DecisionError:
+                judged = []
+            stakes = {s.seat: s.wagers.get(main) for s in seats}
+            for j in judged:
+                stake = stakes.get(j.point.seat)
+                out[j.point.seat, j.point.index] = row = values(j, stake)
+                if theo is not None:
+                    theo = None if row[4] is None else theo + Fraction(j.cost or 0) * (stake or 0)
         if theo is None:
             return RoundJudgement(out, None, judged=tuple(judged))
-        return RoundJudgement(out, float(theo), _theo_var(hands, settlement, decks, theo), tuple(judged))
+        denominator, edges = self._edges_of(hands.game, decks, logged_rules, rules_key)
+        # the wagers' part: the stakes times the edges, exact, in integers over one denominator
+        numerator = 0
+        banker = hands.banker_seat
+        for seat in seats:
+            if seat.seat == banker:
+                continue
+            for wager, stake in seat.wagers.items():
+                if stake:
+                    edge = edges.get(wager)
+                    if edge is None:
+                        return RoundJudgement(out, None, judged=tuple(judged))
+                    numerator += edge * stake
+        exact = Fraction(numerator, denominator) + theo
+        return RoundJudgement(out, float(exact), _theo_var(hands, settlement, decks, exact), tuple(judged))
 
-    def _edges_of(self, game: str, decks: int | None, logged: dict[str, Any] | None, key: str) -> dict[str, float | None]:
+    def _edges_of(self, game: str, decks: int | None, logged: dict[str, Any] | None,
+                  key: str) -> tuple[int, dict[str, int | None]]:
+        """A common denominator D and each wager's house edge x D (an integer; None: not valued)."""
         found = self._edges.get((game, decks, key))
         if found is None:
-            if game == "texas-holdem-bonus" and not _main_game_cached():
-                found = {}  # its main game's analysis takes minutes: never started by an export
-            else:
-                found = {m.wager: m.edge for m in wager_math(game, decks, logged)}
+            exact: dict[str, Fraction | None] = {}
+            if game != "texas-holdem-bonus" or _main_game_cached():  # else: its main game's analysis
+                # takes minutes: never started by an export
+                exact = {m.wager: None if m.edge is None else Fraction(m.edge) for m in wager_math(game, decks, logged)}
+            denominator = math.lcm(1, *(e.denominator for e in exact.values() if e is not None))
+            found = (denominator, {w: None if e is None else int(e * denominator) for w, e in exact.items()})
             self._edges[game, decks, key] = found
         return found
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +35,7 @@ from tablectl.analytics.schemas import SCHEMAS
 from tablectl.analytics.sightings import sightings
 from tablectl.review.engine import ReviewReport
 from tablectl.review.model import INTERRUPTED, OPEN, VOIDED, CsmEvents, RoundRecord
+from tablectl.review.records import RECORDS
 
 CARD_EVENTS = frozenset({"dealt", "burned", "drawn", "returned", "identified"})
 ROUND_ENDS = frozenset({"round_ended", "round_voided"})
@@ -155,6 +156,7 @@ class _Pass:
 
         self.games = GAMES
         self.out = out
+        self.add_values = out.out.add_values  # a row past ``out.through``, straight to its writer
         self.session = 0
         self.game: str | None = None
         self.decks: int | None = None
@@ -164,47 +166,52 @@ class _Pass:
         self.round_by_start: dict[int, _Round] = {}
         self.identities: dict[str, list[tuple[int, Row]]] = defaultdict(list)
         self.devices: list[tuple[int, str, Row]] = []  # (seq, ts, row): written once the device numbers are known
+        # each kind of record this pass reads -> its handler (one dict lookup per line, by the
+        # record's class: ``tablectl.review.records.RECORDS``); other kinds are not read
+        by_kind: dict[str, Callable[[Any], None]] = {
+            **dict.fromkeys(CARD_EVENTS, self._card), "settled": self._settled, "decision": self._decision,
+            "revealed": self._revealed, "round_started": self._round_started,
+            **dict.fromkeys(ROUND_ENDS, self._round_ended), "round_resumed": self._round_resumed,
+            "fault": self._fault, "device_identified": self._device_identified,
+            "dealer_change": self._dealer, "duty_resumed": self._dealer,
+            "log_opened": self._session_start, "recovery": self._session_start, "table_started": self._table_started,
+        }
+        self.handlers: dict[type, Callable[[Any], None]] = {RECORDS[k]: h for k, h in by_kind.items()}
 
     def feed(self, rec: Any) -> None:
+        handler = self.handlers.get(rec.__class__)
+        if handler is not None:
+            handler(rec)
+
+    def _fault(self, rec: Any) -> None:
         seq = rec.seq
-        event = rec.event
-        if event in CARD_EVENTS:
-            self._card(rec)
-        elif event == "settled":
-            self._settled(rec)
-        elif event == "decision":
-            self._decision(rec)
-        elif event == "revealed":
-            self._revealed(rec)
-        elif event == "round_started":
-            self._round_started(rec)
-        elif event in ROUND_ENDS:
-            self._round_ended(rec)
-        elif event == "round_resumed":
-            self._round_resumed(rec)
-        elif event == "fault":
-            self.out.add("faults", seq, rec.ts, {
-                "seq": seq, "ts": rec.ts, "device": rec.device, "fault": rec.fault,
-                "cleared": bool(rec.cleared), "detail": _text(rec.detail),
-                "event_no": rec.event_no, "round": rec.round,
-            })
-        elif event == "device_identified":
-            row = {"seq": seq, "ts": rec.ts, "device": rec.name, "kind": rec.kind,
-                   "model": rec.model, "serial": rec.serial, "firmware": rec.firmware}
-            self.identities[str(rec.name)].append((seq, row))
-            self.devices.append((seq, rec.ts, row))
-        elif event in ("dealer_change", "duty_resumed"):
-            self.dealer = rec.dealer
-        elif event in ("log_opened", "recovery"):
-            self.session += 1
-            self.dealer = None
-        elif event == "table_started":
-            self.game, self.decks = rec.game, rec.decks
-            logged = None
-            if rec.house_rules is not None or rec.pay_tables is not None:
-                logged = {"house_rules": rec.house_rules or {}, "pay_tables": rec.pay_tables or {}}
-            self.rules_id = rules_id(self.game, logged)
-            self.out.rules[self.rules_id] = {"game": self.game, "decks": self.decks, "rules": logged}
+        self.out.add("faults", seq, rec.ts, {
+            "seq": seq, "ts": rec.ts, "device": rec.device, "fault": rec.fault,
+            "cleared": bool(rec.cleared), "detail": _text(rec.detail),
+            "event_no": rec.event_no, "round": rec.round,
+        })
+
+    def _device_identified(self, rec: Any) -> None:
+        seq = rec.seq
+        row = {"seq": seq, "ts": rec.ts, "device": rec.name, "kind": rec.kind,
+               "model": rec.model, "serial": rec.serial, "firmware": rec.firmware}
+        self.identities[str(rec.name)].append((seq, row))
+        self.devices.append((seq, rec.ts, row))
+
+    def _dealer(self, rec: Any) -> None:
+        self.dealer = rec.dealer
+
+    def _session_start(self, rec: Any) -> None:
+        self.session += 1
+        self.dealer = None
+
+    def _table_started(self, rec: Any) -> None:
+        self.game, self.decks = rec.game, rec.decks
+        logged = None
+        if rec.house_rules is not None or rec.pay_tables is not None:
+            logged = {"house_rules": rec.house_rules or {}, "pay_tables": rec.pay_tables or {}}
+        self.rules_id = rules_id(self.game, logged)
+        self.out.rules[self.rules_id] = {"game": self.game, "decks": self.decks, "rules": logged}
 
     # --- rounds ---------------------------------------------------------------------------------
 
@@ -262,8 +269,8 @@ class _Pass:
         shoe = rec.shoe
         row = [self.out.table, seq, rec.ts, rec.event, self.session, None if shoe is None else str(shoe), number,
                rec.card, rec.to, rec.face, False, None, rec.device, rec.event_no, p, getattr(rec, "packet", None)]
-        if rec.face != "down":
-            self.out.put("cards", seq, rec.ts, row)
+        if rec.face != "down":  # past what was exported before (above): written now
+            self.add_values("cards", rec.ts[:10], row)
         elif rnd is not None:
             rnd.pending.append((row, rec.ts))
         else:  # face down outside a round (a burn at the shuffle): never revealed
@@ -290,7 +297,7 @@ class _Pass:
     def _settled(self, rec: Any) -> None:
         if rec.seq <= self.out.through:
             return  # exported before
-        rnd = self._round_of(rec)
+        rnd = self.rounds.get((self.session, rec.round))
         bet = rec.bet
         wager = rnd.wagers.get(bet) if rnd is not None else bet
         if wager is None and rnd is not None:
@@ -302,9 +309,9 @@ class _Pass:
                     rnd.dealer)
         else:
             head = (self.out.table, rec.seq, rec.ts, None, rec.round, self.game, self.decks, self.rules_id, self.dealer)
-        self.out.put("bets", rec.seq, rnd.ts if rnd else rec.ts, (
-            *head, rec.seat, rnd.players.get(rec.seat) if rnd else None, bet, wager, rec.stake, rec.outcome, str(pays) if pays is not None and pays != "" else None,
-            rec.net))
+        # past what was exported before (above): written now; ``pays`` is text (records.SCHEMA)
+        self.add_values("bets", (rnd.ts if rnd else rec.ts)[:10], (
+            *head, rec.seat, rnd.players.get(rec.seat) if rnd else None, bet, wager, rec.stake, rec.outcome, pays or None, rec.net))
 
     def _decision(self, rec: Any) -> None:
         rnd = self._round_of(rec)
@@ -354,9 +361,11 @@ class Extractor:
         self._waiting: list[RoundFacts] = []  # rounds a stop interrupted: final once a later session starts
 
     def lines(self, records: list[Any]) -> None:
-        feed = self._pass.feed
+        get = self._pass.handlers.get
         for rec in records:
-            feed(rec)
+            handler = get(rec.__class__)
+            if handler is not None:
+                handler(rec)
 
     def round(self, rnd: RoundRecord) -> None:
         """A round the review checked: its row is written now (and what the line pass kept of it

@@ -30,6 +30,8 @@ GAMES = (tcp.GAME, fl.GAME, ocp.GAME, oftm.GAME, thb.GAME)
 _SUITED = (tcp.GAME, fl.GAME, thb.GAME)
 _cache: dict[tuple[Any, ...], DecisionValues] = {}
 CACHE_LIMIT = 1_000_000
+#: whole decisions judged from these values (``tablectl.gamemath.judge``), forgotten with them
+JUDGED: dict[tuple[Any, ...], Any] = {}
 
 
 class DecisionError(ValueError):
@@ -116,6 +118,7 @@ def best_knowing_dealer(game: str, options: Sequence[str], sight: Sight, dealer:
 def clear_cache() -> None:
     """Forget every cached value (benchmarks measure the cold rate this way)."""
     _cache.clear()
+    JUDGED.clear()
 
 
 __all__ = ["GAMES", "DecisionError", "DecisionValues", "Sight", "best_knowing_dealer", "canonical", "clear_cache", "decision_values"]

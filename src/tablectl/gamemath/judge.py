@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from tablectl.gamemath.decision_value import decision_values
+from tablectl.gamemath.decision_value import JUDGED, decision_values
 from tablectl.gamemath.sight import Sight
 from tablectl.games import one_card_poker as ocp_game
 from tablectl.games import one_for_the_money as oftm_game
@@ -93,8 +93,30 @@ def decision_points(hands: RoundHands, others: Sequence[int] = ()) -> list[Decis
     return out
 
 
+#: decisions judged before, by everything their judgement depends on (a floor's rounds meet the
+#: same few thousand decisions again and again); emptied when it reaches :data:`MEMO_LIMIT`, and
+#: by ``decision_value.clear_cache`` with the values it was judged from
+_memo: dict[tuple[Any, ...], JudgedDecision] = JUDGED
+MEMO_LIMIT = 200_000
+
+
 def judge(point: DecisionPoint, game: str, dealer: Sequence[int], rules: Any = None, decks: int = 1) -> JudgedDecision:
     """One decision judged (``dealer``: the dealer's cards, for the best option knowing them)."""
+    # One Card Poker's sight holds what the player saw of the dealer; the best option knowing the
+    # dealer's cards is the best option itself there
+    key = (point, game, None if game == ocp.GAME else tuple(dealer), rules, decks)
+    try:
+        hit = _memo.get(key)
+    except TypeError:  # rules that cannot be a key: judged afresh
+        return _judge(point, game, dealer, rules, decks)
+    if hit is None:
+        if len(_memo) >= MEMO_LIMIT:
+            _memo.clear()
+        hit = _memo[key] = _judge(point, game, dealer, rules, decks)
+    return hit
+
+
+def _judge(point: DecisionPoint, game: str, dealer: Sequence[int], rules: Any, decks: int) -> JudgedDecision:
     values = decision_values(game, point.options, point.sight, rules, decks)
     best = values.best  # once: the cost is against it
     knowing = None

@@ -34,6 +34,7 @@ from tablectl.eventlog import anchor as anc
 from tablectl.eventlog.trust import Trust
 from tablectl.eventlog.verify import MALFORMED, Finding, VerifyReport, resolve_paths, scan, verify
 from tablectl.review import anomalies as an
+from tablectl.review.collect import fewer_collections
 from tablectl.review.logread import LogReader, Unreadable
 from tablectl.review.model import INTERRUPTED, MATCH, MISMATCH, OPEN, Anomaly, RoundRecord, Session, TableSetup
 from tablectl.review.quality import QualitySection, analyse
@@ -274,17 +275,18 @@ def review(
     if progress is not None:
         feed = _told(feed, progress, lambda: reader.bytes_read)
     reader = LogReader(files, feed)
-    if start is not None:  # the files after a saved state: small, read and verified here
-        verification = scan(files, trust, reader, allow_partial=partial, start=saved.chain_start(start))
-    else:
-        if parallel is None:
-            parallel = sum(p.stat().st_size for p in files) >= PARALLEL_BYTES and can_fork()
+    with fewer_collections():
+        if start is not None:  # the files after a saved state: small, read and verified here
+            verification = scan(files, trust, reader, allow_partial=partial, start=saved.chain_start(start))
         else:
-            parallel = parallel and "fork" in multiprocessing.get_all_start_methods()
-        if parallel:
-            verification = _read_while_verifying(files, trust, partial, reader, timings)
-        else:
-            verification = scan(files, trust, reader, allow_partial=partial)
+            if parallel is None:
+                parallel = sum(p.stat().st_size for p in files) >= PARALLEL_BYTES and can_fork()
+            else:
+                parallel = parallel and "fork" in multiprocessing.get_all_start_methods()
+            if parallel:
+                verification = _read_while_verifying(files, trust, partial, reader, timings)
+            else:
+                verification = scan(files, trust, reader, allow_partial=partial)
     if before_finish is not None:
         before_finish(builder, checker)
     recon = builder.finish(reader.lines)
