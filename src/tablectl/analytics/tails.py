@@ -1,0 +1,199 @@
+"""Tail probabilities of a group's result from the exact distribution of each wager (pure).
+
+A group (a table, a dealer, a day, a seat) made ``n`` initial wagers of each kind -- a wager of a
+game under its rules, at one stake -- and the bank's result on each is one draw from that wager's
+exact distribution (``expected.WagerMath.outcomes``: the result per unit of the initial wager,
+the Play, War or Raise a decision adds included, and its probability). The group's result is the
+sum. Its tail is taken, with the wagers independent, by
+
+* an exact lattice convolution when the sum's support is small (:data:`LATTICE_MAX` points: a
+  seat's few hundred bets at one or two stakes), each kind's distribution raised to its count by
+  FFT; or
+* the Lugannani-Rice saddlepoint approximation from the sum's cumulant generating function
+  (tables, dealers and days: thousands of wagers, where the sum is near normal but its skew,
+  from the long shots, still counts).
+
+The wagers of a round are not independent (a seat's Tie pays on the tie that sends its primary
+wager to war; the seats of a round share the dealer's cards): the exact variance of the group's
+result (the rounds' variances with every covariance, ``variance``) is kept by reading the
+independent sum's tail at the point as many of *its* standard deviations from the mean as the
+observed result is of the exact ones (``z``): the mean, the exact variance and the skew of the
+long shots are kept, the finer shape of the dependence is not (the simulation tests check the
+rate of false alarms; the planted floor checks it on dealt rounds).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
+
+import numpy as np
+
+#: the most lattice points an exact convolution takes; a larger support uses the saddlepoint
+LATTICE_MAX = 1 << 18
+#: an exact tail below this is FFT rounding, not a probability: the saddlepoint's value is given
+EXACT_FLOOR = 1e-9
+_NORMAL = NormalDist()
+
+
+@dataclass(frozen=True)
+class Kind:
+    """``count`` wagers at ``stake`` of one wager whose result per unit is ``outcomes`` ((result,
+    probability) pairs, probabilities summing to 1)."""
+
+    count: int
+    stake: float
+    outcomes: tuple[tuple[float, float], ...]
+
+
+def moments(kinds: Sequence[Kind]) -> tuple[float, float]:
+    """(mean, variance) of the sum of every wager of ``kinds``, the wagers independent."""
+    mean = var = 0.0
+    for k in kinds:
+        m = sum(p * v for v, p in k.outcomes)
+        s = sum(p * v * v for v, p in k.outcomes)
+        mean += k.count * k.stake * m
+        var += k.count * k.stake * k.stake * max(s - m * m, 0.0)
+    return mean, var
+
+
+def lower_tail(kinds: Sequence[Kind], z: float) -> float:
+    """P(the sum <= its mean + ``z`` of its standard deviations), the wagers independent: the
+    p-value of a bank that won ``z`` exact standard deviations below what the math expects."""
+    return _tail(kinds, z, lower=True)
+
+
+def upper_tail(kinds: Sequence[Kind], z: float) -> float:
+    """P(the sum >= its mean + ``z`` of its standard deviations): a bank that won too much."""
+    return _tail(kinds, z, lower=False)
+
+
+def _tail(kinds: Sequence[Kind], z: float, lower: bool) -> float:
+    if not math.isfinite(z):
+        raise ValueError(f"z {z!r}: not a finite number")
+    kinds = [k for k in kinds if k.count > 0 and len(k.outcomes) > 1]
+    mean, var = moments(kinds)
+    if var <= 0:
+        return _NORMAL.cdf(z) if lower else _NORMAL.cdf(-z)
+    target = mean + z * math.sqrt(var)
+    exact = _lattice_tail(kinds, target, lower)
+    if exact is not None and exact >= EXACT_FLOOR:
+        return exact
+    return saddlepoint_tail(kinds, target, lower)
+
+
+def _lattice(kinds: Sequence[Kind]) -> tuple[float, int] | None:
+    """(span, points) of the sum's support when every result is a multiple of one span and the
+    support is at most :data:`LATTICE_MAX` points; None otherwise."""
+    span = Fraction(0)
+    for k in kinds:
+        low = min(v for v, _ in k.outcomes)
+        for v, _ in k.outcomes:
+            step = Fraction(k.stake * (v - low)).limit_denominator(1000)
+            if abs(float(step) - k.stake * (v - low)) > 1e-9 * max(1.0, abs(k.stake * v)):
+                return None
+            span = _gcd(span, step)
+    if span == 0:
+        return None
+    points = sum(k.count * round(k.stake * (max(v for v, _ in k.outcomes) - min(v for v, _ in k.outcomes)) / span)
+                 for k in kinds)
+    return (float(span), points + 1) if points + 1 <= LATTICE_MAX else None
+
+
+def _gcd(a: Fraction, b: Fraction) -> Fraction:
+    if a == 0:
+        return b
+    if b == 0:
+        return a
+    den = a.denominator * b.denominator // math.gcd(a.denominator, b.denominator)
+    return Fraction(math.gcd(int(a * den), int(b * den)), den)
+
+
+def _lattice_tail(kinds: Sequence[Kind], target: float, lower: bool) -> float | None:
+    """The exact tail by convolution on the lattice (None: the support is too large)."""
+    found = _lattice(kinds)
+    if found is None:
+        return None
+    span, points = found
+    size = 1 << max(1, (points - 1).bit_length())
+    spectrum = np.ones(size // 2 + 1, dtype=complex)
+    base = 0.0
+    for k in kinds:
+        low = min(v for v, _ in k.outcomes)
+        base += k.count * k.stake * low
+        pmf = np.zeros(size)
+        for v, p in k.outcomes:
+            pmf[round(k.stake * (v - low) / span)] += p
+        spectrum *= np.fft.rfft(pmf) ** k.count
+    pmf = np.clip(np.fft.irfft(spectrum, size)[:points], 0.0, None)
+    at = (target - base) / span
+    tol = 1e-7
+    if lower:
+        last = math.floor(at + tol)
+        return float(min(1.0, pmf[: max(last + 1, 0)].sum())) if last >= 0 else 0.0
+    first = math.ceil(at - tol)
+    return float(min(1.0, pmf[max(first, 0):].sum())) if first < points else 0.0
+
+
+def saddlepoint_tail(kinds: Sequence[Kind], target: float, lower: bool) -> float:
+    """The Lugannani-Rice approximation of P(sum <= target) (``lower``) or P(sum >= target),
+    the wagers independent."""
+    mean, var = moments(kinds)
+    sd = math.sqrt(var)
+    counts = np.array([k.count for k in kinds], dtype=float)
+    width = max(len(k.outcomes) for k in kinds)
+    x = np.zeros((len(kinds), width))
+    logp = np.full((len(kinds), width), -np.inf)
+    for i, k in enumerate(kinds):
+        m = sum(p * v for v, p in k.outcomes)
+        for j, (v, p) in enumerate(k.outcomes):
+            x[i, j] = k.stake * (v - m) / sd
+            if p > 0:
+                logp[i, j] = math.log(p)
+    z = (target - mean) / sd
+    lowest = float((counts * np.where(np.isfinite(logp), x, np.inf).min(axis=1)).sum())
+    highest = float((counts * np.where(np.isfinite(logp), x, -np.inf).max(axis=1)).sum())
+    if z <= lowest + 1e-12:
+        return 0.0 if lower else 1.0
+    if z >= highest - 1e-12:
+        return 1.0 if lower else 0.0
+
+    def cgf(t: float) -> tuple[float, float, float]:
+        a = logp + t * x
+        top = a.max(axis=1, keepdims=True)
+        w = np.exp(a - top)
+        total = w.sum(axis=1)
+        m1 = (w * x).sum(axis=1) / total
+        m2 = (w * x * x).sum(axis=1) / total
+        k0 = float((counts * (np.log(total) + top[:, 0])).sum())
+        return k0, float((counts * m1).sum()), float((counts * (m2 - m1 * m1)).sum())
+
+    t, lo, hi = 0.0, -math.inf, math.inf
+    for _ in range(200):
+        _, k1, k2 = cgf(t)
+        if k1 < z:
+            lo = t
+        else:
+            hi = t
+        step = (z - k1) / k2 if k2 > 0 else math.copysign(1.0, z - k1)
+        nxt = t + step
+        if not lo < nxt < hi:
+            nxt = (lo + hi) / 2 if math.isfinite(lo) and math.isfinite(hi) else t + 2 * step
+        if abs(nxt - t) < 1e-12 * max(1.0, abs(t)):
+            t = nxt
+            break
+        t = nxt
+    k0, _, k2 = cgf(t)
+    w = math.copysign(math.sqrt(max(2 * (t * z - k0), 0.0)), t)
+    if abs(t) < 1e-6 or k2 <= 0 or abs(w) < 1e-6:
+        return _NORMAL.cdf(z) if lower else _NORMAL.cdf(-z)  # at the mean: the normal's
+    u = t * math.sqrt(k2)
+    correction = _NORMAL.pdf(w) * (1 / w - 1 / u)
+    p = _NORMAL.cdf(w) + correction if lower else _NORMAL.cdf(-w) - correction
+    return min(max(p, 0.0), 1.0)
+
+
+__all__ = ["EXACT_FLOOR", "LATTICE_MAX", "Kind", "lower_tail", "moments", "saddlepoint_tail", "upper_tail"]
