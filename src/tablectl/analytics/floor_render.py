@@ -8,20 +8,20 @@ import io
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tablectl.analytics.floor import FloorReport, outside_band
+from tablectl.analytics.floor import FloorReport
 from tablectl.analytics.queries import Result
 
 #: (column, heading, format) of the per-table / dealer / day sections
 _GROUP_COLUMNS: list[tuple[str, str, str]] = [
     ("rounds", "rounds", "int"), ("handle", "handle $", "money"), ("win", "win $", "money"), ("hold", "hold", "pct"),
     ("judged_hold", "hold (analysed)", "pct"), ("expected_hold", "expected", "pct"), ("band_low", "band low", "pct"), ("band_high", "band high", "pct"),
-    ("z", "z", "z"), ("violations_per_100", "viol/100", "num"), ("holds_per_100", "holds/100", "num"),
+    ("z", "z", "z"), ("p", "p", "p"), ("violations_per_100", "viol/100", "num"), ("holds_per_100", "holds/100", "num"),
     ("faults", "faults", "int"), ("penetration", "penetration", "pct"),
     ("theo_win", "theo $", "money"), ("edge_as_played", "edge as played", "pct"),
 ]
 _SEAT_COLUMNS = [("table_id", "table", "text"), ("seat", "seat", "int"), ("rounds", "rounds", "int"),
                  ("handle", "handle $", "money"), ("player_net", "player net $", "money"),
-                 ("expected_player_net", "expected $", "money"), ("z", "z", "z"), ("theo_win", "theo $", "money"),
+                 ("expected_player_net", "expected $", "money"), ("z", "z", "z"), ("p", "p", "p"), ("theo_win", "theo $", "money"),
                  ("win", "actual $", "money"), ("edge_as_played", "edge as played", "pct")]
 _SHUFFLER_COLUMNS = [("serial", "serial", "text"), ("kind", "kind", "text"), ("shuffled_by", "shuffled by", "text"), ("shoes", "shoes", "int"),
                      ("tables", "tables", "int"), ("test", "test", "text"), ("figure", "figure", "num"),
@@ -55,15 +55,14 @@ def fmt(value: Any, kind: str) -> str:
 def sections(report: FloorReport) -> list[tuple[str, Result, list[tuple[str, str, str]], Callable[[dict[str, Any]], bool]]]:
     """(title, rows, columns, is this row flagged) of each section, in the order shown."""
     def low(family: str) -> Callable[[dict[str, Any]], bool]:
-        z = report.limit(family)
-        return lambda row: row.get("z") is not None and row["z"] <= -z
+        return lambda row: report.flags(family, row)
 
     return [
         ("Rules against the approved math", report.rules, _RULES_COLUMNS, lambda r: r["finding"] != "not judged"),
         ("Tables (bank: house, or player: the bank's result is not the house's)", report.tables,
          [("table_id", "table", "text"), ("game", "game", "text"), ("bank", "bank", "text"), ("rules", "rules", "text"),
           *_GROUP_COLUMNS],
-         lambda r: outside_band(r, report.limit("player_banks" if r.get("bank") == "player" else "tables"))),
+         lambda r: report.flags("player_banks" if r.get("bank") == "player" else "tables", r)),
         ("Dealers", report.dealers, [("dealer", "dealer", "text"), *_GROUP_COLUMNS], low("dealers")),
         ("Days (the house's own games; player banks apart)", report.days,
          [("date", "day", "text"), *_GROUP_COLUMNS, ("player_bank_win", "player banks' win $", "money")], low("days")),
@@ -84,12 +83,14 @@ def period(report: FloorReport) -> str:
 
 def summary(report: FloorReport) -> list[str]:
     period_ = period(report)
-    limits = ", ".join(f"{k} z {'beyond +-' if k == 'player_banks' else '<= -'}{a.limit:.2f} ({a.tests})"
+    limits = ", ".join(f"{k} p <= {a.p_limit:.2g}{' a side' if k == 'player_banks' else ''} "
+                       f"(band z {'+-' if k == 'player_banks' else '-'}{a.limit:.2f}, {a.tests} tests)"
                        for k, a in report.alarms.items())
     lines = [f"floor report of {report.dataset}, {period_}; flagged (the bank lost more than the game math allows; "
              f"a player bank outside its band either way): "
              f"{limits or f'z <= -{report.z_limit:g}'}; shufflers with combined p < {report.p_limit:g}",
-             f"alarms: {report.correction} at family-wise alpha {report.alpha:g} per family, never below z {report.z_limit:g}; "
+             f"alarms: p from each wager's exact distribution (z shown for reading); {report.correction} at "
+             f"family-wise alpha {report.alpha:g} per family, never at z nearer than {report.z_limit:g}; "
              f"expected false alarms on an honest floor: {report.expected_false_alarms():.3f}",
              f"variance: {report.variance}",
              f"judged against the approved math {report.approved}"]

@@ -28,7 +28,7 @@ from tablectl.analytics.schemas import SCHEMAS, with_partitions
 
 EARLIEST, LATEST = "0001-01-01", "9999-12-31"
 #: named queries that are building blocks of the floor report, not for ``tablectl query`` listings
-INTERNAL = frozenset({"floor_cells", "floor_rollup"})
+INTERNAL = frozenset({"floor_cells", "floor_rollup", "floor_wagers"})
 MATH_CACHE = "_math.json"  # in MANIFESTS
 #: of MATH_CACHE; raised whenever a release changes a figure the game math gives for some rules
 #: (the cache is keyed by the rules alone, never by this machine's code: every machine reads the same)
