@@ -63,26 +63,30 @@ def moments(kinds: Sequence[Kind]) -> tuple[float, float]:
 def lower_tail(kinds: Sequence[Kind], z: float) -> float:
     """P(the sum <= its mean + ``z`` of its standard deviations), the wagers independent: the
     p-value of a bank that won ``z`` exact standard deviations below what the math expects."""
-    return _tail(kinds, z, lower=True)
+    return tails(kinds, [z], lower=True)[0]
 
 
 def upper_tail(kinds: Sequence[Kind], z: float) -> float:
     """P(the sum >= its mean + ``z`` of its standard deviations): a bank that won too much."""
-    return _tail(kinds, z, lower=False)
+    return tails(kinds, [z], lower=False)[0]
 
 
-def _tail(kinds: Sequence[Kind], z: float, lower: bool) -> float:
-    if not math.isfinite(z):
-        raise ValueError(f"z {z!r}: not a finite number")
+def tails(kinds: Sequence[Kind], zs: Sequence[float], lower: bool = True) -> list[float]:
+    """:func:`lower_tail` (or :func:`upper_tail`) of the one group ``kinds`` at each of ``zs``."""
+    for z in zs:
+        if not math.isfinite(z):
+            raise ValueError(f"z {z!r}: not a finite number")
     kinds = [k for k in kinds if k.count > 0 and len(k.outcomes) > 1]
     mean, var = moments(kinds)
     if var <= 0:
-        return _NORMAL.cdf(z) if lower else _NORMAL.cdf(-z)
-    target = mean + z * math.sqrt(var)
-    exact = _lattice_tail(kinds, target, lower)
-    if exact is not None and exact >= EXACT_FLOOR:
-        return exact
-    return saddlepoint_tail(kinds, target, lower)
+        return [_NORMAL.cdf(z) if lower else _NORMAL.cdf(-z) for z in zs]
+    lattice = _lattice_pmf(kinds)
+    out = []
+    for z in zs:
+        target = mean + z * math.sqrt(var)
+        exact = None if lattice is None else _lattice_tail(*lattice, target, lower)
+        out.append(exact if exact is not None and exact >= EXACT_FLOOR else saddlepoint_tail(kinds, target, lower))
+    return out
 
 
 def _lattice(kinds: Sequence[Kind]) -> tuple[float, int] | None:
@@ -112,8 +116,9 @@ def _gcd(a: Fraction, b: Fraction) -> Fraction:
     return Fraction(math.gcd(int(a * den), int(b * den)), den)
 
 
-def _lattice_tail(kinds: Sequence[Kind], target: float, lower: bool) -> float | None:
-    """The exact tail by convolution on the lattice (None: the support is too large)."""
+def _lattice_pmf(kinds: Sequence[Kind]) -> tuple[float, float, np.ndarray] | None:
+    """(lowest sum, span, probability of each lattice point) by convolution (None: the support is
+    too large)."""
     found = _lattice(kinds)
     if found is None:
         return None
@@ -128,14 +133,18 @@ def _lattice_tail(kinds: Sequence[Kind], target: float, lower: bool) -> float | 
         for v, p in k.outcomes:
             pmf[round(k.stake * (v - low) / span)] += p
         spectrum *= np.fft.rfft(pmf) ** k.count
-    pmf = np.clip(np.fft.irfft(spectrum, size)[:points], 0.0, None)
+    return base, span, np.clip(np.fft.irfft(spectrum, size)[:points], 0.0, None)
+
+
+def _lattice_tail(base: float, span: float, pmf: np.ndarray, target: float, lower: bool) -> float:
+    """P(sum <= target) (``lower``) or P(sum >= target) on the lattice ``base + span * k``."""
     at = (target - base) / span
     tol = 1e-7
     if lower:
         last = math.floor(at + tol)
-        return float(min(1.0, pmf[: max(last + 1, 0)].sum())) if last >= 0 else 0.0
+        return float(min(1.0, pmf[: last + 1].sum())) if last >= 0 else 0.0
     first = math.ceil(at - tol)
-    return float(min(1.0, pmf[max(first, 0):].sum())) if first < points else 0.0
+    return float(min(1.0, pmf[max(first, 0):].sum())) if first < len(pmf) else 0.0
 
 
 def saddlepoint_tail(kinds: Sequence[Kind], target: float, lower: bool) -> float:
@@ -196,4 +205,4 @@ def saddlepoint_tail(kinds: Sequence[Kind], target: float, lower: bool) -> float
     return min(max(p, 0.0), 1.0)
 
 
-__all__ = ["EXACT_FLOOR", "LATTICE_MAX", "Kind", "lower_tail", "moments", "saddlepoint_tail", "upper_tail"]
+__all__ = ["EXACT_FLOOR", "LATTICE_MAX", "Kind", "lower_tail", "moments", "saddlepoint_tail", "tails", "upper_tail"]
