@@ -116,9 +116,9 @@ def _gcd(a: Fraction, b: Fraction) -> Fraction:
     return Fraction(math.gcd(int(a * den), int(b * den)), den)
 
 
-def _lattice_pmf(kinds: Sequence[Kind]) -> tuple[float, float, np.ndarray] | None:
-    """(lowest sum, span, probability of each lattice point) by convolution (None: the support is
-    too large)."""
+def _lattice_pmf(kinds: Sequence[Kind]) -> tuple[float, float, np.ndarray, np.ndarray] | None:
+    """(lowest sum, span, P(sum <= each lattice point), P(sum >= each)) by convolution (None: the
+    support is too large)."""
     found = _lattice(kinds)
     if found is None:
         return None
@@ -133,18 +133,20 @@ def _lattice_pmf(kinds: Sequence[Kind]) -> tuple[float, float, np.ndarray] | Non
         for v, p in k.outcomes:
             pmf[round(k.stake * (v - low) / span)] += p
         spectrum *= np.fft.rfft(pmf) ** k.count
-    return base, span, np.clip(np.fft.irfft(spectrum, size)[:points], 0.0, None)
+    pmf = np.clip(np.fft.irfft(spectrum, size)[:points], 0.0, None)
+    return base, span, np.cumsum(pmf), np.cumsum(pmf[::-1])[::-1]
 
 
-def _lattice_tail(base: float, span: float, pmf: np.ndarray, target: float, lower: bool) -> float:
-    """P(sum <= target) (``lower``) or P(sum >= target) on the lattice ``base + span * k``."""
+def _lattice_tail(base: float, span: float, below: np.ndarray, above: np.ndarray, target: float, lower: bool) -> float:
+    """P(sum <= target) (``lower``) or P(sum >= target) on the lattice ``base + span * k``
+    (``below[k]``: P(point <= k), ``above[k]``: P(point >= k))."""
     at = (target - base) / span
     tol = 1e-7
     if lower:
         last = math.floor(at + tol)
-        return float(min(1.0, pmf[: last + 1].sum())) if last >= 0 else 0.0
+        return float(min(1.0, below[min(last, len(below) - 1)])) if last >= 0 else 0.0
     first = math.ceil(at - tol)
-    return float(min(1.0, pmf[max(first, 0):].sum())) if first < len(pmf) else 0.0
+    return float(min(1.0, above[max(first, 0)])) if first < len(above) else 0.0
 
 
 def saddlepoint_tail(kinds: Sequence[Kind], target: float, lower: bool) -> float:
