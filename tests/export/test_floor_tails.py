@@ -33,6 +33,8 @@ GROUPS = {
                                                     Kind(300, 5, _tie())],
     "400 Florida Pair Plus bets": lambda: [Kind(400, 10, _outcomes("three-card-poker-florida", "pairplus"))],
     "500 Six Card Bonus bets": lambda: [Kind(500, 5, _outcomes("three-card-poker", "six-card-bonus"))],
+    "a table's 6,000 Six Card Bonus and Pair Plus bets at two stakes (a coarsened lattice)": lambda: [
+        Kind(4000, 5, _outcomes("three-card-poker", "six-card-bonus")), Kind(2000, 25, _outcomes("three-card-poker", "pairplus"))],
 }
 
 

@@ -6,12 +6,14 @@ exact distribution (``expected.WagerMath.outcomes``: the result per unit of the 
 the Play, War or Raise a decision adds included, and its probability). The group's result is the
 sum. Its tail is taken, with the wagers independent, by
 
-* an exact lattice convolution when the sum's support is small (:data:`LATTICE_MAX` points: a
-  seat's few hundred bets at one or two stakes), each kind's distribution raised to its count by
-  FFT; or
-* the Lugannani-Rice saddlepoint approximation from the sum's cumulant generating function
-  (tables, dealers and days: thousands of wagers, where the sum is near normal but its skew,
-  from the long shots, still counts).
+* a lattice convolution, each kind's distribution raised to its count by FFT: exact when the
+  sum's support is at most :data:`LATTICE_MAX` points (a seat's few hundred bets at one or two
+  stakes); for a larger one (a table's thousands of wagers) on a coarser lattice, each result
+  split between the two lattice points about it so that its mean is kept (the variance grows
+  by at most a quarter of the span squared a wager, a small share of a long shot's); and
+* the Lugannani-Rice saddlepoint approximation from the sum's cumulant generating function where
+  the convolution's rounding leaves no figure (a tail below :data:`EXACT_FLOOR`: far beyond any
+  limit) or the results have no common span.
 
 The wagers of a round are not independent (a seat's Tie pays on the tie that sends its primary
 wager to war; the seats of a round share the dealer's cards): the exact variance of the group's
@@ -32,8 +34,8 @@ from statistics import NormalDist
 
 import numpy as np
 
-#: the most lattice points an exact convolution takes; a larger support uses the saddlepoint
-LATTICE_MAX = 1 << 18
+#: the most lattice points a convolution takes; a larger support is taken on a coarser lattice
+LATTICE_MAX = 1 << 20
 #: an exact tail below this is FFT rounding, not a probability: the saddlepoint's value is given
 EXACT_FLOOR = 1e-9
 _NORMAL = NormalDist()
@@ -90,8 +92,9 @@ def tails(kinds: Sequence[Kind], zs: Sequence[float], lower: bool = True) -> lis
 
 
 def _lattice(kinds: Sequence[Kind]) -> tuple[float, int] | None:
-    """(span, points) of the sum's support when every result is a multiple of one span and the
-    support is at most :data:`LATTICE_MAX` points; None otherwise."""
+    """(span, points) of the lattice the sum is taken on: the results' common span, made coarser
+    (a whole multiple) until the sum's support is at most :data:`LATTICE_MAX` points; None when
+    the results have no common span."""
     span = Fraction(0)
     for k in kinds:
         low = min(v for v, _ in k.outcomes)
@@ -102,9 +105,13 @@ def _lattice(kinds: Sequence[Kind]) -> tuple[float, int] | None:
             span = _gcd(span, step)
     if span == 0:
         return None
-    points = sum(k.count * round(k.stake * (max(v for v, _ in k.outcomes) - min(v for v, _ in k.outcomes)) / span)
-                 for k in kinds)
-    return (float(span), points + 1) if points + 1 <= LATTICE_MAX else None
+    ranges = [k.stake * (max(v for v, _ in k.outcomes) - min(v for v, _ in k.outcomes)) for k in kinds]
+    coarse = 1
+    while True:
+        points = 1 + sum(k.count * math.ceil(r / float(span * coarse) - 1e-9) for k, r in zip(kinds, ranges, strict=True))
+        if points <= LATTICE_MAX:
+            return float(span * coarse), points
+        coarse = max(coarse + 1, math.ceil(coarse * points / LATTICE_MAX))
 
 
 def _gcd(a: Fraction, b: Fraction) -> Fraction:
@@ -118,7 +125,7 @@ def _gcd(a: Fraction, b: Fraction) -> Fraction:
 
 def _lattice_pmf(kinds: Sequence[Kind]) -> tuple[float, float, np.ndarray, np.ndarray] | None:
     """(lowest sum, span, P(sum <= each lattice point), P(sum >= each)) by convolution (None: the
-    support is too large)."""
+    results have no common span)."""
     found = _lattice(kinds)
     if found is None:
         return None
@@ -130,8 +137,15 @@ def _lattice_pmf(kinds: Sequence[Kind]) -> tuple[float, float, np.ndarray, np.nd
         low = min(v for v, _ in k.outcomes)
         base += k.count * k.stake * low
         pmf = np.zeros(size)
-        for v, p in k.outcomes:
-            pmf[round(k.stake * (v - low) / span)] += p
+        for v, p in k.outcomes:  # on a coarsened lattice: split between the two points about it, keeping the mean
+            at = k.stake * (v - low) / span
+            near = round(at)
+            if abs(at - near) < 1e-9:
+                pmf[near] += p
+            else:
+                below = math.floor(at)
+                pmf[below] += p * (below + 1 - at)
+                pmf[below + 1] += p * (at - below)
         spectrum *= np.fft.rfft(pmf) ** k.count
     pmf = np.clip(np.fft.irfft(spectrum, size)[:points], 0.0, None)
     return base, span, np.cumsum(pmf), np.cumsum(pmf[::-1])[::-1]
