@@ -5,8 +5,9 @@ game's defaults).
 ``edge`` is the bank's expected win per unit of the initial wager (the bets a decision adds, such
 as Play or War, are part of it), ``variance`` the exact variance of the bank's result per unit,
 ``outcomes`` its distribution (each result per unit and its probability), all from the
-analysis's outcome counts (no sampling). A wager is judged under the strategy the analysis assumes (``strategy``): a player who plays worse hands the bank more, so a table holding
-*less* than expected is the one that needs a look. A wager the math does not analyse has ``edge``
+analysis's outcome counts (no sampling). A wager is judged under the strategy the analysis
+assumes (``strategy``): a player who plays worse hands the bank more, so a table holding *less*
+than expected is the one that needs a look. A wager the math does not analyse has ``edge``
 None and its ``note`` says so; the floor report leaves it out of the expected hold and its band.
 Texas Hold'em Bonus's main game is analysed once per machine (minutes; :func:`prepare`) and
 then read from its cache: the figures are exact, the same on every machine.

@@ -5,8 +5,9 @@ through DuckDB (the named queries ``floor_*``), judged against the approved game
 A house-banked table, a dealer, a day or a seat is *flagged* when the bank's result on the wagers
 the math analyses lies so far below what the math expects that its p-value -- the chance of so
 low a result, from each wager's exact distribution (``group_tails``, ``tails``: long shots make
-the result skewed, so a normal z would over-flag) -- is at most its family's limit (the house lost more than chance allows; above the band is reported, not flagged: players
-playing worse than the math's strategy hand the house more). A player-banked table (a Designated
+the result skewed, so a normal z would over-flag) -- is at most its family's limit (the house
+lost more than chance allows; above the band is reported, not flagged: players playing worse than
+the math's strategy hand the house more). A player-banked table (a Designated
 Player or player-dealer banks; the house has no interest in the play) is judged from the bank's
 position in a family of its own (``player_banks``) and flagged outside its band either way: below
 it, the bank lost more than chance allows; above it, the bank beat the players far beyond chance
@@ -231,7 +232,8 @@ def judged(result: Result, alpha: float, z_min: float, sides: int = 1) -> Alarms
 def flagged_row(row: dict[str, Any], alarms: Alarms, side: str = "low") -> bool:
     """Whether a row (with ``z`` and ``p``) of a family judged by ``alarms`` is flagged on ``side``
     (``low``: the bank won less than chance allows; ``high``: more): its p-value at most the
-    family's ``p_limit`` and its z beyond the least limit (a row without ``p``: z beyond the family's limit)."""
+    family's ``p_limit`` and its z beyond the least limit (a row without ``p``: z beyond the
+    family's limit)."""
     z = row.get("z")
     if z is None:
         return False

@@ -15,13 +15,15 @@ from tablectl.analytics.queries import Result
 _GROUP_COLUMNS: list[tuple[str, str, str]] = [
     ("rounds", "rounds", "int"), ("handle", "handle $", "money"), ("win", "win $", "money"), ("hold", "hold", "pct"),
     ("judged_hold", "hold (analysed)", "pct"), ("expected_hold", "expected", "pct"), ("band_low", "band low", "pct"), ("band_high", "band high", "pct"),
-    ("z", "z", "z"), ("p", "p", "p"), ("violations_per_100", "viol/100", "num"), ("holds_per_100", "holds/100", "num"),
+    ("z", "z", "z"), ("p", "p", "p"),
+    ("violations_per_100", "viol/100", "num"), ("holds_per_100", "holds/100", "num"),
     ("faults", "faults", "int"), ("penetration", "penetration", "pct"),
     ("theo_win", "theo $", "money"), ("edge_as_played", "edge as played", "pct"),
 ]
 _SEAT_COLUMNS = [("table_id", "table", "text"), ("seat", "seat", "int"), ("rounds", "rounds", "int"),
                  ("handle", "handle $", "money"), ("player_net", "player net $", "money"),
-                 ("expected_player_net", "expected $", "money"), ("z", "z", "z"), ("p", "p", "p"), ("theo_win", "theo $", "money"),
+                 ("expected_player_net", "expected $", "money"), ("z", "z", "z"), ("p", "p", "p"),
+                 ("theo_win", "theo $", "money"),
                  ("win", "actual $", "money"), ("edge_as_played", "edge as played", "pct")]
 _SHUFFLER_COLUMNS = [("serial", "serial", "text"), ("kind", "kind", "text"), ("shuffled_by", "shuffled by", "text"), ("shoes", "shoes", "int"),
                      ("tables", "tables", "int"), ("test", "test", "text"), ("figure", "figure", "num"),
