@@ -7,13 +7,14 @@ the Play, War or Raise a decision adds included, and its probability). The group
 sum. Its tail is taken, with the wagers independent, by
 
 * a lattice convolution, each kind's distribution raised to its count by FFT: exact when the
-  sum's support is at most :data:`LATTICE_MAX` points (a seat's few hundred bets at one or two
-  stakes); for a larger one (a table's thousands of wagers) on a coarser lattice, each result
-  split between the two lattice points about it so that its mean is kept (the variance grows
-  by at most a quarter of the span squared a wager, a small share of a long shot's); and
-* the Lugannani-Rice saddlepoint approximation from the sum's cumulant generating function where
-  the convolution's rounding leaves no figure (a tail below :data:`EXACT_FLOOR`: far beyond any
-  limit) or the results have no common span.
+  sum's support is small (at most :data:`LATTICE_MAX` points, and :data:`BUDGET` over the
+  kinds: a seat's few hundred bets at a few stakes); for a larger one on a coarser lattice, each
+  result split between the two lattice points about it so that its mean is kept, as long as that
+  adds at most :data:`MAX_ADDED` of the variance (a quarter of the span squared a wager); else
+* the Lugannani-Rice saddlepoint approximation from the sum's cumulant generating function
+  (tables, dealers, days: thousands of wagers at many stakes, where the long shots' lumps are
+  smoothed by the stakes and the count), which also gives the tails the convolution's rounding
+  leaves no figure for (below :data:`EXACT_FLOOR`: far beyond any limit).
 
 The wagers of a round are not independent (a seat's Tie pays on the tie that sends its primary
 wager to war; the seats of a round share the dealer's cards): the exact variance of the group's
@@ -36,6 +37,10 @@ import numpy as np
 
 #: the most lattice points a convolution takes; a larger support is taken on a coarser lattice
 LATTICE_MAX = 1 << 20
+#: the most lattice points times kinds (wager and stake) a group's convolution takes
+BUDGET = 1 << 21
+#: the most share of the sum's variance a coarser lattice may add; beyond it, the saddlepoint
+MAX_ADDED = 0.02
 #: an exact tail below this is FFT rounding, not a probability: the saddlepoint's value is given
 EXACT_FLOOR = 1e-9
 _NORMAL = NormalDist()
@@ -93,8 +98,9 @@ def tails(kinds: Sequence[Kind], zs: Sequence[float], lower: bool = True) -> lis
 
 def _lattice(kinds: Sequence[Kind]) -> tuple[float, int] | None:
     """(span, points) of the lattice the sum is taken on: the results' common span, made coarser
-    (a whole multiple) until the sum's support is at most :data:`LATTICE_MAX` points; None when
-    the results have no common span."""
+    (a whole multiple) until the sum's support is at most :data:`LATTICE_MAX` points and the
+    convolution's work (points x kinds) at most :data:`BUDGET`; None when the results have no
+    common span or the coarsening would add more than :data:`MAX_ADDED` of the sum's variance."""
     span = Fraction(0)
     for k in kinds:
         low = min(v for v, _ in k.outcomes)
@@ -105,13 +111,18 @@ def _lattice(kinds: Sequence[Kind]) -> tuple[float, int] | None:
             span = _gcd(span, step)
     if span == 0:
         return None
+    cap = min(LATTICE_MAX, BUDGET // len(kinds))
     ranges = [k.stake * (max(v for v, _ in k.outcomes) - min(v for v, _ in k.outcomes)) for k in kinds]
     coarse = 1
     while True:
         points = 1 + sum(k.count * math.ceil(r / float(span * coarse) - 1e-9) for k, r in zip(kinds, ranges, strict=True))
-        if points <= LATTICE_MAX:
-            return float(span * coarse), points
-        coarse = max(coarse + 1, math.ceil(coarse * points / LATTICE_MAX))
+        if points <= cap:
+            break
+        coarse = max(coarse + 1, math.ceil(coarse * points / cap))
+    step = float(span * coarse)
+    if coarse > 1 and sum(k.count for k in kinds) * step * step / 4 > MAX_ADDED * moments(kinds)[1]:
+        return None
+    return step, points
 
 
 def _gcd(a: Fraction, b: Fraction) -> Fraction:
@@ -221,4 +232,4 @@ def saddlepoint_tail(kinds: Sequence[Kind], target: float, lower: bool) -> float
     return min(max(p, 0.0), 1.0)
 
 
-__all__ = ["EXACT_FLOOR", "LATTICE_MAX", "Kind", "lower_tail", "moments", "saddlepoint_tail", "tails", "upper_tail"]
+__all__ = ["BUDGET", "EXACT_FLOOR", "LATTICE_MAX", "MAX_ADDED", "Kind", "lower_tail", "moments", "saddlepoint_tail", "tails", "upper_tail"]
