@@ -4,9 +4,10 @@ game's defaults).
 
 ``edge`` is the bank's expected win per unit of the initial wager (the bets a decision adds, such
 as Play or War, are part of it), ``variance`` the exact variance of the bank's result per unit,
-both from the analysis's outcome counts (no sampling). A wager is judged under the strategy the
-analysis assumes (``strategy``): a player who plays worse hands the bank more, so a table holding
-*less* than expected is the one that needs a look. A wager the math does not analyse has ``edge``
+``outcomes`` its distribution (each result per unit and its probability), all from the
+analysis's outcome counts (no sampling). A wager is judged under the strategy the analysis
+assumes (``strategy``): a player who plays worse hands the bank more, so a table holding *less*
+than expected is the one that needs a look. A wager the math does not analyse has ``edge``
 None and its ``note`` says so; the floor report leaves it out of the expected hold and its band.
 Texas Hold'em Bonus's main game is analysed once per machine (minutes; :func:`prepare`) and
 then read from its cache: the figures are exact, the same on every machine.
@@ -35,6 +36,9 @@ class WagerMath:
     variance: float | None
     strategy: str
     note: str
+    #: the bank's result per unit of the initial wager and its probability, one pair per outcome
+    #: (empty for a wager the math does not analyse): what ``tails`` takes a group's p-value from
+    outcomes: tuple[tuple[float, float], ...] = ()
 
 
 #: the note of a wager whose math this machine had not computed (a game math cache made so is stale)
@@ -74,6 +78,15 @@ def moments(analysis: BetAnalysis) -> tuple[float, float]:
     return float(-mean), float(square - mean * mean)
 
 
+def outcomes(analysis: BetAnalysis) -> tuple[tuple[float, float], ...]:
+    """(the bank's result per unit, probability) of each distinct result of ``analysis``, by result."""
+    counts: dict[Fraction, int] = {}
+    for line in analysis.outcomes:
+        counts[-line.pays] = counts.get(-line.pays, 0) + line.combinations
+    n = analysis.combinations
+    return tuple((float(v), c / n) for v, c in sorted(counts.items()) if c)
+
+
 def wager_math(game: str, decks: int | None, rules: dict[str, Any] | None) -> list[WagerMath]:
     """Every wager of ``game`` at ``decks`` decks under ``rules`` (``{"house_rules", "pay_tables"}``
     as logged; None: the game's defaults)."""
@@ -101,7 +114,7 @@ def _cached(game: str, decks: int | None, rules_json: str) -> tuple[WagerMath, .
             out.append(WagerMath(game, wager, None, None, "", note))
             continue
         edge, variance = moments(analysis)
-        out.append(WagerMath(game, wager, edge, variance, "; ".join(analysis.strategy), note))
+        out.append(WagerMath(game, wager, edge, variance, "; ".join(analysis.strategy), note, outcomes(analysis)))
     return tuple(out)
 
 

@@ -3,9 +3,11 @@ through DuckDB (the named queries ``floor_*``), judged against the approved game
 (``tablectl.analytics.approved``): every round against the math of the approved set of its game.
 
 A house-banked table, a dealer, a day or a seat is *flagged* when the bank's result on the wagers
-the math analyses lies more than its family's limit of standard deviations below what the math
-expects (the house lost more than chance allows; above the band is reported, not flagged: players
-playing worse than the math's strategy hand the house more). A player-banked table (a Designated
+the math analyses lies so far below what the math expects that its p-value -- the chance of so
+low a result, from each wager's exact distribution (``group_tails``, ``tails``: long shots make
+the result skewed, so a normal z would over-flag) -- is at most its family's limit (the house
+lost more than chance allows; above the band is reported, not flagged: players playing worse than
+the math's strategy hand the house more). A player-banked table (a Designated
 Player or player-dealer banks; the house has no interest in the play) is judged from the bank's
 position in a family of its own (``player_banks``) and flagged outside its band either way: below
 it, the bank lost more than chance allows; above it, the bank beat the players far beyond chance
@@ -13,10 +15,11 @@ it, the bank lost more than chance allows; above it, the bank beat the players f
 the play). The days total the house's own games; player banks are reported apart.
 The standard deviation is the exact one of the rounds' house results (``variance``: every wager's
 variance and the covariances between the bets of a seat and between seats sharing a round).
-Tables, player banks, dealers, days and seats are families of many tests: each family's limit is
-the Bonferroni limit at family-wise ``alpha`` (the chance of any false alarm in the family at most
-``alpha``; a player bank is two tests, one each side), never below ``z_limit``; the report states
-each limit and the expected number of false alarms on an honest floor.
+Tables, player banks, dealers, days and seats are families of many tests: each family's p limit is
+the Bonferroni limit at family-wise ``alpha`` (``alpha`` over the family's tests: the chance of
+any false alarm in the family at most ``alpha``; a player bank is two tests, one each side), and
+no row is flagged at a z nearer than ``z_limit``; the report states each limit, z the band's
+(the normal quantile of the p limit), and the expected number of false alarms on an honest floor.
 A table whose logged rules no approved set has, or whose rules change within a day, is flagged
 (``flagged["rules"]``, the findings in ``rules``); rounds under a rule the math does not model
 are reported *not judged*. A shuffler serial is flagged when its shuffle-quality p-values,
@@ -39,8 +42,10 @@ from tablectl.analytics.approved import default_path, rules_findings
 from tablectl.analytics.approved import load as load_approved
 from tablectl.analytics.dataset import load_rules
 from tablectl.analytics.floor_detection import AdvantagePlay, advantage_play
+from tablectl.analytics.group_tails import kinds_by_group, outcome_table, with_p
 from tablectl.analytics.queries import Result, connect, make_cells, named_queries, run
 from tablectl.analytics.stats import expected_false_alarms, family_limit, fisher
+from tablectl.analytics.stats import p_limit as family_p_limit
 
 Z_LIMIT = 3.0
 ALPHA = 0.05
@@ -56,12 +61,15 @@ PLAYER_COLUMNS = ("player", "tables", "rounds", "handle", "player_net", "expecte
 
 @dataclass(frozen=True)
 class Alarms:
-    """How one family of tests is judged: ``tests`` tested rows, the z ``limit`` and the expected
-    number of false alarms among them if every row is honest."""
+    """How one family of tests is judged: ``tests`` tested rows, the ``p_limit`` of each test
+    (Bonferroni), the z ``limit`` of the band shown (the normal quantile of ``p_limit``) and the
+    expected number of false alarms among them if every row is honest."""
 
     tests: int
     limit: float
     expected_false_alarms: float
+    p_limit: float = 0.0  # a row is flagged at a p-value (``group_tails``) at most this
+    z_min: float = Z_LIMIT  # ... and never at a z nearer its expected result than this
 
 
 @dataclass
@@ -96,6 +104,11 @@ class FloorReport:
         """The z limit of ``family`` (``tables``, ``player_banks``, ``dealers``, ``days``, ``seats``)."""
         found = self.alarms.get(family)
         return found.limit if found is not None else self.z_limit
+
+    def flags(self, family: str, row: dict[str, Any]) -> bool:
+        """Whether ``row`` of ``family`` is flagged (a player bank: on either side of its band)."""
+        alarms = self.alarms.get(family) or Alarms(0, self.z_limit, 0.0, 0.0, self.z_limit)
+        return flagged_row(row, alarms, "low") or (family == "player_banks" and flagged_row(row, alarms, "high"))
 
     def expected_false_alarms(self) -> float:
         """The expected number of false alarms over all families on an honest floor."""
@@ -139,6 +152,10 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
     findings = rules_findings(approved_math, load_rules(root), spans)
     raw = {k: run(con, sql[f"floor_{k}"]) for k in ("tables", "dealers", "days")}
     raw["seats"] = run(con, sql["floor_seats"], date_from, date_to)
+    wagers = run(con, sql["floor_wagers"], date_from, date_to)
+    outcomes = outcome_table(run(con, "SELECT * FROM wager_outcomes"))
+    raw = {k: with_p(r, k, kinds_by_group(wagers, outcomes, k), lambda row: row.get("bank") == "player")
+           for k, r in raw.items()}
     house, banks = (Result(raw["tables"].columns, [r for r, d in zip(raw["tables"].rows, raw["tables"].dicts(), strict=True)
                                                    if (d["bank"] == "player") == player]) for player in (False, True))
     alarms = {"tables": judged(house, alpha, z_limit), "player_banks": judged(banks, alpha, z_limit, sides=2),
@@ -157,14 +174,14 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
     report.house_revenue = house_revenue(tables.dicts())
     report.flagged = {
         "tables": [r["table_id"] for r in tables.dicts()
-                   if _low(r, report.limit("player_banks" if r["bank"] == "player" else "tables"))],
+                   if _low(r, alarms["player_banks" if r["bank"] == "player" else "tables"])],
         "player_banks": [r["table_id"] for r in tables.dicts()
-                         if r["bank"] == "player" and _high(r, report.limit("player_banks"))],
+                         if r["bank"] == "player" and _high(r, alarms["player_banks"])],
         "rules": sorted({f["table_id"] for f in findings if f["finding"] in ("not approved", "changed")}),
         "not_judged": sorted({f["table_id"] for f in findings if f["finding"] == "not judged"}),
-        "dealers": [r["dealer"] for r in dealers.dicts() if _low(r, report.limit("dealers"))],
-        "days": [str(r["date"]) for r in days.dicts() if _low(r, report.limit("days"))],
-        "seats": [f"{r['table_id']}:{r['seat']}" for r in seats.dicts() if _low(r, report.limit("seats"))],
+        "dealers": [r["dealer"] for r in dealers.dicts() if _low(r, alarms["dealers"])],
+        "days": [str(r["date"]) for r in days.dicts() if _low(r, alarms["days"])],
+        "seats": [f"{r['table_id']}:{r['seat']}" for r in seats.dicts() if _low(r, alarms["seats"])],
         "shufflers": _weak(shufflers, p_limit, "machine"),
         "hand_shuffles": _weak(shufflers, p_limit, "hand"),
     }
@@ -224,11 +241,25 @@ def _weak(shufflers: Result, p_limit: float, shuffled_by: str) -> list[str]:
 
 
 def judged(result: Result, alpha: float, z_min: float, sides: int = 1) -> Alarms:
-    """The family of ``result``'s rows with a z: its limit and expected false alarms. ``sides`` 2:
+    """The family of ``result``'s rows with a z: its limits and expected false alarms. ``sides`` 2:
     each row is flagged on either side of its band (two tests)."""
     tests = sides * sum(1 for row in result.dicts() if row.get("z") is not None)
     limit = family_limit(tests, alpha, z_min)
-    return Alarms(tests, limit, expected_false_alarms(tests, limit))
+    return Alarms(tests, limit, expected_false_alarms(tests, limit), family_p_limit(tests, alpha, z_min), z_min)
+
+
+def flagged_row(row: dict[str, Any], alarms: Alarms, side: str = "low") -> bool:
+    """Whether a row (with ``z`` and ``p``) of a family judged by ``alarms`` is flagged on ``side``
+    (``low``: the bank won less than chance allows; ``high``: more): its p-value at most the
+    family's ``p_limit`` and its z beyond the least limit (a row without ``p``: z beyond the
+    family's limit)."""
+    z = row.get("z")
+    if z is None:
+        return False
+    signed = -z if side == "low" else z
+    if row.get("p") is None:
+        return signed >= alarms.limit
+    return signed >= alarms.z_min and row["p"] <= alarms.p_limit
 
 
 def flag_low(z_values: list[float | None], alpha: float = ALPHA, z_min: float = Z_LIMIT) -> list[bool]:
@@ -237,12 +268,12 @@ def flag_low(z_values: list[float | None], alpha: float = ALPHA, z_min: float = 
     return [z is not None and z <= -limit for z in z_values]
 
 
-def _low(row: dict[str, Any], z_limit: float) -> bool:
-    return row.get("z") is not None and row["z"] <= -z_limit
+def _low(row: dict[str, Any], alarms: Alarms) -> bool:
+    return flagged_row(row, alarms, "low")
 
 
-def _high(row: dict[str, Any], z_limit: float) -> bool:
-    return row.get("z") is not None and row["z"] >= z_limit
+def _high(row: dict[str, Any], alarms: Alarms) -> bool:
+    return flagged_row(row, alarms, "high")
 
 
 def _banded(result: Result, z_limit: float) -> Result:

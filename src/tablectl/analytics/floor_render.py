@@ -9,21 +9,23 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tablectl.analytics import floor_detection_render, floor_theo
-from tablectl.analytics.floor import FloorReport, outside_band
+from tablectl.analytics.floor import FloorReport
 from tablectl.analytics.queries import Result
 
 #: (column, heading, format) of the per-table / dealer / day sections
 _GROUP_COLUMNS: list[tuple[str, str, str]] = [
     ("rounds", "rounds", "int"), ("handle", "handle $", "money"), ("win", "win $", "money"), ("hold", "hold", "pct"),
     ("judged_hold", "hold (analysed)", "pct"), ("expected_hold", "expected", "pct"), ("band_low", "band low", "pct"), ("band_high", "band high", "pct"),
-    ("z", "z", "z"), ("violations_per_100", "viol/100", "num"), ("holds_per_100", "holds/100", "num"),
+    ("z", "z", "z"), ("p", "p", "p"),
+    ("violations_per_100", "viol/100", "num"), ("holds_per_100", "holds/100", "num"),
     ("faults", "faults", "int"), ("penetration", "penetration", "pct"),
     ("theo_win", "theo $", "money"), ("edge_as_played", "edge as played", "pct"),
     ("theo_sd", "theo sd $", "money"), ("theo_z", "theo z", "z"),
 ]
 _SEAT_COLUMNS = [("table_id", "table", "text"), ("seat", "seat", "int"), ("rounds", "rounds", "int"),
                  ("handle", "handle $", "money"), ("player_net", "player net $", "money"),
-                 ("expected_player_net", "expected $", "money"), ("z", "z", "z"), ("theo_win", "theo $", "money"),
+                 ("expected_player_net", "expected $", "money"), ("z", "z", "z"), ("p", "p", "p"),
+                 ("theo_win", "theo $", "money"),
                  ("win", "actual $", "money"), ("edge_as_played", "edge as played", "pct")]
 _PLAYER_COLUMNS = [("player", "player", "text"), ("tables", "tables", "int"), ("rounds", "rounds", "int"),
                    ("handle", "handle $", "money"), ("theo_win", "theo $", "money"), ("win", "actual $", "money"),
@@ -62,15 +64,14 @@ def sections(report: FloorReport) -> list[tuple[str, Result, list[tuple[str, str
     theo = report.limit(floor_theo.FAMILY)
 
     def low(family: str) -> Callable[[dict[str, Any]], bool]:
-        z = report.limit(family)
-        return lambda row: row.get("z") is not None and row["z"] <= -z or floor_theo.outside(row, theo)
+        return lambda row: report.flags(family, row) or floor_theo.outside(row, theo)
 
     return [
         ("Rules against the approved math", report.rules, _RULES_COLUMNS, lambda r: r["finding"] != "not judged"),
         ("Tables (bank: house, or player: the bank's result is not the house's)", report.tables,
          [("table_id", "table", "text"), ("game", "game", "text"), ("bank", "bank", "text"), ("rules", "rules", "text"),
           *_GROUP_COLUMNS],
-         lambda r: outside_band(r, report.limit("player_banks" if r.get("bank") == "player" else "tables"))
+         lambda r: report.flags("player_banks" if r.get("bank") == "player" else "tables", r)
          or floor_theo.outside(r, theo)),
         ("Dealers", report.dealers, [("dealer", "dealer", "text"), *_GROUP_COLUMNS], low("dealers")),
         ("Days (the house's own games; player banks apart)", report.days,
@@ -94,12 +95,15 @@ def period(report: FloorReport) -> str:
 
 def summary(report: FloorReport) -> list[str]:
     period_ = period(report)
-    limits = ", ".join(f"{k} {'theo_z' if k == floor_theo.FAMILY else 'z'} {'beyond +-' if k in ('player_banks', floor_theo.FAMILY) else '<= -'}{a.limit:.2f} ({a.tests})"
+    limits = ", ".join(f"{k} theo_z beyond +-{a.limit:.2f} ({a.tests} tests)" if k == floor_theo.FAMILY else
+                       f"{k} p <= {a.p_limit:.2g}{' a side' if k == 'player_banks' else ''} "
+                       f"(band z {'+-' if k == 'player_banks' else '-'}{a.limit:.2f}, {a.tests} tests)"
                        for k, a in report.alarms.items())
     lines = [f"floor report of {report.dataset}, {period_}; flagged (the bank lost more than the game math allows; "
              f"a player bank outside its band either way): "
              f"{limits or f'z <= -{report.z_limit:g}'}; shufflers with combined p < {report.p_limit:g}",
-             f"alarms: {report.correction} at family-wise alpha {report.alpha:g} per family, never below z {report.z_limit:g}; "
+             f"alarms: p from each wager's exact distribution (z shown for reading); {report.correction} at "
+             f"family-wise alpha {report.alpha:g} per family, never at z nearer than {report.z_limit:g}; "
              f"expected false alarms on an honest floor: {report.expected_false_alarms():.3f}",
              f"variance: {report.variance}",
              f"judged against the approved math {report.approved}"]

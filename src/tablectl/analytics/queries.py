@@ -28,14 +28,16 @@ from tablectl.analytics.schemas import SCHEMAS, with_partitions
 
 EARLIEST, LATEST = "0001-01-01", "9999-12-31"
 #: named queries that are building blocks of the floor report, not for ``tablectl query`` listings
-INTERNAL = frozenset({"floor_cells", "floor_rollup"})
+INTERNAL = frozenset({"floor_cells", "floor_rollup", "floor_wagers"})
 MATH_CACHE = "_math.json"  # in MANIFESTS
 #: of MATH_CACHE; raised whenever a release changes a figure the game math gives for some rules
 #: (the cache is keyed by the rules alone, never by this machine's code: every machine reads the same)
-MATH_FORMAT = 3
+MATH_FORMAT = 4
 MATH_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id", pa.string()), ("wager", pa.string()),
                          ("edge", pa.float64()), ("variance", pa.float64()), ("strategy", pa.string()),
                          ("note", pa.string()), ("judged_by", pa.string())])
+OUTCOME_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id", pa.string()), ("wager", pa.string()),
+                            ("result", pa.float64()), ("probability", pa.float64())])
 COV_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id", pa.string()), ("wager_a", pa.string()),
                         ("wager_b", pa.string()), ("seats", pa.string()), ("covariance", pa.float64())])
 
@@ -119,11 +121,13 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
             con.execute(f"CREATE VIEW {name} AS SELECT * FROM {name}_empty")
     if approved is None:
         approved = load_approved(default_path(root))
-    maths, covs = _wager_math(con, root, approved, warn, progress)
+    maths, covs, outcomes = _wager_math(con, root, approved, warn, progress)
     con.register("wager_math_table", maths)
     con.execute("CREATE VIEW wager_math AS SELECT * FROM wager_math_table")
     con.register("wager_cov_table", covs)
     con.execute("CREATE VIEW wager_cov AS SELECT * FROM wager_cov_table")
+    con.register("wager_outcomes_table", outcomes)
+    con.execute("CREATE VIEW wager_outcomes AS SELECT * FROM wager_outcomes_table")
     games = sorted({s.game for s in approved.sets})
     con.register("game_banks_table", pa.table({"game": games, "bank": [approved.bank(g) for g in games]}))
     con.execute("CREATE VIEW game_banks AS SELECT * FROM game_banks_table")
@@ -136,11 +140,12 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
 
 
 def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, warn: Callable[[str], None] | None,
-                progress: Callable[[str], None] | None) -> tuple[pa.Table, pa.Table]:
+                progress: Callable[[str], None] | None) -> tuple[pa.Table, pa.Table, pa.Table]:
     """The math every (game, decks, rules id) the rounds were played under is judged by
     (``wager_math``): that of the approved set its rules match, else the closest
     (``approved.verdict``); none for rules the math does not model. With the covariances between
-    its wagers (``wager_cov``, ``tablectl.analytics.variance``). Stored with the dataset
+    its wagers (``wager_cov``, ``tablectl.analytics.variance``) and each wager's distribution
+    (``wager_outcomes``: the bank's result per unit and its probability). Stored with the dataset
     (``_manifests/_math.json``, :func:`math_entry`) keyed by the game, the decks and the judging
     rules themselves, so every machine judges a dataset by the same figures; an entry of another
     format, made for other rules (copied from elsewhere) or without a wager's math (a Texas
@@ -161,6 +166,7 @@ def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, 
             pass  # rebuilt below
     rows: dict[str, list[Any]] = {name: [] for name in MATH_SCHEMA.names}
     cov_rows: dict[str, list[Any]] = {name: [] for name in COV_SCHEMA.names}
+    out_rows: dict[str, list[Any]] = {name: [] for name in OUTCOME_SCHEMA.names}
     changed = False
     seen = con.execute("SELECT DISTINCT game, decks, rules_id FROM rounds WHERE game IS NOT NULL ORDER BY ALL").fetchall()
     for game, decks, rules_id in seen:
@@ -182,6 +188,10 @@ def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, 
             for name, value in (("decks", decks), ("rules_id", rules_id), ("judged_by", judged_by), *m.items()):
                 if name in rows:
                     rows[name].append(value)
+            for result, probability in m.get("outcomes") or ():
+                for name, value in (("game", game), ("decks", decks), ("rules_id", rules_id), ("wager", m["wager"]),
+                                    ("result", result), ("probability", probability)):
+                    out_rows[name].append(value)
         for c in entry["covariances"]:
             for name, value in (("game", game), ("decks", decks), ("rules_id", rules_id), *c.items()):
                 cov_rows[name].append(value)
@@ -191,7 +201,8 @@ def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, 
         except OSError as e:
             if warn is not None:
                 warn(f"{e.filename or cache_path}: cannot cache the game math ({e.strerror or e}); computed again next time")
-    return pa.Table.from_pydict(rows, schema=MATH_SCHEMA), pa.Table.from_pydict(cov_rows, schema=COV_SCHEMA)
+    return (pa.Table.from_pydict(rows, schema=MATH_SCHEMA), pa.Table.from_pydict(cov_rows, schema=COV_SCHEMA),
+            pa.Table.from_pydict(out_rows, schema=OUTCOME_SCHEMA))
 
 
 def math_key(game: str, decks: int | None, rules: dict[str, Any]) -> tuple[str, dict[str, Any]]:

@@ -34,6 +34,13 @@ def family_limit(tests: int, alpha: float, z_min: float) -> float:
     return max(z_min, one_sided_limit(tests, alpha))
 
 
+def p_limit(tests: int, alpha: float, z_min: float) -> float:
+    """One family's p-value limit: Bonferroni at family-wise ``alpha`` (``alpha / tests``), never
+    above the normal tail at ``z_min``; ``tests`` true-null tests with valid p-values raise at most
+    ``tests * p_limit <= alpha`` false alarms on average."""
+    return min(alpha / max(tests, 1), NormalDist().cdf(-z_min))
+
+
 def expected_false_alarms(tests: int, limit: float) -> float:
     """How many of ``tests`` true-null tests are expected below ``-limit`` (z standard normal)."""
     return tests * NormalDist().cdf(-limit)
