@@ -35,8 +35,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from tablectl.rules.settle import max_bank_pay
 from tablectl.drivers.events import CardDrawn, CardReturned, DeviceEvent, PacketDelivered
+from tablectl.rules.settle import max_bank_pay
 from tablectl.simulators.device import SimDevice
 from tablectl.simulators.model import DeviceRefused
 from tablectl.table import lifecycle as lc
