@@ -136,8 +136,13 @@ def test_the_honest_floor_flags_no_table_bank_dealer_day_rules_or_shuffler(hones
           f"expected false alarms {report['expected_false_alarms']:.3f}; not judged {report['flagged']['not_judged']}")
     assert _not_flagged(report, "not_judged", "seats") == {}
     assert honest.code == (1 if report["flagged"]["seats"] else 0)  # a seat flagged is a finding too (the xfail below)
-    assert report["flagged"]["not_judged"] == ["tcp-1", "tcp-2", "tcp-3"]  # judged but for the rounds whose stake could bind
-    assert all(t["rules"] in ("approved", "not judged") for t in report["tables"])
+    # the player-dealer's stake covers the table in 9 rounds of 10: judged but for the rounds it could bind
+    assert report["flagged"]["not_judged"] == ["tcp-1", "tcp-2", "tcp-3"]
+    tcp = [t for t in report["tables"] if t["game"] == "three-card-poker"]
+    assert all(t["rules"] == "partly judged" and t["z"] is not None for t in tcp)
+    assert all(t["rules"] == "approved" for t in report["tables"] if t not in tcp)
+    binds = [f for f in report["rules"] if f["finding"] == "not judged"]
+    assert all(f["detail"].startswith(f"stake limit could bind: {f['rounds']:,} rounds") for f in binds)
 
 
 @pytest.mark.xfail(strict=True, reason=(

@@ -36,6 +36,7 @@ SET_KEYS = frozenset({"name", "game", "bank", "decks", "house_rules", "pay_table
 #: change such a round's settlement, whatever the cards (``losses_extend_cover`` only adds cover).
 #: The rounds dataset's ``cover_binds`` says which rounds the limit could change; those are not judged.
 STAKE_LIMIT = "limit_to_banker_stake"
+STAKE_LIMIT_BINDS = "stake limit could bind"  # how the "not judged" finding of such rounds begins
 
 #: settlement rules the game math (``tablectl.gamemath``) models at one value only, by game: the
 #: rule's ``(modelled value, why another is not)``. The math has the DP go to war on every tie and
@@ -213,7 +214,7 @@ def _stake_limit_finding(common: dict[str, Any], rows: list[dict[str, Any]]) -> 
         return []
     judged = common["rounds"] - binds
     return [{**common, "rounds": binds, "finding": "not judged",
-             "detail": f"stake limit could bind: {binds:,} rounds (the bank's stake below the most it could pay; "
+             "detail": f"{STAKE_LIMIT_BINDS}: {binds:,} rounds (the bank's stake below the most it could pay; "
                        f"the {judged:,} whose stake covers it are judged)"}]
 
 
