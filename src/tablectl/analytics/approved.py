@@ -234,7 +234,7 @@ def rules_findings(approved: Approved, registry: dict[str, dict[str, Any]], span
     rules id: game, decks, rounds, first and last seq): rules no approved set has ("not approved",
     naming the rules that differ), rules changed within a day ("changed"), rounds whose rules the
     game math does not model ("not judged"), and rounds whose bank's stake a payout limit could
-bind (``cover_may_bind`` in the spans). One dict per finding: table_id, date (None: every
+    bind (``cover_may_bind`` in the spans). One dict per finding: table_id, date (None: every
     day), finding, rules_id, detail, rounds, first_round, last_round (round ids), seq_from, seq_to
     (log lines), round_span ("first..last (rounds)")."""
     out: list[dict[str, Any]] = []
