@@ -1,7 +1,6 @@
 """A floor at scale (slow): an honest floor of 15 tables (every game, both bankings, three days,
-20,250 rounds) played by optimal players flags no table, player bank, dealer, day, rules or
-shuffler or seat; the same
-floor with four planted tables — a pay table raised, a pay table changed between two shifts of one
+20,250 rounds) played by optimal players flags no table, player bank, dealer, day, rules, shuffler or seat; the
+same floor with four planted tables — a pay table raised, a pay table changed between two shifts of one
 day, a house rule the game math does not model, a weak continuous shuffler replacing a good one —
 adds a flag for each plant, by name, and nothing else; and every reader opens every dataset of both floors and of an almost empty one with
 the same counts and a text table id.
