@@ -100,7 +100,7 @@ def test_a_player_bank_result_is_not_the_house_win_and_has_its_own_band(exported
     assert ocp["band_low"] < ocp["expected_hold"] < ocp["band_high"]  # the DP's position: the Tie and the primary
     assert set(report["flagged"]["player_banks"]) <= {"ocp-1", "tcp-1"}
     assert any("none (no collection fee" in line and line.startswith("one-card-poker") for line in report["house_revenue"])
-    assert report["alarms"]["player_banks"]["tests"] == 2  # One Card Poker judged on both sides; Three Card Poker not judged
+    assert report["alarms"]["player_banks"]["tests"] == 4  # both banks judged on both sides (Three Card Poker where its stake covers)
 
 
 def test_a_dp_beating_the_players_far_beyond_chance_is_a_finding_and_not_the_houses(tmp_path: Path,
@@ -134,15 +134,15 @@ def test_math_json_without_the_holdem_main_game_is_recomputed(exported: Path, tm
     assert thb["judged_handle"] > 0 and thb["expected_hold"] < 0.06  # the Ante with the Bonus, not the Bonus alone
 
 
-def test_the_shipped_three_card_poker_is_not_judged_for_its_bank_stake_limit(exported: Path, tablectl: Tablectl) -> None:
+def test_the_shipped_three_card_poker_is_judged_where_its_bank_stake_covers_the_worst_case(exported: Path, tablectl: Tablectl) -> None:
     _, report = _report(tablectl, exported)
-    assert report["flagged"]["not_judged"] == ["tcp-1"] and "tcp-1" not in report["flagged"]["rules"]
-    [finding] = [f for f in report["rules"] if f["table_id"] == "tcp-1"]
-    assert finding["finding"] == "not judged" and finding["rounds"] == 40
-    assert finding["detail"].startswith("house rule limit_to_banker_stake = True")
+    assert "tcp-1" not in report["flagged"]["rules"]
     tcp = next(t for t in report["tables"] if t["table_id"] == "tcp-1")
-    assert tcp["rules"] == "not judged" and tcp["judged_handle"] == 0 and tcp["z"] is None
-    assert tcp["rounds"] == 40 and tcp["win"] != 0  # its rounds and the bank's result are still reported
+    assert tcp["judged_handle"] > 0 and tcp["expected_hold"] is not None and tcp["z"] is not None
+    assert tcp["rounds"] == 40 and tcp["win"] != 0
+    for finding in (f for f in report["rules"] if f["table_id"] == "tcp-1"):  # rounds whose stake falls short
+        assert finding["finding"] == "not judged" and 0 < finding["rounds"] < 40
+        assert finding["detail"].startswith(f"stake limit could bind: {finding['rounds']} rounds")
 
 
 def test_the_stored_math_is_keyed_by_the_rules_and_a_foreign_entry_is_recomputed(exported: Path, tmp_path: Path,
@@ -192,10 +192,8 @@ def test_the_shipped_approved_math_is_the_shipped_table_configs(name: str) -> No
     rules = {"house_rules": dict(config.house_rules), "pay_tables": dict(config.pay_tables)}
     v = ap.verdict(ap.load(ap.shipped_path()), config.game, config.decks, rules)
     assert v.approved, v.differences
-    if config.game == "three-card-poker":  # the player-dealer's stake limits what it pays: not modelled
-        assert v.judged_by is None and "limit_to_banker_stake" in v.not_judged
-    else:
-        assert v.judged_by is not None and not v.not_judged
+    assert v.judged_by is not None and not v.not_judged  # a stake limit: judged where the stake covers
+    assert v.stake_limited == (config.game == "three-card-poker")
 
 
 def test_an_approved_math_file_kept_with_the_dataset_is_the_default(exported: Path, tmp_path: Path, tablectl: Tablectl) -> None:

@@ -1,7 +1,6 @@
 """A floor at scale (slow): an honest floor of 15 tables (every game, both bankings, three days,
-20,250 rounds) played by optimal players flags no table, player bank, dealer, day, rules or
-shuffler (a seat's long-shot wins can still fall below the normal band: marked xfail); the same
-floor with four planted tables — a pay table raised, a pay table changed between two shifts of one
+20,250 rounds) played by optimal players flags no table, player bank, dealer, day, rules, shuffler or seat; the
+same floor with four planted tables — a pay table raised, a pay table changed between two shifts of one
 day, a house rule the game math does not model, a weak continuous shuffler replacing a good one —
 adds a flag for each plant, by name, and nothing else; and every reader opens every dataset of both floors and of an almost empty one with
 the same counts and a text table id.
@@ -135,15 +134,16 @@ def test_the_honest_floor_flags_no_table_bank_dealer_day_rules_or_shuffler(hones
     print(f"honest floor: flagged {_not_flagged(report, 'not_judged')}; lowest table z {lowest:+.2f}; "
           f"expected false alarms {report['expected_false_alarms']:.3f}; not judged {report['flagged']['not_judged']}")
     assert _not_flagged(report, "not_judged", "seats") == {}
-    assert honest.code == (1 if report["flagged"]["seats"] else 0)  # a seat flagged is a finding too (the xfail below)
-    assert report["flagged"]["not_judged"] == ["tcp-1", "tcp-2", "tcp-3"]  # the shipped bank's stake limit
-    assert all(t["rules"] in ("approved", "not judged") for t in report["tables"])
+    assert honest.code == (1 if report["flagged"]["seats"] else 0)  # a seat flagged is a finding too
+    # the player-dealer's stake covers the table in 9 rounds of 10: judged but for the rounds it could bind
+    assert report["flagged"]["not_judged"] == ["tcp-1", "tcp-2", "tcp-3"]
+    tcp = [t for t in report["tables"] if t["game"] == "three-card-poker"]
+    assert all(t["rules"] == "partly judged" and t["z"] is not None for t in tcp)
+    assert all(t["rules"] == "approved" for t in report["tables"] if t not in tcp)
+    binds = [f for f in report["rules"] if f["finding"] == "not judged"]
+    assert all(f["detail"].startswith(f"stake limit could bind: {f['rounds']:,} rounds") for f in binds)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the bands are normal, but a seat's result on long-shot wagers is skewed: at this seed seat ocp-1:7 "
-    "won two 150:1 triple ties in 284 Tie bets (0.25 expected, a 1-in-40 chance) and reads z -4.46 "
-    "against the seats' limit -3.24 (a 1-in-250,000 chance if the result were normal)"))
 def test_the_honest_floor_flags_no_seat(honest: Reported) -> None:
     assert honest.report["flagged"]["seats"] == []
 

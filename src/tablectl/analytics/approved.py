@@ -30,21 +30,23 @@ APPROVED = "approved.toml"  # in a dataset's MANIFESTS: the approved math kept w
 BANKS = ("house", "player")
 SET_KEYS = frozenset({"name", "game", "bank", "decks", "house_rules", "pay_tables"})  # of one [[approved]] set
 
+#: the house rule limiting payouts to the bank's stake: the math assumes the bank covers every
+#: wager, so under this rule a round is judged only where the bank's stake covers the most the
+#: bank could pay on the round's wagers (``tablectl.rules.settle.max_bank_pay``): the limit cannot
+#: change such a round's settlement, whatever the cards (``losses_extend_cover`` only adds cover).
+#: The rounds dataset's ``cover_binds`` says which rounds the limit could change; those are not judged.
+STAKE_LIMIT = "limit_to_banker_stake"
+STAKE_LIMIT_BINDS = "stake limit could bind"  # how the "not judged" finding of such rounds begins
+
 #: settlement rules the game math (``tablectl.gamemath``) models at one value only, by game: the
-#: rule's ``(modelled value, why another is not)``. The math assumes the bank covers every wager
-#: (``limit_to_banker_stake`` off: then ``losses_extend_cover`` changes nothing), that the DP
-#: goes to war on every tie, and that side bets are settled on the cards whatever the player does.
+#: rule's ``(modelled value, why another is not)``. The math has the DP go to war on every tie and
+#: side bets settled on the cards whatever the player does.
 UNMODELLED: dict[str, dict[str, tuple[Any, str]]] = {
     "one-card-poker": {
-        "limit_to_banker_stake": (False, "the math assumes the DP covers every wager"),
         "dp_declines_war": ("push", "the math has the DP go to war on every tie"),
     },
     "three-card-poker": {
-        "limit_to_banker_stake": (False, "the math assumes the player-dealer covers every wager"),
         "fold_forfeits_six_card_bonus": (False, "the math settles the 6 Card Bonus whatever the player does"),
-    },
-    "three-card-poker-florida": {
-        "limit_to_banker_stake": (False, "the math assumes the bank covers every wager"),
     },
     "texas-holdem-bonus": {
         "fold_forfeits_bonus": (False, "the math settles the Bonus on the cards whatever the player does"),
@@ -178,6 +180,7 @@ class Verdict:
     approved: bool  # the logged rules are an approved set's
     differences: tuple[str, ...]  # "tie_wager.any_tie 40 (approved 4)", "decks 8 (approved 6)"
     not_judged: str  # why its rounds are not judged ("" when they are)
+    stake_limited: bool = False  # payouts limited to the bank's stake: rounds the limit could change are not judged
 
 
 def verdict(approved: Approved, game: str, decks: int | None, rules: dict[str, Any] | None) -> Verdict:
@@ -200,7 +203,19 @@ def verdict(approved: Approved, game: str, decks: int | None, rules: dict[str, A
     _, judged_by, diffs = best
     missing = unmodelled(game, logged)
     reason = f"house rule {'; '.join(missing)}: not modelled by the game math" if missing else ""
-    return Verdict(None if reason else judged_by, not diffs, tuple(diffs), reason)
+    return Verdict(None if reason else judged_by, not diffs, tuple(diffs), reason, bool(logged.get(STAKE_LIMIT)))
+
+
+def _stake_limit_finding(common: dict[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The "not judged" finding of a rules id limiting payouts to the bank's stake, when some of
+    its rounds' stakes fall short of what the bank could pay (span column ``cover_may_bind``)."""
+    binds = sum(int(r.get("cover_may_bind") or 0) for r in rows)
+    if not binds:
+        return []
+    judged = common["rounds"] - binds
+    return [{**common, "rounds": binds, "finding": "not judged",
+             "detail": f"{STAKE_LIMIT_BINDS}: {binds:,} rounds (the bank's stake below the most it could pay; "
+                       f"the {judged:,} whose stake covers it are judged)"}]
 
 
 def _differences(logged: dict[str, Any], approved: dict[str, Any]) -> list[str]:
@@ -218,7 +233,8 @@ def rules_findings(approved: Approved, registry: dict[str, dict[str, Any]], span
     """What a floor analyst must know of each table's rules, from ``spans`` (per table, day and
     rules id: game, decks, rounds, first and last seq): rules no approved set has ("not approved",
     naming the rules that differ), rules changed within a day ("changed"), rounds whose rules the
-    game math does not model ("not judged"). One dict per finding: table_id, date (None: every
+    game math does not model ("not judged"), and rounds whose bank's stake a payout limit could
+    bind (``cover_may_bind`` in the spans). One dict per finding: table_id, date (None: every
     day), finding, rules_id, detail, rounds, first_round, last_round (round ids), seq_from, seq_to
     (log lines), round_span ("first..last (rounds)")."""
     out: list[dict[str, Any]] = []
@@ -239,6 +255,8 @@ def rules_findings(approved: Approved, registry: dict[str, dict[str, Any]], span
             out.append({**common, "finding": "not approved", "detail": "; ".join(v.differences)})
         if v.not_judged:
             out.append({**common, "finding": "not judged", "detail": v.not_judged})
+        elif v.stake_limited:
+            out.extend(_stake_limit_finding(common, rows))
     for (table, date), rows in sorted(by_day.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
         if len({r["rules_id"] for r in rows}) > 1:
             before: dict[str, Any] | None = None

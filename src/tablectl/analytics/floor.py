@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from tablectl.analytics import floor_theo
-from tablectl.analytics.approved import default_path, rules_findings
+from tablectl.analytics.approved import STAKE_LIMIT_BINDS, default_path, rules_findings
 from tablectl.analytics.approved import load as load_approved
 from tablectl.analytics.dataset import load_rules
 from tablectl.analytics.floor_detection import AdvantagePlay, advantage_play
@@ -220,7 +220,8 @@ def house_revenue(tables: list[dict[str, Any]]) -> list[str]:
 
 
 def _with_rules(result: Result, spans: list[dict[str, Any]], findings: list[dict[str, Any]]) -> Result:
-    """Add each table's rules ids and its rules mark (approved, not approved, rules changed, not judged)."""
+    """Add each table's rules ids and its rules mark (approved, not approved, rules changed, not
+    judged, partly judged)."""
     ids: dict[str, list[str]] = {}
     for s in spans:
         ids.setdefault(s["table_id"], [])
@@ -228,11 +229,21 @@ def _with_rules(result: Result, spans: list[dict[str, Any]], findings: list[dict
             ids[s["table_id"]].append(s["rules_id"])
     marks: dict[str, set[str]] = {}
     for f in findings:
-        marks.setdefault(f["table_id"], set()).add("rules changed" if f["finding"] == "changed" else f["finding"])
+        marks.setdefault(f["table_id"], set()).add(_mark(f))
     at = result.columns.index("table_id")
     rows = [(*row, ", ".join(ids.get(row[at], [])), ", ".join(sorted(marks.get(row[at], ()))) or "approved")
             for row in result.rows]
     return Result([*result.columns, "rules_ids", "rules"], rows)
+
+
+def _mark(finding: dict[str, Any]) -> str:
+    """A finding's mark on its table's row: "partly judged" for rounds a stake limit could bind
+    (the table's other rounds are judged)."""
+    if finding["finding"] == "changed":
+        return "rules changed"
+    if finding["finding"] == "not judged" and finding["detail"].startswith(STAKE_LIMIT_BINDS):
+        return "partly judged"
+    return str(finding["finding"])
 
 
 def _weak(shufflers: Result, p_limit: float, shuffled_by: str) -> list[str]:

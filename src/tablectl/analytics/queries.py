@@ -35,7 +35,8 @@ MATH_CACHE = "_math.json"  # in MANIFESTS
 MATH_FORMAT = 4
 MATH_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id", pa.string()), ("wager", pa.string()),
                          ("edge", pa.float64()), ("variance", pa.float64()), ("strategy", pa.string()),
-                         ("note", pa.string()), ("judged_by", pa.string())])
+                         ("note", pa.string()), ("judged_by", pa.string()),
+                         ("stake_limited", pa.bool_())])
 OUTCOME_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id", pa.string()), ("wager", pa.string()),
                             ("result", pa.float64()), ("probability", pa.float64())])
 COV_SCHEMA = pa.schema([("game", pa.string()), ("decks", pa.int32()), ("rules_id", pa.string()), ("wager_a", pa.string()),
@@ -115,6 +116,7 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
                       else '*, "table" AS table_id')
             if "player" in SCHEMAS[name].names and "player" not in columns:  # files with no player column: NULL
                 select += ", NULL::VARCHAR AS player"
+            select += _missing_bank_columns(name, columns)
             con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM {source}")
         else:
             con.register(f"{name}_empty", with_partitions(name).empty_table())
@@ -124,6 +126,9 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
     maths, covs, outcomes = _wager_math(con, root, approved, warn, progress)
     con.register("wager_math_table", maths)
     con.execute("CREATE VIEW wager_math AS SELECT * FROM wager_math_table")
+    # rounds a limit to the bank's stake could change (cover_binds true, or unknown in older files):
+    # under rules limiting payouts to the stake (wager_math.stake_limited) their wagers are not judged
+    con.execute("CREATE VIEW stake_binds AS SELECT DISTINCT table_id, round_id FROM rounds WHERE cover_binds IS NOT FALSE")
     con.register("wager_cov_table", covs)
     con.execute("CREATE VIEW wager_cov AS SELECT * FROM wager_cov_table")
     con.register("wager_outcomes_table", outcomes)
@@ -137,6 +142,17 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
     con.execute("SET enable_external_access = false")
     con.execute("SET lock_configuration = true")
     return con
+
+
+#: the rounds' bank columns files written before them lack (read as NULL: whether a stake limit
+#: could bind is then unknown, and such rounds of a table limiting payouts are not judged)
+BANK_COLUMNS = {"banker_stake": "BIGINT", "bank_max_pay": "BIGINT", "cover_binds": "BOOLEAN"}
+
+
+def _missing_bank_columns(name: str, columns: set[str]) -> str:
+    if name != "rounds":
+        return ""
+    return "".join(f", NULL::{kind} AS {col}" for col, kind in BANK_COLUMNS.items() if col not in columns)
 
 
 def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, warn: Callable[[str], None] | None,
@@ -185,7 +201,8 @@ def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, 
                 entry = cache["entries"][key] = math_entry(game, decks, v.judged_by.rules, progress)
                 changed = True
         for m in entry["wagers"]:
-            for name, value in (("decks", decks), ("rules_id", rules_id), ("judged_by", judged_by), *m.items()):
+            for name, value in (("decks", decks), ("rules_id", rules_id), ("judged_by", judged_by),
+                                ("stake_limited", v.stake_limited), *m.items()):
                 if name in rows:
                     rows[name].append(value)
             for result, probability in m.get("outcomes") or ():

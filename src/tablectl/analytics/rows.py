@@ -28,6 +28,7 @@ from typing import Any
 
 import orjson
 
+from tablectl.analytics.bank_cover import bank_cover
 from tablectl.analytics.dataset import PartWriter
 from tablectl.analytics.judging import COLUMNS as JUDGED_COLUMNS
 from tablectl.analytics.judging import NOT_JUDGED, Judge, RoundJudgement, main_wager
@@ -54,7 +55,7 @@ DECISION_COLUMNS = ("table_id", "seq", "ts", "round_id", "round", "dealer", "sea
                     *JUDGED_COLUMNS)
 ROUND_COLUMNS = ("table_id", "round_id", "session", "round", "game", "decks", "rules_id", "dealer", "shoe", "start_seq",
                  "end_seq", "start_ts", "end_ts", "status", "settlement", "seats", "banker", "handle", "win",
-                 "theo_win", "theo_var", "violations", "holds", "cards", "penetration")
+                 "theo_win", "theo_var", "violations", "holds", "cards", "penetration", "banker_stake", "bank_max_pay", "cover_binds")
 _CARD, _POSITION, _HIDDEN, _REVEALED = (CARD_COLUMNS.index(c) for c in ("card", "position", "hidden", "revealed_seq"))
 for _name, _columns in (("cards", CARD_COLUMNS), ("bets", BET_COLUMNS), ("decisions", DECISION_COLUMNS),
                         ("rounds", ROUND_COLUMNS)):
@@ -120,13 +121,16 @@ class RoundFacts:
     violations: int
     resumed_in: tuple[int, ...]
     holds: int = 0
+    banker_stake: int | None = None
+    wagers: tuple[dict[str, int], ...] = ()  # each seat's wagers placed before the deal
 
     @classmethod
     def of(cls, r: RoundRecord) -> RoundFacts:
         handle = 0 if r.status == VOIDED else sum(
             int(stake or 0) for wagers in (r.wagers or {}).values() for stake in wagers.values())
         return cls(r.session, r.number, r.shoe, r.start_seq, r.end_seq, r.start_ts, r.end_ts, r.status, r.settlement,
-                   len(r.seats), r.banker, handle, r.net, len(r.violations), tuple(r.resumed_in), r.holds)
+                   len(r.seats), r.banker, handle, r.net, len(r.violations), tuple(r.resumed_in), r.holds,
+                   r.banker_stake, tuple((r.wagers or {}).values()))
 
 
 @dataclass(slots=True)
@@ -465,7 +469,8 @@ def _round_row(out: _Rows, r: RoundFacts, mine: _Round, anchor: int, judged: Rou
     out.put("rounds", anchor, r.start_ts, (
         out.table, mine.round_id, r.session, r.number, mine.game, mine.decks, mine.rules_id, mine.dealer,
         _text(r.shoe), r.start_seq, r.end_seq, r.start_ts, r.end_ts, r.status, r.settlement, r.seats, r.banker,
-        r.handle, -r.net, theo_win, theo_var, r.violations, r.holds, mine.cards, mine.penetration))
+        r.handle, -r.net, theo_win, theo_var, r.violations, r.holds, mine.cards, mine.penetration,
+        *bank_cover(mine.game, mine.rules_id, out.rules.get(mine.rules_id, {}).get("rules"), r.banker_stake, r.wagers)))
 
 
 def _shoes(out: _Rows, lines: _Pass, report: ReviewReport) -> None:

@@ -24,6 +24,7 @@ _SCHEMAS: dict[str, pa.Schema] = {
         ("handle", pa.int64()), ("win", pa.int64()), ("theo_win", pa.float64()), ("theo_var", pa.float64()),
         ("violations", pa.int32()), ("holds", pa.int32()),
         ("cards", pa.int32()), ("penetration", pa.float64()),
+        ("banker_stake", pa.int64()), ("bank_max_pay", pa.int64()), ("cover_binds", pa.bool_()),
     ]),
     "cards": pa.schema([
         ("seq", pa.int64()), ("ts", _TS), ("event", pa.string()), ("session", pa.int32()), ("shoe", pa.string()),

@@ -11,7 +11,7 @@ Settlement runs from the dealer's right to left (highest seat first); per seat: 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
 from tablectl.cards import is_black, rank
@@ -108,6 +108,15 @@ def tie_payout(
     lines += ["double-tie", "triple-tie", "quad-tie"][: min(ties, 4) - 1]
     best = max(lines, key=table.pays)
     return pays(best, table.pays(best))
+
+
+def max_bank_pay(wagers: Iterable[Mapping[str, int]], rules: OneCardPokerRules) -> int:
+    """The most the DP could pay on ``wagers`` (each seat's wagers placed before the deal, cents)
+    whatever the cards and decisions: per seat the primary and the war's matching bet (stake =
+    primary) won and the Tie wager's top line. A DP staking at least this settles exactly as
+    with no limit."""
+    top = pays("top", max([0, *(p for _, p in rules.tie_wager.lines())]))
+    return sum(2 * WIN.net(s.get(PRIMARY, 0)) + top.net(s.get(TIE, 0)) for s in wagers)
 
 
 def settle_round(hands: RoundHands, rules: OneCardPokerRules) -> Settlement:

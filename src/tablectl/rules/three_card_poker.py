@@ -17,6 +17,8 @@ limited to the player-dealer's stake (``ThreeCardPokerRules.limit_to_banker_stak
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from tablectl.rounds import BetResult, RoundHands, Settlement
 from tablectl.rules import hand7, seats
 from tablectl.rules.coverage import Cover
@@ -33,7 +35,7 @@ from tablectl.rules.hand3 import (
 from tablectl.rules.hand7 import ROYAL_FLUSH, best_five, category5
 from tablectl.rules.houserules import ThreeCardPokerRules
 from tablectl.rules.payout import FOLD, LOSE, PUSH, WIN, Payout, pays
-from tablectl.rules.paytables import AnteBonusTable, PairPlusTable, SixCardBonusTable
+from tablectl.rules.paytables import AnteBonusTable, PairPlusTable, PayTable, SixCardBonusTable
 
 GAME = "three-card-poker"
 
@@ -108,6 +110,25 @@ def six_card_bonus_payout(best: int, table: SixCardBonusTable) -> Payout:
     """The 6 Card Bonus on the best five-card value of the player's and player-dealer's cards."""
     line = "royal-flush" if best == ROYAL_FLUSH else _LINES5.get(category5(best))
     return pays(line, table.pays(line)) if line else LOSE
+
+
+def max_bank_pay(wagers: Iterable[Mapping[str, int]], rules: ThreeCardPokerRules) -> int:
+    """The most the player-dealer could pay on ``wagers`` (each seat's wagers placed before the
+    deal, cents) whatever the cards and decisions: per seat the Ante won, the Play (stake = Ante)
+    won and the Ante bonus's top line, the Pair Plus's and the 6 Card Bonus's top lines. A bank
+    staking at least this settles exactly as with no limit."""
+    ante_bonus, pairplus, six = (_top(t) for t in (rules.ante_bonus, rules.pairplus, rules.six_card_bonus))
+    total = 0
+    for stakes in wagers:
+        ante = stakes.get(ANTE, 0)
+        total += 2 * WIN.net(ante) + ante_bonus.net(ante)
+        total += pairplus.net(stakes.get(PAIRPLUS, 0)) + six.net(stakes.get(SIX_CARD_BONUS, 0))
+    return total
+
+
+def _top(table: PayTable) -> Payout:
+    """The table's largest win (a push if it pays nothing)."""
+    return pays("top", max([0, *(p for _, p in table.lines())]))
 
 
 def settle_round(hands: RoundHands, rules: ThreeCardPokerRules) -> Settlement:

@@ -18,6 +18,10 @@ resolves the hold; a hold the device's faults explain (a packet cut short by a j
 missing card, a failed deck check) is resolved by the supervisor too, and a batch shuffler's deck
 that failed its check is replaced. A hold that neither a mistake nor a fault explains stops the
 dealer (``DealerError``).
+
+Where a player banks, the banking player's stake covers the most the bank could pay on the
+round's wagers (``tablectl.rules.settle.max_bank_pay``, rounded up to $100) in
+:data:`COVERS_TABLE` of the rounds, else it is $100 to $5,000 (a limit to it may then bind).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from tablectl.drivers.events import CardDrawn, CardReturned, DeviceEvent, PacketDelivered
+from tablectl.rules.settle import max_bank_pay
 from tablectl.simulators.device import SimDevice
 from tablectl.simulators.model import DeviceRefused
 from tablectl.table import lifecycle as lc
@@ -59,6 +64,9 @@ EXPECTED_VIOLATION: dict[str, str] = {
 """The violation kind the controller must raise, in the same round, for each mistake."""
 
 SUPERVISOR = "virtual-supervisor"
+COVERS_TABLE = 0.9
+"""The share of rounds whose banking player (DP or player-dealer) stakes enough to cover every
+wager on the table at its top payouts, as a player-dealer typically does."""
 _RETRIES = 20  # tries at one action or input through device faults before giving up
 CONTENT_FAULTS = ("foreign", "extra", "missing")
 """Faults that change what the device holds: their cards stay in it (until a load), and holds
@@ -302,8 +310,18 @@ class VirtualDealer:
                 if bet not in w and bet not in game.required and self.rng.random() < 0.4:
                     w[bet] = self._amount(side=True, bet=bet)
             wagers[seat] = w
-        stake = 100 * self.rng.randint(1, 50) * 100 if game.banker else None
+        stake = self._banker_stake(wagers) if game.banker else None
         return seats, wagers, stake
+
+    def _banker_stake(self, wagers: dict[int, dict[str, int]]) -> int:
+        """What the banking player puts up: in :data:`COVERS_TABLE` of the rounds enough to cover
+        the most the bank could pay on the table's wagers (rounded up to $100), else $100 to
+        $5,000 (then a limit to the stake may cut the bank's payouts)."""
+        stake = 100 * self.rng.randint(1, 50) * 100
+        bound = max_bank_pay(self.game.id, wagers.values(), self.config.settlement_rules)
+        if bound is not None and self.rng.random() < COVERS_TABLE:
+            stake = max(stake, -(-bound // 10_000) * 10_000)
+        return stake
 
     def _amount(self, *, side: bool = False, bet: str | None = None) -> int:
         low, high = self.config.min_bet // 100, self.config.max_bet // 100

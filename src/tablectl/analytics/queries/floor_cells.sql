@@ -4,7 +4,8 @@
 -- win: the bank's result (house or player-dealer) = minus the players' net, cents.
 -- handle: the initial wagers settled (bets a decision adds - Play, War, Raise - are not handle;
 -- nor bets returned as no-action). The bets of voided rounds are left out.
--- judged_*: the wagers tablectl.gamemath analyses (wager_math.edge not null): their win, the
+-- judged_*: the wagers tablectl.gamemath analyses (wager_math.edge not null; under a limit to the
+-- bank's stake, only in rounds whose stake covers the most the bank could pay): their win, the
 -- expected win (stake x house edge) and its exact variance: the rounds' variances, each the sum of
 -- stake^2 x variance per unit over its wagers and stake_i x stake_j x covariance per unit over
 -- every two of its wagers (one seat's, or two seats' of the round: wager_cov).
@@ -12,7 +13,7 @@
 -- theoretical win, handle and number; theo_judged_*: the rounds whose spread about it is known too
 -- (rounds.theo_var): their win, theoretical win and summed theo_var.
 WITH b AS (
-    SELECT bets.*, m.edge, m.variance
+    SELECT bets.*, CASE WHEN m.stake_limited AND EXISTS (SELECT 1 FROM stake_binds s WHERE s.table_id = bets.table_id AND s.round_id = bets.round_id) THEN NULL ELSE m.edge END AS edge, m.variance
     FROM bets
     LEFT JOIN wager_math m USING (game, decks, rules_id, wager)
     WHERE bets.date BETWEEN $from AND $to

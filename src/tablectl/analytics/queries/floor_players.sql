@@ -4,7 +4,7 @@
 -- valued), what the house won (win) and his edge as played (-theo_win / handle). Bets returned as
 -- no-action and the bets of voided rounds are no handle. Rows with no player entered are left out.
 WITH b AS (
-    SELECT bets.*, m.edge FROM bets LEFT JOIN wager_math m USING (game, decks, rules_id, wager)
+    SELECT bets.*, CASE WHEN m.stake_limited AND EXISTS (SELECT 1 FROM stake_binds s WHERE s.table_id = bets.table_id AND s.round_id = bets.round_id) THEN NULL ELSE m.edge END AS edge FROM bets LEFT JOIN wager_math m USING (game, decks, rules_id, wager)
     WHERE bets.date BETWEEN $from AND $to AND bets.player IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM rounds v WHERE v.table_id = bets.table_id AND v.round_id = bets.round_id AND v.status = 'voided')
 ),

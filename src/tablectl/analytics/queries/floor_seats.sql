@@ -6,7 +6,7 @@
 -- (the expected win under the math's strategy plus its decisions' cost; NULL when a decision of the
 -- seat is not valued), win: its actual result for the house, edge_as_played: -theo_win / handle.
 WITH b AS (
-    SELECT bets.*, m.edge, m.variance FROM bets LEFT JOIN wager_math m USING (game, decks, rules_id, wager)
+    SELECT bets.*, CASE WHEN m.stake_limited AND EXISTS (SELECT 1 FROM stake_binds s WHERE s.table_id = bets.table_id AND s.round_id = bets.round_id) THEN NULL ELSE m.edge END AS edge, m.variance FROM bets LEFT JOIN wager_math m USING (game, decks, rules_id, wager)
     WHERE bets.date BETWEEN $from AND $to
       AND NOT EXISTS (SELECT 1 FROM rounds v WHERE v.table_id = bets.table_id AND v.round_id = bets.round_id AND v.status = 'voided')
 ),
