@@ -27,6 +27,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tablectl.gamemath.holdem_main import _popcount
+from tablectl.gamemath.holdem_main import _turn_node as _sorted_node
+
 # result slots of ``pair`` and ``one_seen``
 NET, PLAYED, TURN_BETS, RIVER_BETS, CASES = range(5)
 SLOTS = 5
@@ -40,24 +43,6 @@ def binomials(n: int) -> np.ndarray:
         for k in range(1, 6):
             table[i, k] = table[i - 1, k - 1] + table[i - 1, k] if i else 0
     return table
-
-
-@njit(cache=True)
-def _node(a: int, b: int, c: int, d: int, binom: np.ndarray) -> int:
-    """Colex index of the positions ``a < b < c < d``."""
-    return binom[a, 1] + binom[b, 2] + binom[c, 3] + binom[d, 4]
-
-
-@njit(cache=True)
-def _sorted_node(a: int, b: int, c: int, t: int, binom: np.ndarray) -> int:
-    """The turn node of flop ``a < b < c`` and turn ``t``."""
-    if t < a:
-        return _node(t, a, b, c, binom)
-    if t < b:
-        return _node(a, t, b, c, binom)
-    if t < c:
-        return _node(a, b, t, c, binom)
-    return _node(a, b, c, t, binom)
 
 
 @njit(cache=True)
@@ -75,15 +60,6 @@ def _hand(base: int, m0: int, m1: int, m2: int, m3: int, a: int, b: int, rank7: 
         if _popcount(m) >= 5 and flush_table[m] > v:
             v = flush_table[m]
     return v
-
-
-@njit(cache=True)
-def _popcount(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 WON, LOST, PAID = 1, 1 << 16, 1 << 32
