@@ -58,7 +58,7 @@ def test_two_concurrent_exports_write_each_row_once_and_neither_fails(small_floo
     target = tmp_path / "ds"
     first = subprocess.Popen(export_command(small_floor, target), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     second = subprocess.Popen(export_command(small_floor, target), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    results = [(p.wait(120), *p.communicate()) for p in (first, second)]
+    results = [(p.wait(300), *p.communicate()) for p in (first, second)]  # the second waits for the first
     assert [code for code, _, _ in results] == [0, 0], results
     assert sum("nothing new" in out for _, out, _ in results) == 1  # one did it all, the other found it done
     rows, distinct = counted(target, 'SELECT count(*) AS n, count(DISTINCT ("table", round_id)) AS d FROM rounds')
@@ -76,7 +76,7 @@ def test_an_export_waits_for_the_one_holding_the_dataset_and_says_so(small_floor
         waiting = proc.stderr.readline()
         assert f"another export (pid {os.getpid()}) is writing the dataset" in waiting
         assert proc.poll() is None and not (target / "rounds").exists()  # waiting, not exporting
-    out, err = proc.communicate(timeout=120)
+    out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0 and err == "", err
     assert counted(target, "SELECT count(*) AS n FROM rounds") == [small_floor.rounds]
 
