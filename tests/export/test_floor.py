@@ -67,5 +67,5 @@ def test_the_html_report_plots_each_tables_hold_against_its_band_per_day(small_f
     tablectl("floor", exported, "--html", page)
     html = page.read_text()
     assert html.count("<svg") == len(small_floor.logs) and "<script" not in html
-    assert html.count("class='band'") == 2 * (len(small_floor.logs) - 1)  # two days each, tcp-1 not judged
-    assert "<figcaption>tcp-1: not judged (no game math for its rules)</figcaption>" in html
+    assert html.count("class='band'") == 2 * len(small_floor.logs)  # two days each (tcp-1: the rounds its bank's stake covers)
+    assert "<figcaption>tcp-1</figcaption>" in html  # judged on the rounds its bank's stake covers
