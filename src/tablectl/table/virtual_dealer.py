@@ -361,7 +361,8 @@ class VirtualDealer:
             if len(self._unread) > unread:
                 break  # a misread card: the table holds until it is named (the rest is dealt after)
         else:
-            if self._armed == EXTRA_CARD:
+            # an extra card only in a round still being dealt (not one the table voided meanwhile)
+            if self._armed == EXTRA_CARD and self._snapshot().state == lc.IN_ROUND:
                 self._record(round_no, EXTRA_CARD)
                 self._armed = None
                 self._draw()
