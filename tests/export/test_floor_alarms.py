@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from statistics import NormalDist
 
-from tablectl.analytics.floor import Z_LIMIT, flag_low, judged
+from tablectl.analytics.floor import Z_LIMIT, flagged_row, judged
 from tablectl.analytics.queries import Result
 
 
@@ -13,7 +13,7 @@ def test_the_alarm_correction_flags_nothing_on_a_null_floor_where_uncorrected_z_
     # an honest floor: the dealers' z at the normal quantiles, as chance spreads them
     zs: list[float | None] = [NormalDist().inv_cdf((i + 0.5) / dealers) for i in range(dealers)]
     assert sum(z is not None and z <= -Z_LIMIT for z in zs) >= 1  # the uncorrected limit flags some
-    assert not any(flag_low(zs))
     family = judged(Result(["dealer", "z"], [(f"D-{i}", z) for i, z in enumerate(zs)]), 0.05, Z_LIMIT)
+    assert not any(flagged_row({"z": z}, family) for z in zs)
     assert family.tests == dealers and family.limit > -min(z for z in zs if z is not None)
     assert family.expected_false_alarms <= 0.05

@@ -282,7 +282,9 @@ def test_a_missing_holdem_main_game_is_computed_with_progress(tmp_path: Path, mo
 
 
 def test_a_player_bank_is_flagged_above_its_band_and_the_house_is_not() -> None:
-    from tablectl.analytics.floor import outside_band
+    from tablectl.analytics.floor import Alarms, FloorReport
 
-    assert outside_band({"bank": "player", "z": 3.5}, 3.0) and outside_band({"bank": "player", "z": -3.5}, 3.0)
-    assert not outside_band({"bank": "house", "z": 3.5}, 3.0) and outside_band({"bank": "house", "z": -3.5}, 3.0)
+    report = FloorReport.__new__(FloorReport)
+    report.alarms = {family: Alarms(1, 3.0, 0.0, 0.0, 3.0) for family in ("player_banks", "tables")}
+    assert report.flags("player_banks", {"z": 3.5}) and report.flags("player_banks", {"z": -3.5})
+    assert not report.flags("tables", {"z": 3.5}) and report.flags("tables", {"z": -3.5})

@@ -200,13 +200,6 @@ def _judge_theo(report: FloorReport, raw: dict[str, Result], alpha: float, z_lim
     report.flagged.update(floor_theo.flagged(raw, limit))
 
 
-def outside_band(row: dict[str, Any], z_limit: float) -> bool:
-    """Whether a table's row is flagged: a house bank below the band, a player bank outside it."""
-    if row.get("z") is None:
-        return False
-    return abs(row["z"]) >= z_limit if row.get("bank") == "player" else row["z"] <= -z_limit
-
-
 def house_revenue(tables: list[dict[str, Any]]) -> list[str]:
     """What the house earns at the player-banked tables, one line per game: nothing, as the table
     configs set no collection fee (the bank's result is the Designated Player's or player-dealer's,
@@ -271,12 +264,6 @@ def flagged_row(row: dict[str, Any], alarms: Alarms, side: str = "low") -> bool:
     if row.get("p") is None:
         return signed >= alarms.limit
     return signed >= alarms.z_min and row["p"] <= alarms.p_limit
-
-
-def flag_low(z_values: list[float | None], alpha: float = ALPHA, z_min: float = Z_LIMIT) -> list[bool]:
-    """Which of one family's ``z_values`` (None: not tested) are flagged."""
-    limit = family_limit(sum(z is not None for z in z_values), alpha, z_min)
-    return [z is not None and z <= -limit for z in z_values]
 
 
 def _low(row: dict[str, Any], alarms: Alarms) -> bool:
