@@ -361,11 +361,15 @@ class VirtualDealer:
             if len(self._unread) > unread:
                 break  # a misread card: the table holds until it is named (the rest is dealt after)
         else:
-            # an extra card only in a round still being dealt (not one the table voided meanwhile)
+            # an extra card only in a round still being dealt (not one the table voided meanwhile);
+            # one past the cap is seen as the cap's violation, so it is that mistake or none
             if self._armed == EXTRA_CARD and self._snapshot().state == lc.IN_ROUND:
-                self._record(round_no, EXTRA_CARD)
+                past_cap = view.cap_cards is not None and drawn + 1 > view.cap_cards
+                if not past_cap or self._ignore_cap:
+                    self._record(round_no, CARD_PAST_CAP if past_cap else EXTRA_CARD)
+                    self._ignore_cap = self._ignore_cap and not past_cap
+                    self._draw()
                 self._armed = None
-                self._draw()
         self._sync_last()
 
     def _packet(self, p: Prompt, view: TableView, round_no: int) -> None:
