@@ -17,20 +17,20 @@ TCP = ROOT / "config" / "tables" / "three-card-poker.toml"
 
 @pytest.fixture(scope="module")
 def tcp_floor(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, list[dict]]:
-    """The shipped tcp-1 played 80 rounds by the virtual dealer, exported, and its floor report."""
+    """The shipped tcp-1 played 80 rounds (seeded) by the virtual dealer, exported, and its floor report."""
     from exporthelpers import run_tablectl
 
     from tablectl.eventlog.keys import save_keypair
 
     root = tmp_path_factory.mktemp("tcp")
     save_keypair(root / "keys")
-    done = run_tablectl("run", TCP, "--simulate", "--autoplay", 80, "--headless", "--log-dir", root / "logs",
+    done = run_tablectl("run", TCP, "--simulate", "--autoplay", 80, "--headless", "--seed", 3, "--log-dir", root / "logs",
                         "--signing-key", root / "keys" / "table.key")
     assert done.code == 0, done.err
     done = run_tablectl("export", root / "logs", "--to", root / "ds", "--key", root / "keys" / "table.pub")
     assert done.code == 0, done.err
     done = run_tablectl("floor", root / "ds", "--json")
-    assert done.code == 0, done.err
+    assert done.code in (0, 1), done.err  # 1: something flagged by chance in 80 honest rounds; not this file's subject
     rounds = ds.dataset(root / "ds" / "rounds", partitioning="hive").to_table().to_pylist()
     return json.loads(done.out), rounds
 
