@@ -87,5 +87,6 @@ def test_the_spread_is_the_mean_square_about_theo_variance_plus_the_squared_offs
 
 
 def test_games_whose_unknown_cards_are_not_enumerated_give_none() -> None:
-    hands = RoundHands("texas-holdem-bonus", [SeatHand(1, cards("Ah Kd"), {"ante": 500}, ["fold"])])
-    assert theo_variance(hands, RULES_BY_GAME["texas-holdem-bonus"](), 1, 0) is None
+    hands = RoundHands("one-card-poker", [SeatHand(1, cards("Ah"), {"primary": 500})], dealer=cards("Kd"),
+                       banker_seat=2, banker_stake=100_000)
+    assert theo_variance(hands, RULES_BY_GAME["one-card-poker"](), 6, 0) is None

@@ -36,15 +36,17 @@ import numpy as np
 
 from tablectl.gamemath.decision_threecard import _subsets
 from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
+from tablectl.gamemath.theo_variance_holdem import holdem_deals
 from tablectl.rounds import RoundHands
 from tablectl.rules.hand3 import QUEEN_HIGH, value3
 from tablectl.rules.hand7 import ROYAL_FLUSH, pack5
 from tablectl.rules import one_for_the_money as oftm
 from tablectl.rules import three_card_poker as tcp
+from tablectl.rules import texas_holdem_bonus as thb
 from tablectl.rules import three_card_poker_florida as fl
 from tablectl.rules.settle import settle
 
-COVERED = (tcp.GAME, fl.GAME, oftm.GAME)
+COVERED = (tcp.GAME, fl.GAME, oftm.GAME, thb.GAME)
 
 Deal = tuple[tuple[int, ...], int]  # (the dealer's cards, how many deals give a hand settling alike)
 
@@ -165,6 +167,8 @@ def deals(hands: RoundHands, decks: int, rules: Any) -> list[Deal] | None:
         return list(_threecard_deals(hands, rules))
     if hands.game == oftm.GAME:
         return list(_oftm_deals(hands, decks, rules))
+    if hands.game == thb.GAME:
+        return list(holdem_deals(hands, decks))
     return None
 
 
