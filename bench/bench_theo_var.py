@@ -3,13 +3,17 @@ as a ratio against the same export without it, side by side in the same run.
 
     python bench/bench_theo_var.py                            # 500 rounds of each game, temp dir
     python bench/bench_theo_var.py --rounds 2000 --dir /var/tmp/btv --keep
+    python bench/bench_theo_var.py --rounds 300 --games thb        # Texas Hold'em Bonus only
 
 One log per game theo_var covers (Three Card Poker, its Florida variant, One for the Money from a
-shoe), each played by ``tablectl run CONFIG --simulate --autoplay ROUNDS --headless`` with a
-signing key of the benchmark's. Timed in this process, ``--repeat`` rounds, the two exports taking
-turns on the page-cached files, garbage collected before each: ``export_logs`` into a fresh dataset
+shoe, Texas Hold'em Bonus), each played by ``tablectl run CONFIG --simulate --autoplay ROUNDS --headless`` with a
+signing key of the benchmark's. Timed in this process after one untimed export (the per-process caches filled),
+``--repeat`` rounds, the two exports taking turns on the page-cached files, garbage collected before each: ``export_logs`` into a fresh dataset
 with theo_var switched off (``judging._theo_var`` giving None) against the export as shipped
-(decisions judged and theo_win in both). Printed per game: with / without, median and range.
+(decisions judged and theo_win in both). Printed per game: with / without, median and range, and
+the calibration: the summed theo_var against the summed (win - theo_win)^2 of the log's rounds
+(honest simulated players: about 1). Texas Hold'em Bonus's theo_win needs its main game's analysis
+on the machine (``tablectl math texas-holdem-bonus``); without it the game is skipped.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
 from tablectl.analytics import judging
 from tablectl.analytics.export import export_logs
 from tablectl.eventlog import load_public_key
@@ -32,7 +38,7 @@ from tablectl.eventlog.keys import save_keypair
 
 CONFIGS = Path(__file__).resolve().parents[1] / "config" / "tables"
 GAMES = {"tcp": "three-card-poker.toml", "tcpfl": "three-card-poker-florida.toml",
-         "oftm": "one-for-the-money-shoe.toml"}
+         "oftm": "one-for-the-money-shoe.toml", "thb": "texas-holdem-bonus.toml"}
 
 
 def _play(root: Path, name: str, rounds: int, key: Path) -> Path:
@@ -51,12 +57,31 @@ def _timed(run: Any) -> float:
     return time.perf_counter() - t
 
 
+def _calibration(dataset: Path) -> tuple[int, float, float]:
+    """(rounds with a theo_var, their summed theo_var, their summed (win - theo_win)^2)."""
+    rows = duckdb.sql(f"SELECT count(*), sum(theo_var), sum((win - theo_win) ^ 2) FROM read_parquet("
+                      f"'{dataset}/rounds/**/*.parquet', hive_partitioning = true) WHERE theo_var IS NOT NULL")
+    n, var, square = rows.fetchall()[0]
+    return int(n), float(var or 0), float(square or 0)
+
+
+def _skipped(name: str) -> str | None:
+    """Why ``name`` cannot be benchmarked here (None: it can)."""
+    if name == "thb":
+        from tablectl.gamemath import holdem_strategy
+
+        if holdem_strategy.cached() is None:
+            return "the main game's analysis is not on this machine (tablectl math texas-holdem-bonus)"
+    return None
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=500)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--dir", type=Path, default=None)
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--games", default=",".join(GAMES), help=f"comma-separated, of {', '.join(GAMES)}")
     args = ap.parse_args()
     root = args.dir or Path(tempfile.mkdtemp(prefix="bench-theo-var-"))
     root.mkdir(parents=True, exist_ok=True)
@@ -72,14 +97,25 @@ def main() -> int:
         shutil.rmtree(target, ignore_errors=True)
         export_logs(sorted(logs.glob("tablectl-*.jsonl")), target, [public])
 
-    for name in GAMES:
+    for name in args.games.split(","):
+        if name not in GAMES:
+            print(f"--games: unknown game {name!r} (known: {', '.join(GAMES)})", file=sys.stderr)
+            return 2
+        why = _skipped(name)
+        if why:
+            print(f"{name}: skipped: {why}")
+            continue
         logs = _play(root, name, args.rounds, keys / "table.key")
+        export(logs, True)  # untimed: the process's caches (the decisions' values) filled once
         ratios = []
         for _ in range(args.repeat):
             plain = _timed(lambda: export(logs, False))
             full = _timed(lambda: export(logs, True))
             ratios.append(full / plain)
             print(f"{name}: without theo_var {plain:.2f} s, with {full:.2f} s")
+        n, var, square = _calibration(root / "ds")
+        print(f"{name} calibration over {n:,} rounds: summed theo_var / summed (win - theo_win)^2 = "
+              f"{var / square if square else float('nan'):.3f}")
         print(f"{name} export with / without theo_var over {args.rounds:,} rounds: median {statistics.median(ratios):.2f}x "
               f"(range {min(ratios):.2f}-{max(ratios):.2f}, {len(ratios)} runs)")
     judging._theo_var = shipped  # type: ignore[assignment]

@@ -3,26 +3,29 @@
 
 A round's theoretical win (``analytics.judging``) is what the house expects given the wagers and
 the decisions the players made from what they saw. Its spread is taken given what the players saw,
-all seats together: every seat's cards (One for the Money: the card traded and the new one) and
-every decision are fixed as logged, and the dealer's cards are every hand the unseen cards can make
-(one deck: every set of the cards no seat holds; a shoe: ordered deals from the shoe's counts less
-the seats' cards). Each is settled by the rules engine (``tablectl.rules.settle``) on the whole
+all seats together: every seat's cards (One for the Money: the card traded and the new one), the
+board (Texas Hold'em Bonus) and every decision are fixed as logged, and the dealer's cards are
+every hand the unseen cards can make (one deck: every set of the cards no seat holds and the board
+does not show; a shoe: ordered deals from the shoe's counts less the seats' cards). Each is settled by the rules engine (``tablectl.rules.settle``) on the whole
 round -- so the seats' shared dealer hand (their covariance), a player-dealer's limited stake and
 every side bet are exact -- and the figure is
 
     E[(X - theo)^2 | what the players saw] = Var(X | seen) + (E[X | seen] - theo)^2
 
 with X the house result (minus the players' net). Over rounds this is the variance of
-``actual - theo`` (its expectation is exactly the variance of X - theo: the second term carries
-the luck of the players' own cards, which the theoretical win leaves out). For a table whose every
-decision is the strategy's it averages to the optimal-play variance of the round.
+``actual - theo`` (its expectation is exactly the variance of X - theo, theo being fixed by what is
+conditioned on: the second term carries the luck of the players' own cards, which the theoretical
+win leaves out). Texas Hold'em Bonus's theoretical win values each decision from the cards out at
+it (the hole cards before the flop, then the flop, then the turn), so there the second term also
+carries the luck of the board. For a table whose every decision is the strategy's it averages to
+the optimal-play variance of the round.
 
 Dealer hands that settle alike are settled once: Three Card Poker's by whether the hand qualifies
 and, per seat, whether it beats, ties or loses to the seat's (and the category of the six cards,
 a royal apart, per seat with a 6 Card Bonus: the line the pay table pays for it), One for the Money's by the higher card's
-rank (and the line the side bet pays, per seat with one).
-Texas Hold'em Bonus and One Card Poker are not covered (None): their unknown cards (the board,
-the wars) are not enumerated here.
+rank (and the line the side bet pays, per seat with one), Texas Hold'em Bonus's by the showdown
+per seat that played on and whether the dealer holds two aces (``theo_variance_holdem``).
+One Card Poker is not covered (None): its wars are not enumerated here.
 """
 
 from __future__ import annotations

@@ -21,7 +21,6 @@ import numpy as np
 from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
 from tablectl.rounds import RoundHands
 from tablectl.rules import texas_holdem_bonus as thb
-from tablectl.rules.hand7 import best_five
 
 Deal = tuple[tuple[int, ...], int]  # (the dealer's cards, how many pairs settle alike)
 _ACE = 12
@@ -44,6 +43,15 @@ def _dealer_values(board: list[int], a: np.ndarray, b: np.ndarray) -> np.ndarray
         mine = sum(1 << (c >> 2) for c in board if c & 3 == suit)
         mask = mine | np.where(a & 3 == suit, 1 << (a >> 2), 0) | np.where(b & 3 == suit, 1 << (b >> 2), 0)
         best = np.maximum(best, table[mask])
+    return best
+
+
+def _value(cards: list[int]) -> int:
+    """The best five of seven ``cards``, as ``best_five`` values them (from the same tables)."""
+    best = int(ranks(7)[int(RANK_KEY[[c >> 2 for c in cards]].sum())])
+    table = flush()
+    for suit in range(4):
+        best = max(best, int(table[sum(1 << (c >> 2) for c in cards if c & 3 == suit)]))
     return best
 
 
@@ -70,7 +78,7 @@ def holdem_deals(hands: RoundHands, decks: int) -> Iterator[Deal]:
         for seat in shown:  # the showdown: whether the seat's hand beats, ties or loses to the dealer's
             if len(seat.cards) != 2:
                 raise ValueError(f"seat {seat.seat} holds {len(seat.cards)} cards, not 2")
-            code = code * 3 + np.sign(best_five(list(seat.cards) + list(hands.board)) - dealer) + 1
+            code = code * 3 + np.sign(_value(list(seat.cards) + list(hands.board)) - dealer) + 1
     if any(s.wagers.get(thb.BONUS) for s in players):
         code = code * 2 + ((a >> 2 == _ACE) & (b >> 2 == _ACE))
     _, first, counts = np.unique(code, return_index=True, return_counts=True)
