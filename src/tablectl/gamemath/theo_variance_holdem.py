@@ -40,8 +40,11 @@ def _dealer_values(board: list[int], a: np.ndarray, b: np.ndarray) -> np.ndarray
     best = ranks(7)[key + RANK_KEY[a >> 2] + RANK_KEY[b >> 2]].astype(np.int64)
     table = flush()
     for suit in range(4):
-        mine = sum(1 << (c >> 2) for c in board if c & 3 == suit)
-        mask = mine | np.where(a & 3 == suit, 1 << (a >> 2), 0) | np.where(b & 3 == suit, 1 << (b >> 2), 0)
+        mine = [c >> 2 for c in board if c & 3 == suit]
+        if len(mine) < 3:  # two hole cards cannot make a flush of it
+            continue
+        mask = sum(1 << r for r in mine) | np.where(a & 3 == suit, 1 << (a >> 2), 0) \
+            | np.where(b & 3 == suit, 1 << (b >> 2), 0)
         best = np.maximum(best, table[mask])
     return best
 
