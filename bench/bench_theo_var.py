@@ -7,7 +7,7 @@ as a ratio against the same export without it, side by side in the same run.
 
 One log per game theo_var covers (Three Card Poker, its Florida variant, One for the Money from a
 shoe, Texas Hold'em Bonus), each played by ``tablectl run CONFIG --simulate --autoplay ROUNDS --headless`` with a
-signing key of the benchmark's. Timed in this process after one untimed export (the per-process caches filled),
+signing key of the benchmark's (Texas Hold'em Bonus: every seat ``--player N:basic``). Timed in this process after one untimed export (the per-process caches filled),
 ``--repeat`` rounds, the two exports taking turns on the page-cached files, garbage collected before each: ``export_logs`` into a fresh dataset
 with theo_var switched off (``judging._theo_var`` giving None) against the export as shipped
 (decisions judged and theo_win in both). Printed per game: with / without, median and range, and
@@ -39,13 +39,17 @@ from tablectl.eventlog.keys import save_keypair
 CONFIGS = Path(__file__).resolve().parents[1] / "config" / "tables"
 GAMES = {"tcp": "three-card-poker.toml", "tcpfl": "three-card-poker-florida.toml",
          "oftm": "one-for-the-money-shoe.toml", "thb": "texas-holdem-bonus.toml"}
+#: the seats' profiles where the table's own players are not the math's (Texas Hold'em Bonus's
+#: decide at random): every seat ``basic``
+PLAYERS = {"thb": [arg for seat in range(1, 8) for arg in ("--player", f"{seat}:basic")]}
 
 
 def _play(root: Path, name: str, rounds: int, key: Path) -> Path:
     logs = root / f"{name}-{rounds}"
     if not logs.exists():
         subprocess.run([sys.executable, "-m", "tablectl", "run", str(CONFIGS / GAMES[name]), "--simulate", "--autoplay",
-                        str(rounds), "--headless", "--log-dir", str(logs), "--seed", "1", "--signing-key", str(key)],
+                        str(rounds), "--headless", "--log-dir", str(logs), "--seed", "1", "--signing-key", str(key),
+                        *PLAYERS.get(name, [])],
                        check=True, capture_output=True)
     return logs
 

@@ -9,6 +9,8 @@ from fractions import Fraction
 from itertools import combinations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tablectl.cards import card as parse_card
 from tablectl.gamemath.theo_variance import conditional_moments, theo_variance
@@ -91,3 +93,15 @@ def test_the_spread_about_theo_is_the_variance_plus_the_squared_offset() -> None
                        board=cards("Kc 8h 2h 5d Js"))
     mean, square = conditional_moments(hands, rules, 1)  # type: ignore[misc]
     assert theo_variance(hands, rules, 1, mean - 250) == pytest.approx(float(square - mean * mean) + 250 * 250)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.permutations(range(52)), st.sampled_from([["fold"], ["flop", "turn", "river"], ["flop", "check", "river"],
+                                                   ["flop", "check", "check"]]), st.integers(1, 3), st.booleans())
+def test_any_round_of_one_to_three_seats_equals_settling_every_dealer_pair(deck: list[int], play: list[str], seats: int,
+                                                              bonus: bool) -> None:
+    rules = RULES_BY_GAME[GAME]()
+    hands = RoundHands(GAME, [SeatHand(seat, deck[2 * seat:2 * seat + 2], {"ante": 500, "bonus": 100 * bonus},
+                                       play if seat % 2 else ["flop", "turn", "river"]) for seat in range(1, seats + 1)],
+                       board=deck[:2] + deck[16:19])
+    assert conditional_moments(hands, rules, 1) == brute(hands, rules)

@@ -39,7 +39,7 @@ import numpy as np
 
 from tablectl.gamemath.decision_threecard import _subsets
 from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
-from tablectl.gamemath.theo_variance_holdem import holdem_deals
+from tablectl.gamemath.theo_variance_holdem import holdem_deals, holdem_moments
 from tablectl.rounds import RoundHands
 from tablectl.rules.hand3 import QUEEN_HIGH, value3
 from tablectl.rules.hand7 import ROYAL_FLUSH, pack5
@@ -188,6 +188,8 @@ def house_result(hands: RoundHands, rules: Any, dealer: Sequence[int]) -> int:
 def conditional_moments(hands: RoundHands, rules: Any, decks: int) -> tuple[Fraction, Fraction] | None:
     """(E[X], E[X^2]) of the house result X in cents given every seat's cards and decisions, the
     dealer's cards unknown (None: not enumerated for this game)."""
+    if hands.game == thb.GAME:
+        return holdem_moments(hands, rules, decks)
     found = deals(hands, decks, rules)
     if found is None:
         return None

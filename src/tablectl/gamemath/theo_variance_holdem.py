@@ -9,18 +9,28 @@ played on, the dealer's best five of seven beats, ties or loses to the seat's th
 all at once with the rules engine's lookup tables, ``holdem_tables``; the Ante's win or push above
 the dealer is the seat's own hand), and, where a seat has a Bonus, both pairs are or neither is
 a pair of aces (the one line whose pay depends on the dealer's cards: ``aces-against-aces``).
+As the seats' hands are fixed, a pair's class is the place of the dealer's hand among the seats'
+distinct hands (below the lowest, equal to it, between it and the next, ...) and its aces.
+
+The moments settle each seat alone by the rules engine, once per class of its own (the game
+settles seat by seat against the one dealer hand, with no bank limit); a pair's house result is
+the sum of its seats', so the seats' covariance is kept by the classes of all seats together.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
+from typing import Any
 
 import numpy as np
 
 from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
-from tablectl.rounds import RoundHands
+from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules import texas_holdem_bonus as thb
+from tablectl.rules.settle import settle
 
 Deal = tuple[tuple[int, ...], int]  # (the dealer's cards, how many pairs settle alike)
 _ACE = 12
@@ -49,22 +59,51 @@ def _dealer_values(board: list[int], a: np.ndarray, b: np.ndarray) -> np.ndarray
     return best
 
 
+_KEY = RANK_KEY.tolist()
+
+
 def _value(cards: list[int]) -> int:
     """The best five of seven ``cards``, as ``best_five`` values them (from the same tables)."""
-    best = int(ranks(7)[int(RANK_KEY[[c >> 2 for c in cards]].sum())])
-    table = flush()
-    for suit in range(4):
-        best = max(best, int(table[sum(1 << (c >> 2) for c in cards if c & 3 == suit)]))
+    best = int(ranks(7)[sum(_KEY[c >> 2] for c in cards)])
+    masks = [0, 0, 0, 0]
+    for c in cards:
+        masks[c & 3] |= 1 << (c >> 2)
+    suited = max(masks, key=int.bit_count)
+    if suited.bit_count() >= 5:
+        best = max(best, int(flush()[suited]))
     return best
 
 
-def holdem_deals(hands: RoundHands, decks: int) -> Iterator[Deal]:
-    """The dealer's hole pairs given every seat's cards and the board, one per class settling
-    alike (see the module docstring), with how many pairs it stands for."""
+@dataclass(frozen=True, slots=True)
+class _Classes:
+    """The dealer's possible hole pairs (``a``, ``b``) and each one's class (``joint``: its place
+    among the seats' distinct hands ``hands`` times 2, plus 1 for two aces where a seat has a
+    Bonus); per seat that does not bank, its hand's value (None: no showdown) and its Bonus."""
+
+    a: np.ndarray
+    b: np.ndarray
+    joint: np.ndarray
+    hands: list[int]
+    seats: list[tuple[SeatHand, int | None, bool]]
+
+    def seat_class(self, joint: int, value: int | None, bonus: bool) -> int:
+        """A seat's own class for pairs of class ``joint``: showdown (0 lose, 1 tie, 2 win; 0
+        without one) times 2, plus 1 for the dealer's two aces where the seat has a Bonus."""
+        place, aces = divmod(joint, 2)
+        showdown = 0
+        if value is not None:
+            tie = 2 * self.hands.index(value) + 1
+            showdown = 2 if place < tie else 1 if place == tie else 0
+        return showdown * 2 + (aces if bonus else 0)
+
+
+def _classes(hands: RoundHands, decks: int) -> _Classes:
+    """Every pair of the unseen cards and its class (see :class:`_Classes`)."""
     if decks != 1:
         raise ValueError(f"Texas Hold'em Bonus is dealt from one deck, not {decks}")
     players = [s for s in hands.seats if s.seat != hands.banker_seat]
-    seen = [c for s in players for c in s.cards] + list(hands.board)
+    board = list(hands.board)
+    seen = [c for s in players for c in s.cards] + board
     if len(set(seen)) != len(seen):
         raise ValueError("a card seen twice among the seats' cards and the board")
     a, b = _pairs()
@@ -72,21 +111,64 @@ def holdem_deals(hands: RoundHands, decks: int) -> Iterator[Deal]:
     held[seen] = True
     keep = ~(held[a] | held[b])
     a, b = a[keep], b[keep]
-    code = np.zeros(len(a), dtype=np.int64)
-    shown = [s for s in players if s.wagers.get(thb.ANTE) and s.decisions[:1] != [thb.FOLD_DECISION]]
-    if shown:
-        if len(hands.board) != 5:
-            raise ValueError(f"a seat played on with {len(hands.board)} board cards, not 5")
-        dealer = _dealer_values(list(hands.board), a, b)
-        for seat in shown:  # the showdown: whether the seat's hand beats, ties or loses to the dealer's
+    seats: list[tuple[SeatHand, int | None, bool]] = []
+    for seat in players:
+        value = None
+        if seat.wagers.get(thb.ANTE) and seat.decisions[:1] != [thb.FOLD_DECISION]:  # a showdown
+            if len(board) != 5:
+                raise ValueError(f"seat {seat.seat} played on with {len(board)} board cards, not 5")
             if len(seat.cards) != 2:
                 raise ValueError(f"seat {seat.seat} holds {len(seat.cards)} cards, not 2")
-            code = code * 3 + np.sign(_value(list(seat.cards) + list(hands.board)) - dealer) + 1
-    if any(s.wagers.get(thb.BONUS) for s in players):
-        code = code * 2 + ((a >> 2 == _ACE) & (b >> 2 == _ACE))
-    _, first, counts = np.unique(code, return_index=True, return_counts=True)
-    for i, n in zip(first.tolist(), counts.tolist()):
-        yield (int(a[i]), int(b[i])), int(n)
+            value = _value(list(seat.cards) + board)
+        seats.append((seat, value, bool(seat.wagers.get(thb.BONUS))))
+    distinct = sorted({v for _, v, _ in seats if v is not None})
+    joint = np.zeros(len(a), dtype=np.int64)
+    if distinct:
+        dealer = _dealer_values(board, a, b)
+        joint = (np.searchsorted(distinct, dealer, "left") + np.searchsorted(distinct, dealer, "right")) * 2
+    if any(bonus for _, _, bonus in seats):
+        joint += (a >> 2 == _ACE) & (b >> 2 == _ACE)
+    return _Classes(a, b, joint, distinct, seats)
 
 
-__all__ = ["Deal", "holdem_deals"]
+def _joint(found: _Classes) -> list[tuple[int, int, int]]:
+    """(class, a pair of it (its index), how many pairs) of every class some pair is in."""
+    counts = np.bincount(found.joint)
+    pair = np.zeros(len(counts), dtype=np.int64)
+    pair[found.joint] = np.arange(len(found.joint))  # any pair of the class: they settle alike
+    return [(j, i, n) for j, (i, n) in enumerate(zip(pair.tolist(), counts.tolist())) if n]
+
+
+def holdem_deals(hands: RoundHands, decks: int) -> Iterator[Deal]:
+    """The dealer's hole pairs given every seat's cards and the board, one per class settling
+    alike (see the module docstring), with how many pairs it stands for."""
+    found = _classes(hands, decks)
+    for _, i, n in _joint(found):
+        yield (int(found.a[i]), int(found.b[i])), n
+
+
+def holdem_moments(hands: RoundHands, rules: Any, decks: int) -> tuple[Fraction, Fraction]:
+    """(E[X], E[X^2]) of the house result X in cents over the dealer's possible hole pairs, each
+    seat settled alone by the rules engine once per class of its own (see the module docstring)."""
+    found = _classes(hands, decks)
+    classes = _joint(found)
+    if not classes:
+        raise ValueError("no dealer hand agrees with the seats' cards and the board")
+    settled: list[dict[int, int]] = [{} for _ in found.seats]
+    total = first = second = 0
+    for joint, i, n in classes:
+        x = 0
+        for (seat, value, bonus), mine in zip(found.seats, settled):
+            own = found.seat_class(joint, value, bonus)
+            if own not in mine:
+                alone = RoundHands(hands.game, [seat], dealer=[int(found.a[i]), int(found.b[i])],
+                                   board=list(hands.board))
+                mine[own] = -sum(r.net for r in settle(alone, rules).results)
+            x += mine[own]
+        total += n
+        first += n * x
+        second += n * x * x
+    return Fraction(first, total), Fraction(second, total)
+
+
+__all__ = ["Deal", "holdem_deals", "holdem_moments"]
