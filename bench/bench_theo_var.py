@@ -101,10 +101,11 @@ def main() -> int:
         shutil.rmtree(target, ignore_errors=True)
         export_logs(sorted(logs.glob("tablectl-*.jsonl")), target, [public])
 
+    unknown = [name for name in args.games.split(",") if name not in GAMES]
+    if unknown:
+        print(f"--games: unknown game {unknown[0]!r} (known: {', '.join(GAMES)})", file=sys.stderr)
+        return 2
     for name in args.games.split(","):
-        if name not in GAMES:
-            print(f"--games: unknown game {name!r} (known: {', '.join(GAMES)})", file=sys.stderr)
-            return 2
         why = _skipped(name)
         if why:
             print(f"{name}: skipped: {why}")
