@@ -87,6 +87,10 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--games", default=",".join(GAMES), help=f"comma-separated, of {', '.join(GAMES)}")
     args = ap.parse_args()
+    unknown = [name for name in args.games.split(",") if name not in GAMES]
+    if unknown:
+        print(f"--games: unknown game {unknown[0]!r} (known: {', '.join(GAMES)})", file=sys.stderr)
+        return 2
     root = args.dir or Path(tempfile.mkdtemp(prefix="bench-theo-var-"))
     root.mkdir(parents=True, exist_ok=True)
     keys = root / "keys"
@@ -101,10 +105,6 @@ def main() -> int:
         shutil.rmtree(target, ignore_errors=True)
         export_logs(sorted(logs.glob("tablectl-*.jsonl")), target, [public])
 
-    unknown = [name for name in args.games.split(",") if name not in GAMES]
-    if unknown:
-        print(f"--games: unknown game {unknown[0]!r} (known: {', '.join(GAMES)})", file=sys.stderr)
-        return 2
     for name in args.games.split(","):
         why = _skipped(name)
         if why:
