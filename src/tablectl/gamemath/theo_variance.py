@@ -6,8 +6,9 @@ the decisions the players made from what they saw. Its spread is taken given wha
 all seats together: every seat's cards (One for the Money: the card traded and the new one), the
 board (Texas Hold'em Bonus) and every decision are fixed as logged, and the dealer's cards are
 every hand the unseen cards can make (one deck: every set of the cards no seat holds and the board
-does not show; a shoe: ordered deals from the shoe's counts less the seats' cards). Each is settled by the rules engine (``tablectl.rules.settle``) on the whole
-round -- so the seats' shared dealer hand (their covariance), a player-dealer's limited stake and
+does not show; a shoe: ordered deals from the shoe's counts less the seats' cards). Each is
+settled by the rules engine (``tablectl.rules.settle``) on the whole round (Texas Hold'em Bonus,
+which settles seat by seat against the one dealer hand: each seat alone, summed) -- so the seats' shared dealer hand (their covariance), a player-dealer's limited stake and
 every side bet are exact -- and the figure is
 
     E[(X - theo)^2 | what the players saw] = Var(X | seen) + (E[X | seen] - theo)^2
