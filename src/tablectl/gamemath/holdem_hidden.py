@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import cache
 from math import lcm
 
 import numpy as np
@@ -29,6 +30,7 @@ from tablectl.rules import texas_holdem_bonus as thb
 from tablectl.rules.houserules import TexasHoldemBonusRules
 
 CATEGORIES = 10  # the rules engine's hand categories (value >> 20)
+_KINDS = {"own": kernel.OWN, "hole": kernel.HOLE, "edge": kernel.EDGE, "team": kernel.TEAM}
 
 
 def _kind(sight: Sight, common: frozenset[int]) -> tuple[str, tuple[int, ...]] | None:
@@ -48,6 +50,7 @@ def _kind(sight: Sight, common: frozenset[int]) -> tuple[str, tuple[int, ...]] |
     return None
 
 
+@cache
 def _nets(options: tuple[str, ...], made: tuple[str, ...], river_decision: bool,
           variant: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """The options' nets per Ante as integers over one denominator: wins [option, river bet,
@@ -99,15 +102,13 @@ def values_many(options: tuple[str, ...], sights: Sequence[Sight],
     common = frozenset(sights[0].others).intersection(*(s.others for s in sights[1:]))
     kinds = [_kind(s, common) for s in sights]
     shown = set(first.own) | set(board) | common
-    free = np.array([c for c in range(52) if c not in shown], dtype=np.int64)
-    position = {int(c): i for i, c in enumerate(free)}
+    unseen = [c for c in range(52) if c not in shown]
     for i, k in enumerate(kinds):  # a named card the player is said to have seen already
-        if k is not None and k[0] in ("hole", "team") and any(c not in position for c in k[1]):
+        if k is not None and k[0] in ("hole", "team") and any(c not in unseen for c in k[1]):
             kinds[i] = None
-    specials = sorted({position[c] for k in kinds if k is not None and k[0] in ("hole", "team") for c in k[1]})
-    sid = np.full(len(free), len(specials), dtype=np.int64)
-    for s, p in enumerate(specials):
-        sid[p] = s
+    named = sorted({c for k in kinds if k is not None and k[0] in ("hole", "team") for c in k[1]})
+    free = np.array(named + [c for c in unseen if c not in named], dtype=np.int64)  # the named cards first
+    position = {int(c): i for i, c in enumerate(free)}
     key, rank7, flush_table = _tables()
     r = 5 - len(board)
     width = len(free) if r == 2 else 1
@@ -124,49 +125,29 @@ def values_many(options: tuple[str, ...], sights: Sequence[Sight],
     kernel.player_values(free, r, own_base, own_masks, key, rank7, flush_table, pv)
     hi = np.array([1 if is_high(int(c)) else 0 for c in free], dtype=np.int64)
     counts = np.zeros((len(free), width, 3, 3), dtype=np.int32)
-    special = np.zeros((len(specials) + 1, len(free), width, 3), dtype=np.int32)
+    special = np.zeros((len(named), len(free), width, 3), dtype=np.int32)
     walk = kernel.count_turn if r == 2 else kernel.count_river
-    walk(free, board_base, board_masks, pv, hi, sid, key, rank7, flush_table, counts, special)
-    everyone = counts.sum(axis=2, dtype=np.int64)
+    walk(free, len(named), board_base, board_masks, pv, hi, key, rank7, flush_table, counts, special)
     win, tie, loss, den = _nets(options, tuple(d for d in first.made if d != thb.CHECK), r == 1, rules.ante_pays_from)
-    total = np.zeros(len(options), dtype=np.int64)
-    for i, k in enumerate(kinds):
-        if k is None:
-            continue
-        kind, what = k
-        if kind == "own":
-            rows = everyone
-        elif kind == "edge":
-            rows = np.einsum("ijho,h->ijo", counts.astype(np.int64), _weights(what))  # type: ignore[arg-type]
-        elif kind == "hole":
-            rows = special[sid[position[what[0]]]].astype(np.int64)
-        else:
-            rows = _team(everyone, special, sid, [position[c] for c in what], free, r, board_base, board_masks, pv)
-        weight = kernel.totals(r, pv, rows, win, tie, loss, total)
-        if weight == 0:
-            continue
-        out[i] = DecisionValues({o: Fraction(int(total[j]), weight * den) for j, o in enumerate(options)})
+    taken = [i for i, k in enumerate(kinds) if k is not None]
+    kind = np.array([_KINDS[kinds[i][0]] for i in taken], dtype=np.int64)  # type: ignore[index]
+    seen = np.full((len(taken), max([1] + [len(kinds[i][1]) for i in taken])), -1, dtype=np.int64)  # type: ignore[index]
+    weights = np.zeros((len(taken), 3), dtype=np.int64)
+    for h, i in enumerate(taken):
+        name, what = kinds[i]  # type: ignore[misc]
+        if name == "edge":
+            weights[h] = _weights(what)  # type: ignore[arg-type]
+        elif name in ("hole", "team"):
+            seen[h, : len(what)] = [position[c] for c in what]
+    totals = np.zeros((len(taken), len(options)), dtype=np.int64)
+    weight = np.zeros(len(taken), dtype=np.int64)
+    kernel.hypothesis_totals(r, free, board_base, board_masks, pv, counts, special, kind, seen, weights, key, rank7,
+                             flush_table, win, tie, loss, totals, weight)
+    for h, i in enumerate(taken):
+        if weight[h]:
+            scale = int(weight[h]) * den
+            out[i] = DecisionValues({o: Fraction(int(totals[h, j]), scale) for j, o in enumerate(options)})
     return out
-
-
-def _team(everyone: np.ndarray, special: np.ndarray, sid: np.ndarray, seen: list[int], free: np.ndarray, r: int,
-          board_base: int, board_masks: np.ndarray, pv: np.ndarray) -> np.ndarray:
-    """The boards' counts with a partner's cards (free positions ``seen``) out of the deck: every
-    dealer hand, less those holding one of them, plus those holding two (counted twice)."""
-    rows = everyone.copy()
-    for p in seen:
-        rows -= special[sid[p]]
-    key, rank7, flush_table = _tables()
-    for a, x in enumerate(seen):
-        for y in seen[a + 1:]:
-            pair = np.zeros_like(rows)
-            kernel.pair_outcomes(free, r, board_base, board_masks, pv, min(x, y), max(x, y), key, rank7, flush_table, pair)
-            rows += pair
-    for p in seen:  # boards holding a partner's card cannot come
-        rows[p, :, :] = 0
-        if r == 2:
-            rows[:, p, :] = 0
-    return rows
 
 
 __all__ = ["values_many"]

@@ -9,7 +9,8 @@ free cards, so each such set is valued once (C(47, 4) = 178,365 at the Turn, not
 ``R`` and ``D``. Each split adds to ``counts[R, high, outcome]`` (``high``: the dealer's high
 cards, Q-K-A, for the edge sort; outcome 0 won, 1 tied, 2 lost) and, for each *special* card in
 ``D`` (a dealer hole card or a partner's card a hypothesis names), to ``special[s, R, outcome]``:
-what a dealer hand holding that card does against ``R``.
+what a dealer hand holding that card does against ``R``. The named cards are put first among
+the free cards, so the walk meets them in its outer loops (few, well predicted branches).
 """
 
 from __future__ import annotations
@@ -56,27 +57,57 @@ def player_values(free: np.ndarray, r: int, own_base: int, own_masks: np.ndarray
 
 
 @njit(cache=True)
-def _split(pr: int, v: int, ri: int, rj: int, c: int, d: int, hi: np.ndarray, sid: np.ndarray,
-           counts: np.ndarray, special: np.ndarray) -> None:
-    """One split: the board ``R`` = positions (ri, rj) worth ``pr`` to the player, the dealer's
-    hand the positions (c, d) worth ``v``."""
-    o = (1 if pr <= v else 0) + (1 if pr < v else 0)
-    counts[ri, rj, hi[c] + hi[d], o] += 1
-    special[sid[c], ri, rj, o] += 1
-    special[sid[d], ri, rj, o] += 1
+def _outcome(player: int, dealer: int) -> int:
+    """0: the player wins, 1: a tie, 2: the dealer wins (branch-free)."""
+    return (1 if player <= dealer else 0) + (1 if player < dealer else 0)
 
 
 @njit(cache=True)
-def count_turn(free: np.ndarray, board_base: int, board_masks: np.ndarray, pv: np.ndarray, hi: np.ndarray,
-               sid: np.ndarray, key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray, counts: np.ndarray,
+def _flushes(m: np.ndarray, flush_table: np.ndarray, other: np.ndarray) -> None:
+    """``other[s]``: the best flush of six cards (ranks per suit ``m``) outside suit s (0: none)."""
+    for s in range(4):
+        f = 0
+        for t in range(4):
+            if t != s and flush_table[m[t]] > f:
+                f = flush_table[m[t]]
+        other[s] = f
+
+
+@njit(cache=True)
+def _add(counts: np.ndarray, i: int, j: int, h: int, won: int, tied: int, dealt: int, won_high: int, tied_high: int,
+         dealt_high: int) -> None:
+    """Add to board (i, j) the dealer hands of ``h`` high cards besides the last one (a low
+    last card: won, tied of dealt; a high one: the ``_high`` counts)."""
+    counts[i, j, h, 0] += won
+    counts[i, j, h, 1] += tied
+    counts[i, j, h, 2] += dealt - won - tied
+    counts[i, j, h + 1, 0] += won_high
+    counts[i, j, h + 1, 1] += tied_high
+    counts[i, j, h + 1, 2] += dealt_high - won_high - tied_high
+
+
+@njit(cache=True)
+def _add_named(special: np.ndarray, s: int, i: int, j: int, won: int, tied: int, dealt: int) -> None:
+    special[s, i, j, 0] += won
+    special[s, i, j, 1] += tied
+    special[s, i, j, 2] += dealt - won - tied
+
+
+@njit(cache=True)
+def count_turn(free: np.ndarray, named: int, board_base: int, board_masks: np.ndarray, pv: np.ndarray, hi: np.ndarray,
+               key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray, counts: np.ndarray,
                special: np.ndarray) -> None:
-    """Every 4-set of free cards (board: the flop) valued once and split six ways (module doc);
-    ``counts[i, j, high, o]`` and ``special[s, i, j, o]`` for the board positions i < j."""
+    """Every 4-set of free cards (board: the flop) valued once and split six ways (module doc):
+    ``counts[i, j, high, o]`` for the boards at positions i < j, and ``special[s, i, j, o]`` for
+    the dealer hands holding the card at position s (the first ``named`` positions).
+
+    In the innermost loop (the 4th card, i3) the three boards without it stay the same: their
+    wins and ties are summed in registers (by the 4th card high or not) and added once after."""
     n = free.shape[0]
     m1 = np.empty(4, dtype=np.int64)
     m2 = np.empty(4, dtype=np.int64)
     m3 = np.empty(4, dtype=np.int64)
-    m4 = np.empty(4, dtype=np.int64)
+    other = np.empty(4, dtype=np.int64)
     for i0 in range(n):
         a = free[i0]
         m1[:] = board_masks
@@ -92,23 +123,71 @@ def count_turn(free: np.ndarray, board_base: int, board_masks: np.ndarray, pv: n
                 m3[:] = m2
                 m3[c & 3] |= 1 << (c >> 2)
                 b3 = b2 + key[c >> 2]
+                _flushes(m3, flush_table, other)
                 p01, p02, p12 = pv[i0, i1], pv[i0, i2], pv[i1, i2]
+                h01, h02, h12 = hi[i0] + hi[i1], hi[i0] + hi[i2], hi[i1] + hi[i2]
+                # boards (i0,i1), (i0,i2), (i1,i2): won and tied, all and with a high 4th card
+                w01 = w01h = t01 = t01h = w02 = w02h = t02 = t02h = w12 = w12h = t12 = t12h = 0
+                highs = 0
                 for i3 in range(i2 + 1, n):
                     d = free[i3]
-                    m4[:] = m3
-                    m4[d & 3] |= 1 << (d >> 2)
-                    v = _value(b3 + key[d >> 2], m4, rank7, flush_table)
-                    _split(p01, v, i0, i1, i2, i3, hi, sid, counts, special)
-                    _split(p02, v, i0, i2, i1, i3, hi, sid, counts, special)
-                    _split(pv[i0, i3], v, i0, i3, i1, i2, hi, sid, counts, special)
-                    _split(p12, v, i1, i2, i0, i3, hi, sid, counts, special)
-                    _split(pv[i1, i3], v, i1, i3, i0, i2, hi, sid, counts, special)
-                    _split(pv[i2, i3], v, i2, i3, i0, i1, hi, sid, counts, special)
+                    s = d & 3
+                    v = rank7[b3 + key[d >> 2]]
+                    f = flush_table[m3[s] | (1 << (d >> 2))]
+                    if f > v:
+                        v = f
+                    if other[s] > v:
+                        v = other[s]
+                    h = hi[i3]
+                    highs += h
+                    x, y = (1 if p01 > v else 0), (1 if p01 == v else 0)
+                    w01 += x
+                    w01h += x * h
+                    t01 += y
+                    t01h += y * h
+                    x, y = (1 if p02 > v else 0), (1 if p02 == v else 0)
+                    w02 += x
+                    w02h += x * h
+                    t02 += y
+                    t02h += y * h
+                    x, y = (1 if p12 > v else 0), (1 if p12 == v else 0)
+                    w12 += x
+                    w12h += x * h
+                    t12 += y
+                    t12h += y * h
+                    o03, o13, o23 = _outcome(pv[i0, i3], v), _outcome(pv[i1, i3], v), _outcome(pv[i2, i3], v)
+                    counts[i0, i3, h12, o03] += 1  # dealer (i1, i2)
+                    counts[i1, i3, h02, o13] += 1  # dealer (i0, i2)
+                    counts[i2, i3, h01, o23] += 1  # dealer (i0, i1)
+                    if i0 < named:
+                        special[i0, i1, i3, o13] += 1
+                        special[i0, i2, i3, o23] += 1
+                        if i1 < named:
+                            special[i1, i0, i3, o03] += 1
+                            special[i1, i2, i3, o23] += 1
+                            if i2 < named:
+                                special[i2, i0, i3, o03] += 1
+                                special[i2, i1, i3, o13] += 1
+                                if i3 < named:
+                                    special[i3, i0, i1, _outcome(p01, v)] += 1
+                                    special[i3, i0, i2, _outcome(p02, v)] += 1
+                                    special[i3, i1, i2, _outcome(p12, v)] += 1
+                dealt = n - i2 - 1
+                lows = dealt - highs
+                _add(counts, i0, i1, hi[i2], w01 - w01h, t01 - t01h, lows, w01h, t01h, highs)  # dealer (i2, i3)
+                _add(counts, i0, i2, hi[i1], w02 - w02h, t02 - t02h, lows, w02h, t02h, highs)  # dealer (i1, i3)
+                _add(counts, i1, i2, hi[i0], w12 - w12h, t12 - t12h, lows, w12h, t12h, highs)  # dealer (i0, i3)
+                if i0 < named:
+                    _add_named(special, i0, i1, i2, w12, t12, dealt)
+                    if i1 < named:
+                        _add_named(special, i1, i0, i2, w02, t02, dealt)
+                        if i2 < named:
+                            _add_named(special, i2, i0, i1, w01, t01, dealt)
 
 
 @njit(cache=True)
-def count_river(free: np.ndarray, board_base: int, board_masks: np.ndarray, pv: np.ndarray, hi: np.ndarray,
-                sid: np.ndarray, key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray, counts: np.ndarray,
+def count_river(free: np.ndarray, named: int, board_base: int, board_masks: np.ndarray, pv: np.ndarray, hi: np.ndarray,
+                key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray, counts: np.ndarray,
                 special: np.ndarray) -> None:
     """Every 3-set of free cards (board: four cards) valued once and split three ways; the river
     card's position is the first board index (the second is 0)."""
@@ -131,9 +210,19 @@ def count_river(free: np.ndarray, board_base: int, board_masks: np.ndarray, pv: 
                 m3[:] = m2
                 m3[c & 3] |= 1 << (c >> 2)
                 v = _value(b2 + key[c >> 2], m3, rank7, flush_table)
-                _split(pv[i0, 0], v, i0, 0, i1, i2, hi, sid, counts, special)
-                _split(pv[i1, 0], v, i1, 0, i0, i2, hi, sid, counts, special)
-                _split(pv[i2, 0], v, i2, 0, i0, i1, hi, sid, counts, special)
+                o0, o1, o2 = _outcome(pv[i0, 0], v), _outcome(pv[i1, 0], v), _outcome(pv[i2, 0], v)
+                counts[i0, 0, hi[i1] + hi[i2], o0] += 1
+                counts[i1, 0, hi[i0] + hi[i2], o1] += 1
+                counts[i2, 0, hi[i0] + hi[i1], o2] += 1
+                if i0 < named:
+                    special[i0, i1, 0, o1] += 1
+                    special[i0, i2, 0, o2] += 1
+                    if i1 < named:
+                        special[i1, i0, 0, o0] += 1
+                        special[i1, i2, 0, o2] += 1
+                        if i2 < named:
+                            special[i2, i0, 0, o0] += 1
+                            special[i2, i1, 0, o1] += 1
 
 
 @njit(cache=True)
@@ -207,3 +296,48 @@ def totals(r: int, pv: np.ndarray, rows: np.ndarray, net_win: np.ndarray, net_ti
 
 
 __all__ = ["count_river", "count_turn", "pair_outcomes", "player_values", "totals"]
+
+
+OWN, HOLE, EDGE, TEAM = 0, 1, 2, 3  # the kinds of hypothesis ``hypothesis_totals`` takes
+
+
+@njit(cache=True)
+def hypothesis_totals(r: int, free: np.ndarray, board_base: int, board_masks: np.ndarray, pv: np.ndarray,
+                      counts: np.ndarray, special: np.ndarray, kind: np.ndarray, seen: np.ndarray, weights: np.ndarray,
+                      key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray, net_win: np.ndarray,
+                      net_tie: np.ndarray, net_loss: np.ndarray, out: np.ndarray, total_weight: np.ndarray) -> None:
+    """For hypothesis h of ``kind[h]``: the boards' counts (OWN: every dealer hand; EDGE: by
+    ``weights[h, high]``; HOLE: those holding the card at position ``seen[h, 0]``; TEAM: every
+    one less those holding a card at positions ``seen[h]`` (-1 ends them), by inclusion and
+    exclusion, boards holding them left out), then :func:`totals` into ``out[h]`` and
+    ``total_weight[h]``."""
+    n, width = pv.shape[0], pv.shape[1]
+    rows = np.empty((n, width, 3), dtype=np.int64)
+    for h in range(kind.shape[0]):
+        k = kind[h]
+        if k == HOLE:
+            rows[:] = special[seen[h, 0]]
+        else:
+            for i in range(n):
+                for j in range(width):
+                    for o in range(3):
+                        if k == EDGE:
+                            rows[i, j, o] = (weights[h, 0] * counts[i, j, 0, o] + weights[h, 1] * counts[i, j, 1, o]
+                                             + weights[h, 2] * counts[i, j, 2, o])
+                        else:
+                            rows[i, j, o] = counts[i, j, 0, o] + counts[i, j, 1, o] + counts[i, j, 2, o]
+        if k == TEAM:
+            m = 0
+            while m < seen.shape[1] and seen[h, m] >= 0:
+                rows -= special[seen[h, m]]
+                m += 1
+            for x in range(m):
+                for y in range(x + 1, m):
+                    a, b = min(seen[h, x], seen[h, y]), max(seen[h, x], seen[h, y])
+                    pair_outcomes(free, r, board_base, board_masks, pv, a, b, key, rank7, flush_table, rows)
+            for x in range(m):  # boards holding a partner's card cannot come
+                p = seen[h, x]
+                rows[p, :, :] = 0
+                if r == 2:
+                    rows[:, p, :] = 0
+        total_weight[h] = totals(r, pv, rows, net_win, net_tie, net_loss, out[h])
