@@ -7,10 +7,10 @@ board still to come is a set ``R`` of ``r`` of them (2 or 1) and the dealer's ho
 free cards, so each such set is valued once (C(47, 4) = 178,365 at the Turn, not the 1,070,190
 (board, dealer hand) deals) and compared with the player's value on each of its splits into
 ``R`` and ``D``. Each split adds to ``counts[R, high, outcome]`` (``high``: the dealer's high
-cards, Q-K-A, for the edge sort; outcome 0 won, 1 tied, 2 lost) and, for each *special* card in
-``D`` (a dealer hole card or a partner's card a hypothesis names), to ``special[s, R, outcome]``:
-what a dealer hand holding that card does against ``R``. The named cards are put first among
-the free cards, so the walk meets them in its outer loops (few, well predicted branches).
+cards, Q-K-A, for the edge sort; outcome 0 won, 1 tied, 2 lost). For each *named* card (a
+dealer hole card or a partner's card a hypothesis names; put first among the free cards) the
+counts of the dealer hands holding it go to ``special[s, R, outcome]``: in the same walk at the
+Turn decision, in a walk of its own at the River's (:func:`count_named`: C(45, 2) pairs).
 """
 
 from __future__ import annotations
@@ -74,40 +74,32 @@ def _flushes(m: np.ndarray, flush_table: np.ndarray, other: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _add(counts: np.ndarray, i: int, j: int, h: int, won: int, tied: int, dealt: int, won_high: int, tied_high: int,
-         dealt_high: int) -> None:
-    """Add to board (i, j) the dealer hands of ``h`` high cards besides the last one (a low
-    last card: won, tied of dealt; a high one: the ``_high`` counts)."""
-    counts[i, j, h, 0] += won
-    counts[i, j, h, 1] += tied
-    counts[i, j, h, 2] += dealt - won - tied
-    counts[i, j, h + 1, 0] += won_high
-    counts[i, j, h + 1, 1] += tied_high
-    counts[i, j, h + 1, 2] += dealt_high - won_high - tied_high
-
-
-@njit(cache=True)
-def _add_named(special: np.ndarray, s: int, i: int, j: int, won: int, tied: int, dealt: int) -> None:
-    special[s, i, j, 0] += won
-    special[s, i, j, 1] += tied
-    special[s, i, j, 2] += dealt - won - tied
+def _row(won: np.ndarray, tied: np.ndarray, pv: np.ndarray, v: np.ndarray, start: int) -> None:
+    """Boards (i, j) for j >= ``start`` against dealer values ``v[j]``: won and tied added (one
+    contiguous, vectorisable pass)."""
+    for j in range(start, v.shape[0]):
+        won[j] += pv[j] > v[j]
+        tied[j] += pv[j] == v[j]
 
 
 @njit(cache=True)
 def count_turn(free: np.ndarray, named: int, board_base: int, board_masks: np.ndarray, pv: np.ndarray, hi: np.ndarray,
-               key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray, counts: np.ndarray,
-               special: np.ndarray) -> None:
+               key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray, won: np.ndarray, tied: np.ndarray,
+               named_won: np.ndarray, named_tied: np.ndarray) -> None:
     """Every 4-set of free cards (board: the flop) valued once and split six ways (module doc):
-    ``counts[i, j, high, o]`` for the boards at positions i < j, and ``special[s, i, j, o]`` for
-    the dealer hands holding the card at position s (the first ``named`` positions).
+    for the boards at positions i < j, ``won[i, high, j]`` and ``tied[i, high, j]`` by the dealer
+    hand's high cards, and ``named_won[s, i, j]``, ``named_tied[s, i, j]`` for the dealer hands
+    holding the card at position s (the first ``named`` positions).
 
-    In the innermost loop (the 4th card, i3) the three boards without it stay the same: their
-    wins and ties are summed in registers (by the 4th card high or not) and added once after."""
+    For each first three cards (i0 < i1 < i2) the fourth card's values ``v`` are found first;
+    the three boards without it sum their wins and ties over ``v`` and the three boards with it
+    are rows of ``v`` compared with a row of ``pv`` (contiguous passes the compiler vectorises)."""
     n = free.shape[0]
     m1 = np.empty(4, dtype=np.int64)
     m2 = np.empty(4, dtype=np.int64)
     m3 = np.empty(4, dtype=np.int64)
     other = np.empty(4, dtype=np.int64)
+    v = np.zeros(n, dtype=pv.dtype)
     for i0 in range(n):
         a = free[i0]
         m1[:] = board_masks
@@ -124,71 +116,102 @@ def count_turn(free: np.ndarray, named: int, board_base: int, board_masks: np.nd
                 m3[c & 3] |= 1 << (c >> 2)
                 b3 = b2 + key[c >> 2]
                 _flushes(m3, flush_table, other)
-                p01, p02, p12 = pv[i0, i1], pv[i0, i2], pv[i1, i2]
-                h01, h02, h12 = hi[i0] + hi[i1], hi[i0] + hi[i2], hi[i1] + hi[i2]
-                # boards (i0,i1), (i0,i2), (i1,i2): won and tied, all and with a high 4th card
-                w01 = w01h = t01 = t01h = w02 = w02h = t02 = t02h = w12 = w12h = t12 = t12h = 0
-                highs = 0
-                for i3 in range(i2 + 1, n):
+                start = i2 + 1
+                for i3 in range(start, n):
                     d = free[i3]
                     s = d & 3
-                    v = rank7[b3 + key[d >> 2]]
+                    x = rank7[b3 + key[d >> 2]]
                     f = flush_table[m3[s] | (1 << (d >> 2))]
-                    if f > v:
-                        v = f
-                    if other[s] > v:
-                        v = other[s]
-                    h = hi[i3]
-                    highs += h
-                    x, y = (1 if p01 > v else 0), (1 if p01 == v else 0)
-                    w01 += x
-                    w01h += x * h
-                    t01 += y
-                    t01h += y * h
-                    x, y = (1 if p02 > v else 0), (1 if p02 == v else 0)
-                    w02 += x
-                    w02h += x * h
-                    t02 += y
-                    t02h += y * h
-                    x, y = (1 if p12 > v else 0), (1 if p12 == v else 0)
-                    w12 += x
-                    w12h += x * h
-                    t12 += y
-                    t12h += y * h
-                    o03, o13, o23 = _outcome(pv[i0, i3], v), _outcome(pv[i1, i3], v), _outcome(pv[i2, i3], v)
-                    counts[i0, i3, h12, o03] += 1  # dealer (i1, i2)
-                    counts[i1, i3, h02, o13] += 1  # dealer (i0, i2)
-                    counts[i2, i3, h01, o23] += 1  # dealer (i0, i1)
-                    if i0 < named:
-                        special[i0, i1, i3, o13] += 1
-                        special[i0, i2, i3, o23] += 1
-                        if i1 < named:
-                            special[i1, i0, i3, o03] += 1
-                            special[i1, i2, i3, o23] += 1
-                            if i2 < named:
-                                special[i2, i0, i3, o03] += 1
-                                special[i2, i1, i3, o13] += 1
-                                if i3 < named:
-                                    special[i3, i0, i1, _outcome(p01, v)] += 1
-                                    special[i3, i0, i2, _outcome(p02, v)] += 1
-                                    special[i3, i1, i2, _outcome(p12, v)] += 1
-                dealt = n - i2 - 1
-                lows = dealt - highs
-                _add(counts, i0, i1, hi[i2], w01 - w01h, t01 - t01h, lows, w01h, t01h, highs)  # dealer (i2, i3)
-                _add(counts, i0, i2, hi[i1], w02 - w02h, t02 - t02h, lows, w02h, t02h, highs)  # dealer (i1, i3)
-                _add(counts, i1, i2, hi[i0], w12 - w12h, t12 - t12h, lows, w12h, t12h, highs)  # dealer (i0, i3)
-                if i0 < named:
-                    _add_named(special, i0, i1, i2, w12, t12, dealt)
-                    if i1 < named:
-                        _add_named(special, i1, i0, i2, w02, t02, dealt)
-                        if i2 < named:
-                            _add_named(special, i2, i0, i1, w01, t01, dealt)
+                    if f > x:
+                        x = f
+                    if other[s] > x:
+                        x = other[s]
+                    v[i3] = x
+                p01, p02, p12 = pv[i0, i1], pv[i0, i2], pv[i1, i2]
+                # boards (i0,i1), (i0,i2), (i1,i2) against dealers (i2|i1|i0, i3): all, and high i3
+                w01 = w01h = t01 = t01h = w02 = w02h = t02 = t02h = w12 = w12h = t12 = t12h = 0
+                for i3 in range(start, n):
+                    x, h = v[i3], hi[i3]
+                    y, z = (1 if p01 > x else 0), (1 if p01 == x else 0)
+                    w01, w01h, t01, t01h = w01 + y, w01h + y * h, t01 + z, t01h + z * h
+                    y, z = (1 if p02 > x else 0), (1 if p02 == x else 0)
+                    w02, w02h, t02, t02h = w02 + y, w02h + y * h, t02 + z, t02h + z * h
+                    y, z = (1 if p12 > x else 0), (1 if p12 == x else 0)
+                    w12, w12h, t12, t12h = w12 + y, w12h + y * h, t12 + z, t12h + z * h
+                h0, h1, h2 = hi[i0], hi[i1], hi[i2]
+                won[i0, h2, i1] += w01 - w01h
+                won[i0, h2 + 1, i1] += w01h
+                tied[i0, h2, i1] += t01 - t01h
+                tied[i0, h2 + 1, i1] += t01h
+                won[i0, h1, i2] += w02 - w02h
+                won[i0, h1 + 1, i2] += w02h
+                tied[i0, h1, i2] += t02 - t02h
+                tied[i0, h1 + 1, i2] += t02h
+                won[i1, h0, i2] += w12 - w12h
+                won[i1, h0 + 1, i2] += w12h
+                tied[i1, h0, i2] += t12 - t12h
+                tied[i1, h0 + 1, i2] += t12h
+                # boards (i0,i3), (i1,i3), (i2,i3) against dealers (i1,i2), (i0,i2), (i0,i1)
+                _row(won[i0, h1 + h2], tied[i0, h1 + h2], pv[i0], v, start)
+                _row(won[i1, h0 + h2], tied[i1, h0 + h2], pv[i1], v, start)
+                _row(won[i2, h0 + h1], tied[i2, h0 + h1], pv[i2], v, start)
+                if i0 >= named:
+                    continue
+                named_won[i0, i1, i2] += w12  # dealer (i0, i3)
+                named_tied[i0, i1, i2] += t12
+                _row(named_won[i0, i1], named_tied[i0, i1], pv[i1], v, start)  # dealer (i0, i2)
+                _row(named_won[i0, i2], named_tied[i0, i2], pv[i2], v, start)  # dealer (i0, i1)
+                if i1 >= named:
+                    continue
+                named_won[i1, i0, i2] += w02  # dealer (i1, i3)
+                named_tied[i1, i0, i2] += t02
+                _row(named_won[i1, i0], named_tied[i1, i0], pv[i0], v, start)  # dealer (i1, i2)
+                _row(named_won[i1, i2], named_tied[i1, i2], pv[i2], v, start)  # dealer (i0, i1)
+                if i2 >= named:
+                    continue
+                named_won[i2, i0, i1] += w01  # dealer (i2, i3)
+                named_tied[i2, i0, i1] += t01
+                _row(named_won[i2, i0], named_tied[i2, i0], pv[i0], v, start)  # dealer (i1, i2)
+                _row(named_won[i2, i1], named_tied[i2, i1], pv[i1], v, start)  # dealer (i0, i2)
+                for i3 in range(start, named):  # the fourth card named too: dealers (i3, i2|i1|i0)
+                    x = v[i3]
+                    named_won[i3, i0, i1] += p01 > x
+                    named_tied[i3, i0, i1] += p01 == x
+                    named_won[i3, i0, i2] += p02 > x
+                    named_tied[i3, i0, i2] += p02 == x
+                    named_won[i3, i1, i2] += p12 > x
+                    named_tied[i3, i1, i2] += p12 == x
 
 
 @njit(cache=True)
-def count_river(free: np.ndarray, named: int, board_base: int, board_masks: np.ndarray, pv: np.ndarray, hi: np.ndarray,
-                key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray, counts: np.ndarray,
-                special: np.ndarray) -> None:
+def turn_counts(hi: np.ndarray, won: np.ndarray, tied: np.ndarray, named_won: np.ndarray, named_tied: np.ndarray,
+                counts: np.ndarray, special: np.ndarray) -> None:
+    """:func:`count_turn`'s wins and ties as ``counts[i, j, high, o]`` and ``special[s, i, j, o]``
+    (o: won, tied, lost), the losses from how many dealer hands each board leaves."""
+    n = hi.shape[0]
+    highs = 0
+    for i in range(n):
+        highs += hi[i]
+    for i in range(n):
+        for j in range(i + 1, n):
+            hh = highs - hi[i] - hi[j]
+            ll = n - 2 - hh
+            dealt = (ll * (ll - 1) // 2, hh * ll, hh * (hh - 1) // 2)
+            for h in range(3):
+                counts[i, j, h, 0] = won[i, h, j]
+                counts[i, j, h, 1] = tied[i, h, j]
+                counts[i, j, h, 2] = dealt[h] - won[i, h, j] - tied[i, h, j]
+            for s in range(special.shape[0]):
+                if s == i or s == j:
+                    continue
+                special[s, i, j, 0] = named_won[s, i, j]
+                special[s, i, j, 1] = named_tied[s, i, j]
+                special[s, i, j, 2] = n - 3 - named_won[s, i, j] - named_tied[s, i, j]
+
+
+@njit(cache=True)
+def count_river(free: np.ndarray, board_base: int, board_masks: np.ndarray, pv: np.ndarray, hi: np.ndarray,
+                key: np.ndarray, rank7: np.ndarray, flush_table: np.ndarray, counts: np.ndarray) -> None:
     """Every 3-set of free cards (board: four cards) valued once and split three ways; the river
     card's position is the first board index (the second is 0)."""
     n = free.shape[0]
@@ -214,15 +237,34 @@ def count_river(free: np.ndarray, named: int, board_base: int, board_masks: np.n
                 counts[i0, 0, hi[i1] + hi[i2], o0] += 1
                 counts[i1, 0, hi[i0] + hi[i2], o1] += 1
                 counts[i2, 0, hi[i0] + hi[i1], o2] += 1
-                if i0 < named:
-                    special[i0, i1, 0, o1] += 1
-                    special[i0, i2, 0, o2] += 1
-                    if i1 < named:
-                        special[i1, i0, 0, o0] += 1
-                        special[i1, i2, 0, o2] += 1
-                        if i2 < named:
-                            special[i2, i0, 0, o0] += 1
-                            special[i2, i1, 0, o1] += 1
+
+
+@njit(cache=True)
+def count_named(free: np.ndarray, p: int, board_base: int, board_masks: np.ndarray, pv: np.ndarray, key: np.ndarray,
+                rank7: np.ndarray, flush_table: np.ndarray, special: np.ndarray) -> None:
+    """At the River decision: ``special[i, 0, o]``, the dealer hands holding the free card at
+    position ``p`` against each river card i, from one walk over the pairs of other free cards
+    (the river card and the dealer's other card, either way)."""
+    n = free.shape[0]
+    c = free[p]
+    m0 = board_masks.copy()
+    m0[c & 3] |= 1 << (c >> 2)
+    base = board_base + key[c >> 2]
+    m2 = np.empty(4, dtype=np.int64)
+    for i0 in range(n):
+        if i0 == p:
+            continue
+        a = free[i0]
+        for i1 in range(i0 + 1, n):
+            if i1 == p:
+                continue
+            b = free[i1]
+            m2[:] = m0
+            m2[a & 3] |= 1 << (a >> 2)
+            m2[b & 3] |= 1 << (b >> 2)
+            v = _value(base + key[a >> 2] + key[b >> 2], m2, rank7, flush_table)
+            special[i0, 0, _outcome(pv[i0, 0], v)] += 1
+            special[i1, 0, _outcome(pv[i1, 0], v)] += 1
 
 
 @njit(cache=True)
