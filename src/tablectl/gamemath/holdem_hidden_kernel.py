@@ -152,9 +152,17 @@ def count_turn(free: np.ndarray, named: int, board_base: int, board_masks: np.nd
                 tied[i1, h0, i2] += t12 - t12h
                 tied[i1, h0 + 1, i2] += t12h
                 # boards (i0,i3), (i1,i3), (i2,i3) against dealers (i1,i2), (i0,i2), (i0,i1)
-                _row(won[i0, h1 + h2], tied[i0, h1 + h2], pv[i0], v, start)
-                _row(won[i1, h0 + h2], tied[i1, h0 + h2], pv[i1], v, start)
-                _row(won[i2, h0 + h1], tied[i2, h0 + h1], pv[i2], v, start)
+                wa, ta, pa = won[i0, h1 + h2], tied[i0, h1 + h2], pv[i0]
+                wb, tb, pb = won[i1, h0 + h2], tied[i1, h0 + h2], pv[i1]
+                wc, tc, pc = won[i2, h0 + h1], tied[i2, h0 + h1], pv[i2]
+                for i3 in range(start, n):
+                    x = v[i3]
+                    wa[i3] += pa[i3] > x
+                    ta[i3] += pa[i3] == x
+                    wb[i3] += pb[i3] > x
+                    tb[i3] += pb[i3] == x
+                    wc[i3] += pc[i3] > x
+                    tc[i3] += pc[i3] == x
                 if i0 >= named:
                     continue
                 named_won[i0, i1, i2] += w12  # dealer (i0, i3)
@@ -306,38 +314,32 @@ def totals(r: int, pv: np.ndarray, rows: np.ndarray, net_win: np.ndarray, net_ti
     orders at the Turn, as the turn card and the river card). Nets are indexed [option, river
     bet (0: check, 1: bet; one entry at the River decision), category] (wins) or [option, river bet]."""
     n = pv.shape[0]
+    options, bets = net_tie.shape[0], net_tie.shape[1]
+    acc = np.zeros((n, options, bets), dtype=np.int64)  # by turn card (the River decision: by river card)
     weight = 0
     for i in range(n):
         for j in range(i + 1 if r == 2 else 0, n if r == 2 else 1):
-            weight += rows[i, j, 0] + rows[i, j, 1] + rows[i, j, 2]
-    if r == 1:
-        for k in range(net_tie.shape[0]):
-            s = 0
-            for i in range(n):
-                w, t, lo = rows[i, 0, 0], rows[i, 0, 1], rows[i, 0, 2]
-                s += w * net_win[k, 0, pv[i, 0] >> 20] + t * net_tie[k, 0] + lo * net_loss[k, 0]
-            out[k] = s
-        return weight
-    for k in range(net_tie.shape[0]):
+            w, t, lo = rows[i, j, 0], rows[i, j, 1], rows[i, j, 2]
+            if w == 0 and t == 0 and lo == 0:
+                continue
+            weight += w + t + lo
+            category = pv[i, j] >> 20
+            for k in range(options):
+                for bet in range(bets):
+                    net = w * net_win[k, bet, category] + t * net_tie[k, bet] + lo * net_loss[k, bet]
+                    acc[i, k, bet] += net
+                    if r == 2:
+                        acc[j, k, bet] += net
+    for k in range(options):
         s = 0
         for x in range(n):
-            best = 0
-            for bet in range(net_tie.shape[1]):
-                acc = 0
-                for y in range(n):
-                    if y == x:
-                        continue
-                    i, j = (x, y) if x < y else (y, x)
-                    w, t, lo = rows[i, j, 0], rows[i, j, 1], rows[i, j, 2]
-                    acc += w * net_win[k, bet, pv[i, j] >> 20] + t * net_tie[k, bet] + lo * net_loss[k, bet]
-                if bet == 0 or acc > best:
-                    best = acc
+            best = acc[x, k, 0]
+            for bet in range(1, bets):
+                if acc[x, k, bet] > best:
+                    best = acc[x, k, bet]
             s += best
         out[k] = s
-    return 2 * weight
-
-
-__all__ = ["count_river", "count_turn", "pair_outcomes", "player_values", "totals"]
+    return 2 * weight if r == 2 else weight
 
 
 OWN, HOLE, EDGE, TEAM = 0, 1, 2, 3  # the kinds of hypothesis ``hypothesis_totals`` takes
