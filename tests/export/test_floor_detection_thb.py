@@ -1,6 +1,6 @@
-"""Play from hidden cards caught at a Texas Hold'em Bonus table: a simulated table of 90 rounds
-(seat 1 a full-time hole-carder who sees the dealer's first hole card, seat 2 basic strategy,
-the other seats the simulator's default players) run, exported and screened by ``tablectl floor``
+"""Play from hidden cards caught at a Texas Hold'em Bonus table: a simulated three-seat table of
+90 rounds (seat 1 a full-time hole-carder who sees the dealer's first hole card, seat 2 basic
+strategy, seat 3 the simulator's default player) run, exported and screened by ``tablectl floor``
 as a user runs them, and the seat reviewed with ``tablectl review --seat``."""
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ CONFIG = Path(__file__).parents[2] / "config" / "tables" / "texas-holdem-bonus.t
 @pytest.fixture(scope="module")
 def thb_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("thb")
+    config = root / "thb-3-seats.toml"
+    config.write_text(CONFIG.read_text(encoding="utf-8").replace("\nseats = 7\n", "\nseats = 3\n"), encoding="utf-8")
     assert run_tablectl("keygen", root / "keys").code == 0
-    done = run_tablectl("run", CONFIG, "--simulate", "--headless", "--autoplay", "90", "--seed", "3", "--log-dir",
+    done = run_tablectl("run", config, "--simulate", "--headless", "--autoplay", "90", "--seed", "3", "--log-dir",
                         root / "logs", "--signing-key", root / "keys" / "table.key", "--player", "1:hole-card",
                         "--player", "2:basic")
     assert done.code == 0, done.err
@@ -58,7 +60,7 @@ def test_the_floor_flags_the_texas_holdem_bonus_hole_carder_for_the_dealers_firs
 
 
 def test_no_honest_texas_holdem_bonus_seat_is_flagged(screened: dict) -> None:
-    assert screened["sessions"] == 7
+    assert screened["sessions"] == 3
     assert [f for f in screened["flags"] if f["seat"] != 1] == []
 
 
