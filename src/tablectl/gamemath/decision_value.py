@@ -92,11 +92,21 @@ def decision_values(game: str, options: Sequence[str], sight: Sight, rules: Any 
         elif game == ocp.GAME:
             out = decision_ranks.ocp_values(options, sight, decks, rules)
         else:
-            out = decision_holdem.values(options, sight, rules)
+            out = _holdem(options, sight, rules, decks)
     except (ValueError, ZeroDivisionError) as e:
         raise DecisionError(f"{game}: {e}") from None
     _store(key, out)
     return out
+
+
+def _holdem(options: tuple[str, ...], sight: Sight, rules: Any, decks: int) -> DecisionValues:
+    """A Texas Hold'em Bonus decision: a Turn or River decision from the shared walk where it
+    takes the sight (the same values, sooner), else enumerated alone."""
+    if decks == 1 and thb.FLOP not in options:
+        (out,) = holdem_hidden.values_many(options, [sight], rules)
+        if out is not None:
+            return out
+    return decision_holdem.values(options, sight, rules)
 
 
 def _cached(game: str, options: tuple[str, ...], sight: Sight, rules: Any,
