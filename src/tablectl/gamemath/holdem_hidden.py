@@ -85,6 +85,42 @@ def _weights(marks: tuple[int, int]) -> np.ndarray:
     return out
 
 
+def _walk(free: np.ndarray, named: int, own: Sequence[int],
+          board: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+    """The player's value of each board to come (``pv``), the dealer hands won, tied and lost
+    against each (``counts[i, j, high, o]``) and those holding each of the first ``named`` free
+    cards (``special[s, i, j, o]``); and the known board's rank-key sum and suit masks."""
+    key, rank7, flush_table = _tables()
+    r = 5 - len(board)
+    width = len(free) if r == 2 else 1
+
+    def masks(cards: Sequence[int]) -> tuple[int, np.ndarray]:
+        m = np.zeros(4, dtype=np.int64)
+        for c in cards:
+            m[c & 3] |= 1 << (c >> 2)
+        return int(sum(int(key[c >> 2]) for c in cards)), m
+
+    own_base, own_masks = masks((*own, *board))
+    board_base, board_masks = masks(board)
+    pv = np.zeros((len(free), width), dtype=np.int32)
+    kernel.player_values(free, r, own_base, own_masks, key, rank7, flush_table, pv)
+    hi = np.array([1 if is_high(int(c)) else 0 for c in free], dtype=np.int64)
+    counts = np.zeros((len(free), width, 3, 3), dtype=np.int64)
+    special = np.zeros((named, len(free), width, 3), dtype=np.int64)
+    if r == 2:
+        won, tied = np.zeros((len(free), 3, len(free)), dtype=np.int32), np.zeros((len(free), 3, len(free)), dtype=np.int32)
+        named_won = np.zeros((named, len(free), len(free)), dtype=np.int32)
+        named_tied = np.zeros_like(named_won)
+        kernel.count_turn(free, named, board_base, board_masks, pv, hi, key, rank7, flush_table, won, tied,
+                          named_won, named_tied)
+        kernel.turn_counts(hi, won, tied, named_won, named_tied, counts, special)
+    else:
+        kernel.count_river(free, board_base, board_masks, pv, hi, key, rank7, flush_table, counts)
+        for p in range(named):
+            kernel.count_named(free, p, board_base, board_masks, pv, key, rank7, flush_table, special[p])
+    return pv, counts, special, board_base, board_masks
+
+
 def values_many(options: tuple[str, ...], sights: Sequence[Sight],
                 rules: TexasHoldemBonusRules) -> list[DecisionValues | None]:
     """Each sight's option values, for ``options`` (turn, check) or (river, check); every sight
@@ -109,34 +145,9 @@ def values_many(options: tuple[str, ...], sights: Sequence[Sight],
     named = sorted({c for k in kinds if k is not None and k[0] in ("hole", "team") for c in k[1]})
     free = np.array(named + [c for c in unseen if c not in named], dtype=np.int64)  # the named cards first (special[s])
     position = {int(c): i for i, c in enumerate(free)}
-    key, rank7, flush_table = _tables()
     r = 5 - len(board)
-    width = len(free) if r == 2 else 1
-
-    def masks(cards: Sequence[int]) -> tuple[int, np.ndarray]:
-        m = np.zeros(4, dtype=np.int64)
-        for c in cards:
-            m[c & 3] |= 1 << (c >> 2)
-        return int(sum(int(key[c >> 2]) for c in cards)), m
-
-    own_base, own_masks = masks((*first.own, *board))
-    board_base, board_masks = masks(board)
-    pv = np.zeros((len(free), width), dtype=np.int32)
-    kernel.player_values(free, r, own_base, own_masks, key, rank7, flush_table, pv)
-    hi = np.array([1 if is_high(int(c)) else 0 for c in free], dtype=np.int64)
-    counts = np.zeros((len(free), width, 3, 3), dtype=np.int64)
-    special = np.zeros((len(named), len(free), width, 3), dtype=np.int64)
-    if r == 2:
-        won, tied = np.zeros((len(free), 3, len(free)), dtype=np.int32), np.zeros((len(free), 3, len(free)), dtype=np.int32)
-        named_won = np.zeros((len(named), len(free), len(free)), dtype=np.int32)
-        named_tied = np.zeros_like(named_won)
-        kernel.count_turn(free, len(named), board_base, board_masks, pv, hi, key, rank7, flush_table, won, tied,
-                          named_won, named_tied)
-        kernel.turn_counts(hi, won, tied, named_won, named_tied, counts, special)
-    else:
-        kernel.count_river(free, board_base, board_masks, pv, hi, key, rank7, flush_table, counts)
-        for p in range(len(named)):
-            kernel.count_named(free, p, board_base, board_masks, pv, key, rank7, flush_table, special[p])
+    pv, counts, special, board_base, board_masks = _walk(free, len(named), first.own, board)
+    key, rank7, flush_table = _tables()
     win, tie, loss, den = _nets(options, tuple(d for d in first.made if d != thb.CHECK), r == 1, rules.ante_pays_from)
     taken = [i for i, k in enumerate(kinds) if k is not None]
     kind = np.array([_KINDS[kinds[i][0]] for i in taken], dtype=np.int64)  # type: ignore[index]
