@@ -385,3 +385,7 @@ def hypothesis_totals(r: int, free: np.ndarray, board_base: int, board_masks: np
                 if r == 2:
                     rows[:, p, :] = 0
         total_weight[h] = totals(r, pv, rows, net_win, net_tie, net_loss, out[h])
+
+
+__all__ = ["EDGE", "HOLE", "OWN", "TEAM", "count_named", "count_river", "count_turn", "hypothesis_totals", "pair_outcomes",
+           "player_values", "totals", "turn_counts"]
