@@ -36,6 +36,7 @@ SMOKE: dict[str, list[list[str]]] = {
     "bench_sightings.py": [["--rounds", "5", "--repeat", "1"]],
     "bench_sim_memory.py": [["--seconds", "0.5"]],
     "bench_thb_hole_card.py": [["--cards", "14", "--units", "2"]],
+    "bench_thb_sightings.py": [["--rounds", "3", "--decisions", "1", "--repeat", "1"]],
     "bench_theo_var.py": [["--rounds", "5", "--repeat", "1"]],
     "bench_startup.py": [["--runs", "1", "--config", "config/tables/one-card-poker.toml"]],
     "soak.py": [["--rounds", "5"]],
