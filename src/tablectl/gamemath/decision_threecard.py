@@ -26,6 +26,7 @@ import numpy as np
 
 from tablectl.gamemath.sight import HIGH, LOW, DecisionValues, Sight
 from tablectl.gamemath.threecard_counts import TOTAL, showdown_counts
+from tablectl.gamemath.threecard_showdowns import class_counts
 from tablectl.rules import hand3
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules.hand3 import QUEEN_HIGH, value3
@@ -96,6 +97,9 @@ def _net(game: str, player: int, result: str, ante_bonus: object) -> Fraction:
 
 def _enumerated(player: int, sight: Sight) -> tuple[dict[str, int], int]:
     """The dealer's hands that agree with ``sight``, weighted, counted by showdown result; the total weight."""
+    counted = class_counts(player, sight)  # from the sorted tables, where built
+    if counted is not None:
+        return counted
     dealer, weights = dealer_weights(sight)  # the rules' table holds every order of the three cards
     counts = np.bincount(dealer, weights=weights)  # weighted counts < 2**53: exact
     uniq = np.flatnonzero(counts)
