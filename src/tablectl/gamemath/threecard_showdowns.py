@@ -7,10 +7,10 @@ weights them) fall in each showdown class: below queen-high, qualified and below
 value, equal to it, above it. The dealer's hands are the rules engine's three-card values
 (``tablectl.rules.hand3``) of the known dealer cards plus every set of the unknown ones: with no
 dealer card known, the 22,100 three-card sets; with one card K known, K with each of the 1,326
-pairs. Each table is built once, grouped by how many high cards (Q, K, A) the unknown cards hold
-(what an edge sort's weight turns on) and sorted by value within each group, with each entry's
-52-bit card mask. A sight then costs one mask test over the table and, per group, three binary
-searches (at queen-high, the player's value and one above) and counts of the kept entries below
+pairs. Each table is built once, sorted by value, with each entry's 52-bit card mask (and, for
+sights with an edge sort's marks, grouped first by how many high cards -- Q, K, A -- the unknown
+cards hold: what the weight turns on). A sight then costs one mask test over the table and, per
+group, three binary searches (at queen-high, the player's value and one above) and counts of the kept entries below
 them. The counts are exact integers, equal to the enumeration's; with two or more dealer cards
 known no table is built (None).
 """
@@ -26,35 +26,45 @@ from tablectl.gamemath.sight import HIGH, LOW, Sight
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules.hand3 import QUEEN_HIGH
 
-#: values (ascending within each group), card masks, and per high-card count its group's (start, end)
+#: values (ascending within each group), card masks, and the groups' (start, end): per high-card count, or one
 Table = tuple[np.ndarray, np.ndarray, tuple[tuple[int, int], ...]]
 
 
-def _grouped(values: np.ndarray, masks: np.ndarray, highs: np.ndarray, size: int) -> Table:
-    order = np.lexsort((values, highs))  # by high cards, then value
+def _table(values: np.ndarray, masks: np.ndarray, highs: np.ndarray, size: int, grouped: bool) -> Table:
+    """The entries by value, or (``grouped``) by high cards then value, with the groups' bounds."""
+    if not grouped:
+        order = np.argsort(values, kind="stable")
+        return values[order], masks[order], ((0, len(values)),)
+    order = np.lexsort((values, highs))
     highs = highs[order]
     groups = tuple((int(np.searchsorted(highs, h)), int(np.searchsorted(highs, h, side="right"))) for h in range(size + 1))
     return values[order], masks[order], groups
 
 
 @cache
-def _no_card_known() -> Table:
+def _no_card_known(grouped: bool) -> Table:
     """Every three-card set."""
     from tablectl.gamemath.decision_threecard import _subsets  # built once; that module counts with these tables
 
     _, masks, highs, values = _subsets(3)
-    return _grouped(values, masks, highs, 3)  # type: ignore[arg-type]
+    return _table(values, masks, highs, 3, grouped)  # type: ignore[arg-type]
 
 
 @cache
-def _one_card_known(known: int) -> Table:
+def _one_card_known(known: int, grouped: bool) -> Table:
     """The known card with every pair of the others (pairs holding it are masked out with it: a
     sight's seen cards include its dealer cards known)."""
     from tablectl.gamemath.decision_threecard import _subsets, _values3
 
     pairs, masks, highs, _ = _subsets(2)
     values = _values3(np.hstack([np.full((len(pairs), 1), known, dtype=np.int64), pairs]))
-    return _grouped(values, masks, highs, 2)
+    return _table(values, masks, highs, 2, grouped)
+
+
+def _kept_below(values: np.ndarray, keep: np.ndarray, start: int, end: int, lows: tuple[int, ...]) -> list[int]:
+    """Of the entries ``start:end`` (ascending values), how many kept are below each of ``lows``, and all kept."""
+    cuts = (np.searchsorted(values[start:end], lows) + start).tolist()
+    return [int(np.count_nonzero(keep[start:at])) for at in (*cuts, end)]
 
 
 def class_counts(player: int, sight: Sight) -> tuple[dict[str, int], int] | None:
@@ -68,27 +78,31 @@ def class_counts(player: int, sight: Sight) -> tuple[dict[str, int], int] | None
     marks = [c for c in sight.dealer if isinstance(c, str)]
     want_high, want_low = marks.count(HIGH), marks.count(LOW)
     m = 3 - len(known)
-    values, masks, groups = _one_card_known(known[0]) if known else _no_card_known()
+    marked = bool(want_high or want_low)
+    values, masks, groups = (_one_card_known if known else _no_card_known)(*known[:1], marked)
     seen = 0
     for c in sight.seen():
         seen |= 1 << c
     keep = (masks & np.uint64(seen)) == 0
     lows = (QUEEN_HIGH - 1, QUEEN_HIGH, max(player, QUEEN_HIGH), max(player + 1, QUEEN_HIGH))  # each class's least
-    bounds = [0, 0, 0, 0]  # weighted hands below queen-high, the player's value, one above; all
-    for h, (start, end) in enumerate(groups):
-        weight = perm(h, want_high) * perm(m - h, want_low) if want_high or want_low else 1
-        if not weight or start == end:
-            continue
-        cuts = (np.searchsorted(values[start:end], lows[1:]) + start).tolist()
-        for i, at in enumerate([*cuts, end]):
-            bounds[i] += weight * int(np.count_nonzero(keep[start:at]))
+    if not marked:  # one group, every hand weighing one
+        bounds = _kept_below(values, keep, 0, len(values), lows[1:])
+    else:
+        bounds = [0, 0, 0, 0]  # weighted hands below queen-high, the player's value, one above; all
+        for h, (start, end) in enumerate(groups):
+            weight = perm(h, want_high) * perm(m - h, want_low)
+            if weight and start < end:
+                for i, n in enumerate(_kept_below(values, keep, start, end, lows[1:])):
+                    bounds[i] += weight * n
     total = bounds[3]
     if total == 0:
         raise ValueError("no dealer hand agrees with what was seen")
     by_result = dict.fromkeys(tcp.SHOWDOWNS, 0)
-    for c, n in enumerate(np.diff([0, *bounds]).tolist()):
-        if n:
-            by_result[tcp.showdown(player, lows[c])] += n
+    below = 0
+    for c, upto in enumerate(bounds):
+        if upto > below:
+            by_result[tcp.showdown(player, lows[c])] += upto - below
+        below = upto
     return by_result, total
 
 
