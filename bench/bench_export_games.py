@@ -13,7 +13,7 @@ and run with ``PYTHONPATH`` pointing at it; this checkout's code runs as install
 (start-up included, the same for both), ``--repeat`` rounds with the two taking turns on the
 page-cached logs. Printed per game: base and this code's median seconds, and this / base as the
 median and range over the rounds; then whether every Parquet column of the two datasets is the
-same (``compare_datasets.py``).
+same (``scripts/compare_datasets.py``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import time
 from io import BytesIO
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 from compare_datasets import compare  # noqa: E402
 
 from tablectl.eventlog.keys import save_keypair  # noqa: E402
@@ -105,7 +105,7 @@ def main() -> int:
             before.append(b)
             after.append(a)
             ratios.append(a / b)
-        problems = compare(root / "ds-base", root / "ds-this")
+        problems = compare(root / "ds-base", root / "ds-this", log=None)
         failed |= bool(problems)
         print(f"{name:6} base {statistics.median(before):7.2f} s  this {statistics.median(after):7.2f} s  "
               f"this/base {statistics.median(ratios):.3f} (range {min(ratios):.3f}-{max(ratios):.3f})  "

@@ -1,7 +1,7 @@
 """Compare two exported datasets row by row, every Parquet column of every dataset (rounds, cards,
 bets, decisions, sightings, ...): the check that a change to the export's math changed no value.
 
-    python bench/compare_datasets.py REFERENCE CANDIDATE
+    python scripts/compare_datasets.py REFERENCE CANDIDATE
 
 Each dataset folder's Parquet files are read with pyarrow in path order; the rows are compared in
 that order, column by column, floats by their bits (NaN equal to NaN). Prints per dataset the rows
@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import struct
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +35,9 @@ def _bits(value: Any) -> Any:
     return value
 
 
-def compare(reference: Path, candidate: Path) -> list[str]:
-    """Every difference between the two datasets, as one line each (empty: identical)."""
+def compare(reference: Path, candidate: Path, log: Callable[[str], None] | None = print) -> list[str]:
+    """Every difference between the two datasets, as one line each (empty: identical); ``log``
+    is told the rows and columns compared per dataset."""
     problems: list[str] = []
     names = sorted({p.name for p in reference.iterdir() if p.is_dir() and not p.name.startswith("_")}
                    | {p.name for p in candidate.iterdir() if p.is_dir() and not p.name.startswith("_")})
@@ -62,7 +64,8 @@ def compare(reference: Path, candidate: Path) -> list[str]:
                         problems.append(f"{name}/{rel}: column {column!r} row {i}: {x!r} vs {y!r}")
                         break
             rows += a.num_rows
-        print(f"{name}: {rows} rows x {len(columns)} columns compared")
+        if log is not None:
+            log(f"{name}: {rows} rows x {len(columns)} columns compared")
     return problems
 
 
