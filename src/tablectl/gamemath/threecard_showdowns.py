@@ -7,64 +7,96 @@ weights them) fall in each showdown class: below queen-high, qualified and below
 value, equal to it, above it. The dealer's hands are the rules engine's three-card values
 (``tablectl.rules.hand3``) of the known dealer cards plus every set of the unknown ones: with no
 dealer card known, the 22,100 three-card sets; with one card K known, K with each of the 1,326
-pairs. Each table is built once, sorted by value, with each entry's 52-bit card mask (and, for
-sights with an edge sort's marks, grouped first by how many high cards -- Q, K, A -- the unknown
-cards hold: what the weight turns on). A sight then costs one mask test over the table and, per
-group, three binary searches (at queen-high, the player's value and one above) and counts of the kept entries below
-them. The counts are exact integers, equal to the enumeration's; with two or more dealer cards
-known no table is built (None).
+pairs. How many of them miss every card seen S and fall below a value x is, by inclusion and
+exclusion, (all below x) - (those holding a card of S) + (those holding two) - (those holding
+three), each a binary search in a sorted table built once: the values of every set, of the sets
+holding each card, of the sets holding each pair of cards (the last term: the sets within S
+themselves, valued directly). Each table is kept per count of high cards (Q, K, A) among the
+unknown cards too: an edge sort's weight turns on it. The counts are exact integers, equal to the
+enumeration's; with two or more dealer cards known no table is built (None).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Sequence
 from functools import cache
+from itertools import combinations
 from math import perm
 
-import numpy as np
-
-from tablectl.gamemath.sight import HIGH, LOW, Sight
+from tablectl.gamemath.sight import HIGH, LOW, Sight, is_high
 from tablectl.rules import three_card_poker as tcp
-from tablectl.rules.hand3 import QUEEN_HIGH
+from tablectl.rules.hand3 import QUEEN_HIGH, value3
 
-#: values (ascending within each group), card masks, and the groups' (start, end): per high-card count, or one
-Table = tuple[np.ndarray, np.ndarray, tuple[tuple[int, int], ...]]
+HIGH_CARDS = min(c for c in range(52) if is_high(c))  # the queens, kings and aces are the cards from here up
+Lists = list[list[int]]  # sorted values per group: index h = that many high cards, the last = every member
 
 
-def _table(values: np.ndarray, masks: np.ndarray, highs: np.ndarray, size: int, grouped: bool) -> Table:
-    """The entries by value, or (``grouped``) by high cards then value, with the groups' bounds."""
-    if not grouped:
-        order = np.argsort(values, kind="stable")
-        return values[order], masks[order], ((0, len(values)),)
-    order = np.lexsort((values, highs))
-    highs = highs[order]
-    groups = tuple((int(np.searchsorted(highs, h)), int(np.searchsorted(highs, h, side="right"))) for h in range(size + 1))
-    return values[order], masks[order], groups
+class _Universe:
+    """The dealer's possible hands with ``known`` (None, or one card) and every set of the others,
+    as sorted value tables: every member, those holding each card, those holding each pair."""
+
+    def __init__(self, known: int | None) -> None:
+        self.known = known
+        self.size = 3 if known is None else 2  # unknown cards
+        groups = self.size + 2
+        self.every: Lists = [[] for _ in range(groups)]
+        self.by_card: list[Lists] = [[[] for _ in range(groups)] for _ in range(52)]
+        self.by_pair: dict[tuple[int, int], Lists] = {}
+        for cards in combinations(range(52), self.size):
+            v, h = self.member(cards)
+            for g in (h, -1):
+                self.every[g].append(v)
+                for c in cards:
+                    self.by_card[c][g].append(v)
+                if self.size == 3:
+                    for pair in combinations(cards, 2):
+                        self.by_pair.setdefault(pair, [[] for _ in range(groups)])[g].append(v)
+        for lists in (self.every, *self.by_card, *self.by_pair.values()):
+            for values in lists:
+                values.sort()
+
+    def member(self, cards: Sequence[int]) -> tuple[int, int]:
+        """A member's value and its unknown cards' high-card count (cards ascending)."""
+        hand = cards if self.known is None else (self.known, *cards)
+        return value3(hand), sum(c >= HIGH_CARDS for c in cards)
+
+    def kept_below(self, seen: Sequence[int], group: int, xs: tuple[int, int, int]) -> list[int]:
+        """Members of ``group`` holding none of ``seen`` (distinct, ascending): how many fall
+        below each of ``xs`` (ascending), and how many there are."""
+        x1, x2, x3 = xs
+        values = self.every[group]
+        n1 = bisect_left(values, x1)
+        n2 = bisect_left(values, x2, n1)
+        n3 = bisect_left(values, x3, n2)
+        n4 = len(values)
+        for c in seen:  # less those holding a card seen
+            values = self.by_card[c][group]
+            a = bisect_left(values, x1)
+            b = bisect_left(values, x2, a)
+            d = bisect_left(values, x3, b)
+            n1, n2, n3, n4 = n1 - a, n2 - b, n3 - d, n4 - len(values)
+        sign = 1
+        if self.size == 3:  # plus those holding two; then less those holding three (the sets within seen)
+            for pair in combinations(seen, 2):
+                values = self.by_pair[pair][group]
+                a = bisect_left(values, x1)
+                b = bisect_left(values, x2, a)
+                d = bisect_left(values, x3, b)
+                n1, n2, n3, n4 = n1 + a, n2 + b, n3 + d, n4 + len(values)
+            sign = -1
+        known = () if self.known is None else (self.known,)
+        for cards in combinations(seen, self.size):  # the members within seen (pairs: added back)
+            if group != -1 and group != sum(c >= HIGH_CARDS for c in cards):
+                continue
+            v = value3(known + cards)
+            n1, n2, n3, n4 = n1 + sign * (v < x1), n2 + sign * (v < x2), n3 + sign * (v < x3), n4 + sign
+        return [n1, n2, n3, n4]
 
 
 @cache
-def _no_card_known(grouped: bool) -> Table:
-    """Every three-card set."""
-    from tablectl.gamemath.decision_threecard import _subsets  # built once; that module counts with these tables
-
-    _, masks, highs, values = _subsets(3)
-    return _table(values, masks, highs, 3, grouped)  # type: ignore[arg-type]
-
-
-@cache
-def _one_card_known(known: int, grouped: bool) -> Table:
-    """The known card with every pair of the others (pairs holding it are masked out with it: a
-    sight's seen cards include its dealer cards known)."""
-    from tablectl.gamemath.decision_threecard import _subsets, _values3
-
-    pairs, masks, highs, _ = _subsets(2)
-    values = _values3(np.hstack([np.full((len(pairs), 1), known, dtype=np.int64), pairs]))
-    return _table(values, masks, highs, 2, grouped)
-
-
-def _kept_below(values: np.ndarray, keep: np.ndarray, start: int, end: int, lows: tuple[int, ...]) -> list[int]:
-    """Of the entries ``start:end`` (ascending values), how many kept are below each of ``lows``, and all kept."""
-    cuts = (np.searchsorted(values[start:end], lows) + start).tolist()
-    return [int(np.count_nonzero(keep[start:at])) for at in (*cuts, end)]
+def _universe(known: int | None) -> _Universe:
+    return _Universe(known)
 
 
 def class_counts(player: int, sight: Sight) -> tuple[dict[str, int], int] | None:
@@ -77,22 +109,19 @@ def class_counts(player: int, sight: Sight) -> tuple[dict[str, int], int] | None
         return None
     marks = [c for c in sight.dealer if isinstance(c, str)]
     want_high, want_low = marks.count(HIGH), marks.count(LOW)
-    m = 3 - len(known)
-    marked = bool(want_high or want_low)
-    values, masks, groups = (_one_card_known if known else _no_card_known)(*known[:1], marked)
-    seen = 0
-    for c in sight.seen():
-        seen |= 1 << c
-    keep = (masks & np.uint64(seen)) == 0
+    universe = _universe(known[0] if known else None)
+    m = universe.size
+    seen = sorted(set(sight.seen()))
     lows = (QUEEN_HIGH - 1, QUEEN_HIGH, max(player, QUEEN_HIGH), max(player + 1, QUEEN_HIGH))  # each class's least
-    if not marked:  # one group, every hand weighing one
-        bounds = _kept_below(values, keep, 0, len(values), lows[1:])
+    xs = (lows[1], lows[2], lows[3])
+    if not (want_high or want_low):  # every hand weighing one
+        bounds = universe.kept_below(seen, -1, xs)
     else:
         bounds = [0, 0, 0, 0]  # weighted hands below queen-high, the player's value, one above; all
-        for h, (start, end) in enumerate(groups):
+        for h in range(m + 1):
             weight = perm(h, want_high) * perm(m - h, want_low)
-            if weight and start < end:
-                for i, n in enumerate(_kept_below(values, keep, start, end, lows[1:])):
+            if weight:
+                for i, n in enumerate(universe.kept_below(seen, h, xs)):
                     bounds[i] += weight * n
     total = bounds[3]
     if total == 0:
