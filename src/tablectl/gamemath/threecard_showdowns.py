@@ -9,8 +9,8 @@ value, equal to it, above it. The dealer's hands are the rules engine's three-ca
 dealer card known, the 22,100 three-card sets; with one card K known, K with each of the 1,326
 pairs. How many of them miss every card seen S and fall below a value x is, by inclusion and
 exclusion, (all below x) - (those holding a card of S) + (those holding two) - (those holding
-three), each a binary search in a sorted table built once: the values of every set, of the sets
-holding each card, of the sets holding each pair of cards (the last term: the sets within S
+three), each a binary search in a sorted table built once, when first needed: the values of every
+set, of the sets holding each card, of the sets holding each pair of cards (the last term: the sets within S
 themselves, valued directly). Each table is kept per count of high cards (Q, K, A) among the
 unknown cards too: an edge sort's weight turns on it. The counts are exact integers, equal to the
 enumeration's; with two or more dealer cards known no table is built (None).
@@ -19,10 +19,12 @@ enumeration's; with two or more dealer cards known no table is built (None).
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from itertools import combinations
 from math import perm
+
+import numpy as np
 
 from tablectl.gamemath.sight import HIGH, LOW, Sight, is_high
 from tablectl.rules import three_card_poker as tcp
@@ -34,27 +36,50 @@ Lists = list[list[int]]  # sorted values per group: index h = that many high car
 
 class _Universe:
     """The dealer's possible hands with ``known`` (None, or one card) and every set of the others,
-    as sorted value tables: every member, those holding each card, those holding each pair."""
+    as sorted value tables: every member, those holding each card, those holding each pair (each
+    table built the first time a sight needs it)."""
 
     def __init__(self, known: int | None) -> None:
         self.known = known
         self.size = 3 if known is None else 2  # unknown cards
-        groups = self.size + 2
-        self.every: Lists = [[] for _ in range(groups)]
-        self.by_card: list[Lists] = [[[] for _ in range(groups)] for _ in range(52)]
-        self.by_pair: dict[tuple[int, int], Lists] = {}
-        for cards in combinations(range(52), self.size):
+        self.every = self._every()
+        self._by_card: dict[int, Lists] = {}
+        self._by_pair: dict[tuple[int, int], Lists] = {}
+
+    def _every(self) -> Lists:
+        """Every member's value, sorted, per group (from the three-card math's arrays, at once)."""
+        from tablectl.gamemath.decision_threecard import _subsets, _values3  # that module counts with these tables
+
+        sets, _, highs, values = _subsets(self.size)
+        if values is None:
+            values = _values3(np.hstack([np.full((len(sets), 1), self.known, dtype=np.int64), sets]))
+        return [*(np.sort(values[highs == h]).tolist() for h in range(self.size + 1)), np.sort(values).tolist()]
+
+    def _lists(self, members: Iterable[Sequence[int]]) -> Lists:
+        """The members' values, sorted, per group (by high cards; the last: every member)."""
+        lists: Lists = [[] for _ in range(self.size + 2)]
+        for cards in members:
             v, h = self.member(cards)
-            for g in (h, -1):
-                self.every[g].append(v)
-                for c in cards:
-                    self.by_card[c][g].append(v)
-                if self.size == 3:
-                    for pair in combinations(cards, 2):
-                        self.by_pair.setdefault(pair, [[] for _ in range(groups)])[g].append(v)
-        for lists in (self.every, *self.by_card, *self.by_pair.values()):
-            for values in lists:
-                values.sort()
+            lists[h].append(v)
+            lists[-1].append(v)
+        for values in lists:
+            values.sort()
+        return lists
+
+    def by_card(self, c: int) -> Lists:
+        """The members holding card ``c``."""
+        found = self._by_card.get(c)
+        if found is None:
+            others = [d for d in range(52) if d != c]
+            found = self._by_card[c] = self._lists(tuple(sorted((c, *rest))) for rest in combinations(others, self.size - 1))
+        return found
+
+    def by_pair(self, pair: tuple[int, int]) -> Lists:
+        """The members holding both cards of ``pair`` (three-card members only)."""
+        found = self._by_pair.get(pair)
+        if found is None:
+            found = self._by_pair[pair] = self._lists(tuple(sorted((*pair, d))) for d in range(52) if d not in pair)
+        return found
 
     def member(self, cards: Sequence[int]) -> tuple[int, int]:
         """A member's value and its unknown cards' high-card count (cards ascending)."""
@@ -71,7 +96,7 @@ class _Universe:
         n3 = bisect_left(values, x3, n2)
         n4 = len(values)
         for c in seen:  # less those holding a card seen
-            values = self.by_card[c][group]
+            values = self.by_card(c)[group]
             a = bisect_left(values, x1)
             b = bisect_left(values, x2, a)
             d = bisect_left(values, x3, b)
@@ -79,7 +104,7 @@ class _Universe:
         sign = 1
         if self.size == 3:  # plus those holding two; then less those holding three (the sets within seen)
             for pair in combinations(seen, 2):
-                values = self.by_pair[pair][group]
+                values = self.by_pair(pair)[group]
                 a = bisect_left(values, x1)
                 b = bisect_left(values, x2, a)
                 d = bisect_left(values, x3, b)
