@@ -12,7 +12,8 @@ and run with ``PYTHONPATH`` pointing at it; this checkout's code runs as install
 ``python -m tablectl export LOGS --to FRESH --key PUB`` in its own process, timed wall clock
 (start-up included, the same for both), ``--repeat`` rounds with the two taking turns on the
 page-cached logs. Printed per game: base and this code's median seconds, and this / base as the
-median and range over the rounds; then whether every Parquet column of the two datasets is the
+median and range over the rounds, wall clock and CPU time (the child's user + system: steadier on a
+busy machine); then whether every Parquet column of the two datasets is the
 same (``scripts/compare_datasets.py``).
 """
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -61,16 +63,22 @@ def _unpack(base: str, into: Path) -> Path:
     return src / "src"
 
 
-def _export(logs: Path, target: Path, pub: Path, pythonpath: Path | None) -> float:
+def _export(logs: Path, target: Path, pub: Path, pythonpath: Path | None) -> tuple[float, float]:
+    """The export's wall-clock and CPU seconds (the child's user + system time)."""
     shutil.rmtree(target, ignore_errors=True)
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
     if pythonpath is not None:
         env["PYTHONPATH"] = str(pythonpath)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _children_cpu()
     subprocess.run([sys.executable, "-m", "tablectl", "export", str(logs), "--to", str(target), "--key", str(pub),
                     "--no-progress"], check=True, capture_output=True, env=env, cwd=target.parent)
-    return time.perf_counter() - started
+    return time.perf_counter() - started, _children_cpu() - cpu
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:
@@ -98,17 +106,19 @@ def main() -> int:
     failed = False
     for name in games:
         logs = _play(root, name, args.rounds, keys / "table.key")
-        before, after, ratios = [], [], []
+        before, after, ratios, cpu_ratios = [], [], [], []
         for _ in range(args.repeat):
-            b = _export(logs, root / "ds-base", keys / "table.pub", old)
-            a = _export(logs, root / "ds-this", keys / "table.pub", None)
+            b, b_cpu = _export(logs, root / "ds-base", keys / "table.pub", old)
+            a, a_cpu = _export(logs, root / "ds-this", keys / "table.pub", None)
             before.append(b)
             after.append(a)
             ratios.append(a / b)
+            cpu_ratios.append(a_cpu / b_cpu)
         problems = compare(root / "ds-base", root / "ds-this", log=None)
         failed |= bool(problems)
         print(f"{name:6} base {statistics.median(before):7.2f} s  this {statistics.median(after):7.2f} s  "
-              f"this/base {statistics.median(ratios):.3f} (range {min(ratios):.3f}-{max(ratios):.3f})  "
+              f"this/base {statistics.median(ratios):.3f} (range {min(ratios):.3f}-{max(ratios):.3f}), "
+              f"CPU {statistics.median(cpu_ratios):.3f} ({min(cpu_ratios):.3f}-{max(cpu_ratios):.3f})  "
               f"datasets {'identical' if not problems else f'DIFFER: {problems[0]}'}")
     if not args.keep and args.dir is None:
         shutil.rmtree(root, ignore_errors=True)
