@@ -25,6 +25,7 @@ SMOKE: dict[str, list[list[str]]] = {
     "bench_decisions.py": [["--decisions", "20"]],
     "bench_detection.py": [["--games", "one-for-the-money", "--pool", "10", "--honest", "2", "--cheats", "2", "--rounds", "50"]],
     "bench_export.py": [["--sizes", "3000", "--repeat", "1"]],
+    "bench_export_games.py": [["--rounds", "5", "--repeat", "1", "--games", "oftm", "--base", "HEAD"]],
     "bench_flood.py": [["--events", "300"]],
     "bench_floorgen.py": [["--rounds", "2", "--workers", "2", "--repeat", "1"]],
     "bench_framer.py": [["200"]],
