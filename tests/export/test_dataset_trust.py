@@ -137,6 +137,15 @@ def test_a_listed_file_whose_rows_differ_from_the_manifest_is_an_integrity_failu
                         f"(_manifests/tcp-1.json, seq 1-{through}) wrote {table.num_rows}\n")
 
 
+def test_a_listed_file_rewritten_without_a_column_is_an_integrity_failure(dataset: Path) -> None:
+    part = a_part(dataset)
+    pq.write_table(pq.read_table(part).drop_columns(["win"]), part)  # same rows, the house's result gone
+    done = run_tablectl("floor", dataset)
+    assert done.code == 3 and done.out == ""
+    assert done.err == (f"tablectl: integrity failure: {part}: lacks the column(s) win its export "
+                        "(dataset format 2) writes: nothing read\n")
+
+
 def test_a_listed_file_that_is_missing_is_an_integrity_failure(dataset: Path) -> None:
     part = a_part(dataset, "bets")
     part.unlink()

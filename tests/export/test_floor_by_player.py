@@ -4,11 +4,9 @@ are his seats' figures summed."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import orjson
-import pyarrow.parquet as pq
 import pytest
 from exporthelpers import run_tablectl
 
@@ -66,15 +64,3 @@ def test_the_floor_prints_the_per_player_table(played: tuple[Path, dict[str, Pat
     assert done.code == 0, done.err
     section = done.out[done.out.index("Players"):]
     assert "P-1" in section.splitlines()[4] and "edge as played" in section
-
-
-def test_a_dataset_exported_before_players_were_entered_reads_with_no_player(played: tuple[Path, dict[str, Path]],
-                                                                           tmp_path: Path) -> None:
-    dataset = tmp_path / "ds"
-    shutil.copytree(played[0], dataset)
-    for name in ("bets", "decisions"):  # the files as an export without the column wrote them
-        for part in (dataset / name).rglob("*.parquet"):
-            pq.write_table(pq.ParquetFile(part).read().drop_columns(["player"]), part)
-    report = floor(dataset)
-    assert report.players.rows == []
-    assert len([s for s in report.seats.dicts() if s["seat"] == 1]) == 2

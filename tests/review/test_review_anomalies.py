@@ -58,6 +58,20 @@ def test_a_device_event_logged_a_second_time_is_a_duplicate_naming_its_line(tmp_
     assert dups[0].where is not None and dups[0].where.endswith(f":{again}")
 
 
+def test_a_duplicate_or_out_of_order_device_event_carries_its_line_s_time(tmp_path: Path, table_log: TableLog) -> None:
+    t = table_log
+    t.shoe()
+    t.card("drawn", "5H", "discard", event_no=5)  # events 3 and 4 not yet logged
+    late = t.card("drawn", "6H", "discard", event_no=3)
+    again = t.card("drawn", "6H", "discard", event_no=3)
+    t.close()
+    times = {r["seq"]: r["ts"] for p in sorted(tmp_path.glob("*.jsonl")) for r in map(json.loads, p.read_text().splitlines())}
+    report = review([tmp_path])
+    found = {a.kind: a for a in report.anomalies if a.kind in ("event_out_of_order", "event_duplicate")}
+    assert (found["event_out_of_order"].seq, found["event_out_of_order"].ts) == (late, times[late])
+    assert (found["event_duplicate"].seq, found["event_duplicate"].ts) == (again, times[again])
+
+
 def test_the_cards_of_one_packet_share_its_event_number_without_being_duplicates(tmp_path: Path, table_log: TableLog) -> None:
     t = table_log
     t.shoe()

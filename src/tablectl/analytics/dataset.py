@@ -380,15 +380,20 @@ class DatasetFormatError(DatasetError):
     """A dataset written in another format than the readers' (one line: which, and to re-export)."""
 
 
-def check_format(root: Path, path: Path, dataset: str, form: int) -> None:
-    """Raises :class:`DatasetFormatError` if *path*, a file of *dataset* written in format *form*
-    (older than :data:`FORMAT`), lacks a column of today's schema."""
-    names = set(pq.read_schema(path).names)
-    missing = [n for n in SCHEMAS[dataset].names if n not in names]
-    if missing:
+def check_format(root: Path, path: Path, dataset: str, form: int, meta: pq.FileMetaData) -> None:
+    """Raises :class:`DatasetFormatError` if *path*, a file of *dataset* its manifest says was
+    written in format *form* (older than :data:`FORMAT`), lacks a column of today's schema, and
+    :class:`IntegrityError` if a file of today's format does. *meta*: its footer."""
+    have = set(meta.schema.to_arrow_schema().names)
+    missing = [n for n in SCHEMAS[dataset].names if n not in have]
+    if not missing:
+        return
+    if form < FORMAT:
         raise DatasetFormatError(
             f"{root}: written by an older tablectl (dataset format {form}; {dataset} lacks {', '.join(missing)}): "
             f"re-export its logs into a new dataset (tablectl export LOG... --to NEW_DATASET): nothing read")
+    raise IntegrityError(f"{path}: lacks the column(s) {', '.join(missing)} its export (dataset format {form}) "
+                         "writes: nothing read")
 
 
 class IntegrityError(DatasetError):
@@ -429,17 +434,7 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
             for (name, path), recorded in parts.items():
                 if name not in out or not path.is_relative_to(root) or ".." in path.relative_to(root).parts:
                     raise IntegrityError(f"{path}: listed by {where} ({span}) outside the datasets")
-                try:
-                    rows = pq.read_metadata(path).num_rows
-                except FileNotFoundError:
-                    raise IntegrityError(f"{path}: listed by {where} ({span}) but missing") from None
-                except (OSError, pa.ArrowException) as e:
-                    raise IntegrityError(f"{path}: listed by {where} ({span}) but not readable Parquet "
-                                         f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
-                if recorded is not None and rows != recorded:
-                    raise IntegrityError(f"{path}: holds {rows} rows, its export ({where}, {span}) wrote {recorded}")
-                if manifest.format < FORMAT:
-                    check_format(root, path, name, manifest.format)
+                rows = _footer_checked(root, path, name, where, span, recorded, manifest.format)
                 found[name] += rows
                 first.setdefault(name, path)
                 out[name].append(path)
@@ -472,6 +467,22 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
     return out
 
 
+def _footer_checked(root: Path, path: Path, name: str, where: str, span: str, recorded: int | None, form: int) -> int:
+    """The rows of *path*, a file of dataset *name* that *where* lists, after checking its footer:
+    readable, the rows its export recorded (if it did) and every column of the format."""
+    try:
+        meta = pq.read_metadata(path)
+    except FileNotFoundError:
+        raise IntegrityError(f"{path}: listed by {where} ({span}) but missing") from None
+    except (OSError, pa.ArrowException) as e:
+        raise IntegrityError(f"{path}: listed by {where} ({span}) but not readable Parquet "
+                             f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
+    if recorded is not None and meta.num_rows != recorded:
+        raise IntegrityError(f"{path}: holds {meta.num_rows} rows, its export ({where}, {span}) wrote {recorded}")
+    check_format(root, path, name, form, meta)
+    return meta.num_rows
+
+
 def _check_listed(root: Path, parts: dict[str, int], where: str, span: str, out: dict[str, list[Path]],
                   listed: set[Path], form: int = FORMAT) -> None:
     """Check the files *parts* (relative path -> rows) that *where* lists and add them to *out*."""
@@ -479,17 +490,7 @@ def _check_listed(root: Path, parts: dict[str, int], where: str, span: str, out:
         name, path = rel.split("/", 1)[0], root / rel
         if name not in out or ".." in Path(rel).parts:
             raise IntegrityError(f"{path}: listed by {where} ({span}) outside the datasets")
-        try:
-            rows = pq.read_metadata(path).num_rows
-        except FileNotFoundError:
-            raise IntegrityError(f"{path}: listed by {where} ({span}) but missing") from None
-        except (OSError, pa.ArrowException) as e:
-            raise IntegrityError(f"{path}: listed by {where} ({span}) but not readable Parquet "
-                                 f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
-        if rows != recorded:
-            raise IntegrityError(f"{path}: holds {rows} rows, its export ({where}, {span}) wrote {recorded}")
-        if form < FORMAT:
-            check_format(root, path, name, form)
+        _footer_checked(root, path, name, where, span, recorded, form)
         out[name].append(path)
         listed.add(path)
 

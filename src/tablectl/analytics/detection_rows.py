@@ -6,8 +6,10 @@ returned for ``hands`` and gives one ``analytics.detection.DecisionRow`` per val
 the own-information values, and the values had the seat seen the dealer's K-th dealt card
 (``hole:K``), read every dealer card high or low (``edge``), or seen seat J's cards
 (``team:J``, for every other player seat of the round). One Card Poker's decision is taken with
-the tied cards face up, so only ``team:J`` applies there. Review or export calls this per round
-and hands the rows of a table (or a player) to ``detection.screen``.
+the tied cards face up, so only ``team:J`` applies there. The hypotheses of one decision are valued
+together (``decision_value.decision_values_many``: a Texas Hold'em Bonus decision's from one walk
+over the dealer's hands). Review or export calls this per round and hands the rows of a table (or
+a player) to ``detection.screen``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from tablectl.analytics.detection import DecisionRow
-from tablectl.gamemath.decision_value import decision_values
+from tablectl.gamemath.decision_value import decision_values_many
 from tablectl.gamemath.judge import JudgedDecision
 from tablectl.gamemath.sight import HIGH, LOW, Sight, is_high
 from tablectl.rounds import RoundHands, SeatHand
@@ -57,8 +59,9 @@ def detection_rows(round_id: int, hands: RoundHands, judged: Sequence[JudgedDeci
         if j.best is None or any(v is None for v in j.values.values()):
             continue
         hidden = {}
-        for name, sight in hypotheses(hands, p.sight, p.seat).items():
-            dv = decision_values(hands.game, p.options, sight, rules, decks)
+        sights = hypotheses(hands, p.sight, p.seat)
+        valued = decision_values_many(hands.game, p.options, list(sights.values()), rules, decks)
+        for name, dv in zip(sights, valued, strict=True):
             values = [dv.values.get(o) for o in p.options]
             if any(v is None for v in values):  # not valued with this seen (Texas Hold'em Bonus's Flop bet)
                 continue

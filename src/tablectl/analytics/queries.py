@@ -110,14 +110,7 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
             listed = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
             source = (f"read_parquet([{listed}], hive_partitioning = true, union_by_name = true, "
                       "hive_types = {'table': VARCHAR, 'date': DATE})")
-            columns = {row[0] for row in con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()}
-            # files written before the id was a column: the id of their folder (``table``, kept too)
-            select = ('* REPLACE (coalesce(table_id, "table") AS table_id)' if "table_id" in columns
-                      else '*, "table" AS table_id')
-            if "player" in SCHEMAS[name].names and "player" not in columns:  # files with no player column: NULL
-                select += ", NULL::VARCHAR AS player"
-            select += _missing_bank_columns(name, columns)
-            con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM {source}")
+            con.execute(f"CREATE VIEW {name} AS SELECT * FROM {source}")
         else:
             con.register(f"{name}_empty", with_partitions(name).empty_table())
             con.execute(f"CREATE VIEW {name} AS SELECT * FROM {name}_empty")
@@ -126,7 +119,7 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
     maths, covs, outcomes = _wager_math(con, root, approved, warn, progress)
     con.register("wager_math_table", maths)
     con.execute("CREATE VIEW wager_math AS SELECT * FROM wager_math_table")
-    # rounds a limit to the bank's stake could change (cover_binds true, or unknown in older files):
+    # rounds a limit to the bank's stake could change (cover_binds true, or unknown):
     # under rules limiting payouts to the stake (wager_math.stake_limited) their wagers are not judged
     con.execute("CREATE VIEW stake_binds AS SELECT DISTINCT table_id, round_id FROM rounds WHERE cover_binds IS NOT FALSE")
     con.register("wager_cov_table", covs)
@@ -142,17 +135,6 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
     con.execute("SET enable_external_access = false")
     con.execute("SET lock_configuration = true")
     return con
-
-
-#: the rounds' bank columns files written before them lack (read as NULL: whether a stake limit
-#: could bind is then unknown, and such rounds of a table limiting payouts are not judged)
-BANK_COLUMNS = {"banker_stake": "BIGINT", "bank_max_pay": "BIGINT", "cover_binds": "BOOLEAN"}
-
-
-def _missing_bank_columns(name: str, columns: set[str]) -> str:
-    if name != "rounds":
-        return ""
-    return "".join(f", NULL::{kind} AS {col}" for col, kind in BANK_COLUMNS.items() if col not in columns)
 
 
 def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, warn: Callable[[str], None] | None,

@@ -24,12 +24,6 @@ from tablectl.gamemath.judge import JudgedDecision
 from tablectl.rounds import RoundHands
 
 
-#: games whose decisions the export does not value under the hypotheses: a Texas Hold'em Bonus
-#: decision valued with a dealer card seen enumerates the board left (about 36 ms, six hypotheses a
-#: decision: some 40 minutes of export for a 1,350-round table); ``review --seat`` tests such a seat
-UNSIGHTED = frozenset({"texas-holdem-bonus"})
-
-
 @dataclass(frozen=True, slots=True)
 class Sighting:
     """One decision (the seat's ``decision``-th of the round) under one hypothesis: the options,
@@ -46,9 +40,7 @@ class Sighting:
 
 def sightings(hands: RoundHands, judged: Sequence[JudgedDecision], rules: Any = None, decks: int = 1) -> list[Sighting]:
     """The sightings of a settled round's ``judged`` decisions (none of a round the math cannot
-    value under the hypotheses, or of an :data:`UNSIGHTED` game); by decision, then hypothesis."""
-    if hands.game in UNSIGHTED:
-        return []
+    value under the hypotheses); by decision, then hypothesis."""
     out: list[Sighting] = []
     for j in judged:
         try:
@@ -79,4 +71,4 @@ def decision_rows(records: Iterable[Mapping[str, Any]], seat: int = 0) -> tuple[
     return rows, rounds
 
 
-__all__ = ["UNSIGHTED", "Sighting", "decision_rows", "sightings"]
+__all__ = ["Sighting", "decision_rows", "sightings"]

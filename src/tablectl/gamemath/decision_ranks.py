@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
+from math import lcm
 
 from tablectl.gamemath.one_card_poker import _decided
 from tablectl.gamemath.sight import HIGH, HIGH_RANKS, DecisionValues, Sight
@@ -47,6 +48,36 @@ def _allowed(mark: str | None, rank: int) -> bool:
 def dealer_highs(counts: Sequence[int], known: Sequence[int], marks: Marks) -> list[int]:
     """Ordered deals of the dealer's unknown cards (one per mark; None: unmarked) from ``counts``,
     by the rank of the dealer's higher card (with the ``known`` ranks)."""
+    if len(marks) > 2:
+        return _walked(counts, known, marks)
+    out = [0] * 13
+    top = max(known, default=-1)
+    if not marks:
+        out[top] += 1
+        return out
+    if len(marks) == 1:
+        for r in range(13):
+            if counts[r] and _allowed(marks[0], r):
+                out[max(top, r)] += counts[r]
+        return out
+    # two cards: the ordered deals whose higher rank is at most h are (first card's choices at most
+    # h) x (second's), less the deals of one card twice (n^2 counted where n (n - 1) are possible)
+    first = second = same = 0
+    below = 0
+    for r in range(13):
+        n = counts[r]
+        one, two = _allowed(marks[0], r), _allowed(marks[1], r)
+        first += n if one else 0
+        second += n if two else 0
+        same += n if one and two else 0
+        upto = first * second - same
+        out[max(top, r)] += upto - below
+        below = upto
+    return out
+
+
+def _walked(counts: Sequence[int], known: Sequence[int], marks: Marks) -> list[int]:
+    """``dealer_highs`` by walking every ordered deal (any number of unknown cards)."""
     out = [0] * 13
     top = max(known, default=-1)
 
@@ -71,8 +102,28 @@ def _main_net(final: int, high: int, decisions: tuple[str, ...]) -> Fraction:
     return sum((p.odds for _, p in payouts), Fraction(0))
 
 
+@cache
+def _denominator(decisions: tuple[str, ...]) -> int:
+    """A common denominator of the main bets' nets under ``decisions``, over every pair of ranks."""
+    return lcm(*(_main_net(final, high, decisions).denominator for final in range(13) for high in range(13)))
+
+
+@cache
+def _numerators(final: int, decisions: tuple[str, ...], denominator: int) -> tuple[int, ...]:
+    """Per rank of the dealer's higher card, the main bets' net x ``denominator`` (an integer)."""
+    return tuple(int(_main_net(final, h, decisions) * denominator) for h in range(13))
+
+
+def _scaled(highs: Sequence[int], final: int, decisions: tuple[str, ...], denominator: int) -> int:
+    """``_total`` x ``denominator`` (a multiple of the decisions' own), an exact integer."""
+    nets = _numerators(final, decisions, denominator)
+    return sum(n * nets[h] for h, n in enumerate(highs) if n)
+
+
 def _total(highs: Sequence[int], final: int, decisions: tuple[str, ...]) -> Fraction:
-    return sum((n * _main_net(final, h, decisions) for h, n in enumerate(highs) if n), Fraction(0))
+    """The main bets' net summed over the dealer's deals by higher rank (``highs``), exact."""
+    d = _denominator(decisions)
+    return Fraction(_scaled(highs, final, decisions, d), d)
 
 
 def oftm_values(options: tuple[str, ...], sight: Sight, decks: int) -> DecisionValues:
@@ -90,7 +141,10 @@ def oftm_values(options: tuple[str, ...], sight: Sight, decks: int) -> DecisionV
     highs = dealer_highs(counts, known, marks)
     n = sum(highs)
     out: dict[str, Fraction | None] = {o: _total(highs, final, (o,)) / n for o in options if o != oftm.TRADE}
-    trade = Fraction(0)
+    # after the trade the better of stand and raise, compared and summed in integers over one denominator
+    after_trade = ((oftm.TRADE, oftm.STAND), (oftm.TRADE, oftm.RAISE))
+    d = lcm(*(_denominator(a) for a in after_trade))
+    trade = 0
     weight = 0
     for r1 in range(13):
         if not counts[r1]:
@@ -98,9 +152,9 @@ def oftm_values(options: tuple[str, ...], sight: Sight, decks: int) -> DecisionV
         left = list(counts)
         left[r1] -= 1
         after = dealer_highs(left, known, marks)
-        trade += counts[r1] * max(_total(after, r1, (oftm.TRADE, d)) for d in (oftm.STAND, oftm.RAISE))
+        trade += counts[r1] * max(_scaled(after, r1, a, d) for a in after_trade)
         weight += counts[r1] * sum(after)
-    out[oftm.TRADE] = trade / weight
+    out[oftm.TRADE] = Fraction(trade, d * weight)
     return DecisionValues(out)
 
 

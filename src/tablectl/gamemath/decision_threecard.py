@@ -20,12 +20,13 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
-from math import perm
+from math import lcm, perm
 
 import numpy as np
 
 from tablectl.gamemath.sight import HIGH, LOW, DecisionValues, Sight
 from tablectl.gamemath.threecard_counts import TOTAL, showdown_counts
+from tablectl.gamemath.threecard_showdowns import class_counts
 from tablectl.rules import hand3
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules.hand3 import QUEEN_HIGH, value3
@@ -94,8 +95,20 @@ def _net(game: str, player: int, result: str, ante_bonus: object) -> Fraction:
     return Fraction(net)
 
 
+@cache
+def _scaled_nets(game: str, player: int, ante_bonus: object) -> tuple[int, dict[str, int]]:
+    """A common denominator D of ``_net`` over the showdown results, and each result's net x D:
+    the play's value summed exactly in integers."""
+    nets = {r: _net(game, player, r, ante_bonus) for r in tcp.SHOWDOWNS}
+    denominator = lcm(*(v.denominator for v in nets.values()))
+    return denominator, {r: int(v * denominator) for r, v in nets.items()}
+
+
 def _enumerated(player: int, sight: Sight) -> tuple[dict[str, int], int]:
     """The dealer's hands that agree with ``sight``, weighted, counted by showdown result; the total weight."""
+    counted = class_counts(player, sight)  # from the sorted tables, where built
+    if counted is not None:
+        return counted
     dealer, weights = dealer_weights(sight)  # the rules' table holds every order of the three cards
     counts = np.bincount(dealer, weights=weights)  # weighted counts < 2**53: exact
     uniq = np.flatnonzero(counts)
@@ -129,7 +142,8 @@ def values(game: str, options: tuple[str, ...], sight: Sight, rules: object) -> 
         by_result, total = showdown_counts(sight.own), TOTAL  # nothing seen but the own cards: the tables
     else:
         by_result, total = _enumerated(player, sight)
-    play = sum((n * _net(game, player, r, bonus) for r, n in by_result.items() if n), Fraction(0)) / total
+    denominator, nets = _scaled_nets(game, player, bonus)
+    play = Fraction(sum(n * nets[r] for r, n in by_result.items() if n), denominator * total)
     fold, _ = tcp.ante_play_payouts(None)
     return DecisionValues({play_option: play, FOLD: Fraction(fold.odds)})
 

@@ -4,7 +4,8 @@ of a choice (``DecisionValues.cost``), and ``best_knowing_dealer``: the best opt
 seen the dealer's cards.
 
 Each game's enumeration is its own module (``decision_threecard``, ``decision_ranks``,
-``decision_holdem``); this one dispatches and caches. Results are cached by (game, options, house
+``decision_holdem``; ``holdem_hidden`` for the sights of one Texas Hold'em Bonus decision
+under several hypotheses at once, ``decision_values_many``); this one dispatches and caches. Results are cached by (game, options, house
 rules, decks) and the cards as seen, then by canonical cards: suits are forgotten (each suit's
 ranks kept, the suits put in order) where suits matter
 (Three Card Poker, Texas Hold'em Bonus), only ranks are kept where they do not (One Card Poker,
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tablectl.gamemath import decision_holdem, decision_ranks, decision_threecard
+from tablectl.gamemath import decision_holdem, decision_ranks, decision_threecard, holdem_hidden
 from tablectl.gamemath.sight import DecisionValues, Sight
 from tablectl.rules import one_card_poker as ocp
 from tablectl.rules import one_for_the_money as oftm
@@ -79,17 +80,8 @@ def decision_values(game: str, options: Sequence[str], sight: Sight, rules: Any 
     if game in (tcp.GAME, fl.GAME) and len(sight.dealer) == 3 and all(isinstance(c, int) for c in sight.dealer):
         _check(game, sight, decks)  # the dealer's hand known: one showdown, cheaper than a look-up (and never cached:
         return decision_threecard.values(game, options, sight, rules)  # such sights hardly repeat)
-    if game in (tcp.GAME, fl.GAME) and not (sight.dealer or sight.others or sight.board) and len(sight.own) == 3:
-        exact = (game, options, rules, decks, tuple(sorted(sight.own)))  # own cards only: their order does not matter
-    else:
-        exact = (game, options, rules, decks, sight)
-    hit = _cache.get(exact)
+    hit, key = _cached(game, options, sight, rules, decks)
     if hit is not None:
-        return hit
-    key = (game, options, rules, decks, canonical(game, sight))
-    hit = _cache.get(key)
-    if hit is not None:
-        _cache[exact] = hit
         return hit
     _check(game, sight, decks)
     try:
@@ -100,13 +92,76 @@ def decision_values(game: str, options: Sequence[str], sight: Sight, rules: Any 
         elif game == ocp.GAME:
             out = decision_ranks.ocp_values(options, sight, decks, rules)
         else:
-            out = decision_holdem.values(options, sight, rules)
+            out = _holdem(options, sight, rules, decks)
     except (ValueError, ZeroDivisionError) as e:
         raise DecisionError(f"{game}: {e}") from None
+    _store(key, out)
+    return out
+
+
+def _holdem(options: tuple[str, ...], sight: Sight, rules: Any, decks: int) -> DecisionValues:
+    """A Texas Hold'em Bonus decision: a Turn or River decision from the shared walk where it
+    takes the sight (the same values, sooner), else enumerated alone."""
+    if decks == 1 and thb.FLOP not in options:
+        (out,) = holdem_hidden.values_many(options, [sight], rules)
+        if out is not None:
+            return out
+    return decision_holdem.values(options, sight, rules)
+
+
+def _cached(game: str, options: tuple[str, ...], sight: Sight, rules: Any,
+            decks: int) -> tuple[DecisionValues | None, tuple[tuple[Any, ...], ...]]:
+    """The cached values of a sight, if any, and the keys to store them under."""
+    if game in (tcp.GAME, fl.GAME) and not (sight.dealer or sight.others or sight.board) and len(sight.own) == 3:
+        exact = (game, options, rules, decks, tuple(sorted(sight.own)))  # own cards only: their order does not matter
+    else:
+        exact = (game, options, rules, decks, sight)
+    hit = _cache.get(exact)
+    if hit is not None:
+        return hit, ()
+    key = (game, options, rules, decks, canonical(game, sight))
+    hit = _cache.get(key)
+    if hit is not None:
+        _cache[exact] = hit
+        return hit, ()
+    return None, (key, exact)
+
+
+def _store(keys: tuple[tuple[Any, ...], ...], values: DecisionValues) -> None:
     if len(_cache) >= CACHE_LIMIT:
         _cache.clear()
-    _cache[key] = _cache[exact] = out
-    return out
+    for k in keys:
+        _cache[k] = values
+
+
+def decision_values_many(game: str, options: Sequence[str], sights: Sequence[Sight], rules: Any = None,
+                         decks: int = 1) -> list[DecisionValues]:
+    """:func:`decision_values` of each of ``sights``, the sights of one decision under several
+    hidden-information hypotheses (the same own cards, board and earlier decisions). Texas Hold'em
+    Bonus's Turn and River decisions are valued together, from one walk over the dealer's hands
+    (``holdem_hidden``); the values are the same as one at a time."""
+    if game not in GAMES:
+        raise DecisionError(f"unknown game {game!r} (expected one of {', '.join(GAMES)})")
+    rules = RULES_BY_GAME[game]() if rules is None else rules
+    options = tuple(options)
+    out: list[DecisionValues | None] = [None] * len(sights)
+    todo: list[tuple[int, tuple[tuple[Any, ...], ...]]] = []
+    for i, sight in enumerate(sights):
+        out[i], keys = _cached(game, options, sight, rules, decks)
+        if out[i] is None:
+            todo.append((i, keys))
+    if game == thb.GAME and decks == 1 and len(todo) > 1 and thb.FLOP not in options:
+        for i, _ in todo:
+            _check(game, sights[i], decks)
+        try:
+            together = holdem_hidden.values_many(options, [sights[i] for i, _ in todo], rules)
+        except (ValueError, ZeroDivisionError) as e:
+            raise DecisionError(f"{game}: {e}") from None
+        for (i, keys), values in zip(todo, together, strict=True):
+            if values is not None:
+                out[i] = values
+                _store(keys, values)
+    return [v if v is not None else decision_values(game, options, sights[i], rules, decks) for i, v in enumerate(out)]
 
 
 def best_knowing_dealer(game: str, options: Sequence[str], sight: Sight, dealer: Sequence[int], rules: Any = None,
@@ -121,4 +176,5 @@ def clear_cache() -> None:
     JUDGED.clear()
 
 
-__all__ = ["GAMES", "DecisionError", "DecisionValues", "Sight", "best_knowing_dealer", "canonical", "clear_cache", "decision_values"]
+__all__ = ["GAMES", "DecisionError", "DecisionValues", "Sight", "best_knowing_dealer", "canonical", "clear_cache", "decision_values",
+           "decision_values_many"]

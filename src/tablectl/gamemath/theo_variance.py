@@ -7,8 +7,8 @@ all seats together: every seat's cards (One for the Money: the card traded and t
 board (Texas Hold'em Bonus) and every decision are fixed as logged, and the dealer's cards are
 every hand the unseen cards can make (one deck: every set of the cards no seat holds and the board
 does not show; a shoe: ordered deals from the shoe's counts less the seats' cards). Each is
-settled by the rules engine (``tablectl.rules.settle``) on the whole round (Texas Hold'em Bonus,
-which settles seat by seat against the one dealer hand: each seat alone, summed) -- so the seats' shared dealer hand (their covariance), a player-dealer's limited stake and
+settled by the rules engine (``tablectl.rules.settle``) on the whole round (or seat by seat,
+below) -- so the seats' shared dealer hand (their covariance), a player-dealer's limited stake and
 every side bet are exact -- and the figure is
 
     E[(X - theo)^2 | what the players saw] = Var(X | seen) + (E[X | seen] - theo)^2
@@ -24,8 +24,11 @@ the optimal-play variance of the round.
 Dealer hands that settle alike are settled once: Three Card Poker's by whether the hand qualifies
 and, per seat, whether it beats, ties or loses to the seat's (and the category of the six cards,
 a royal apart, per seat with a 6 Card Bonus: the line the pay table pays for it), One for the Money's by the higher card's
-rank (and the line the side bet pays, per seat with one), Texas Hold'em Bonus's by the showdown
-per seat that played on and whether the dealer holds two aces (``theo_variance_holdem``).
+rank (and the line the side bet pays, per seat with one). Where no bank's limited stake ties the
+seats together (``rules.settle.cover_binds``) each seat is settled alone, once per class of its own
+part (its showdown and its line), and the seats' results are summed per class. Texas Hold'em
+Bonus's dealer hands settle alike by the showdown per seat that played on and whether the dealer
+holds two aces, each seat settled alone (``theo_variance_holdem``).
 One Card Poker is not covered (None): its wars are not enumerated here.
 """
 
@@ -48,11 +51,12 @@ from tablectl.rules import one_for_the_money as oftm
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules import texas_holdem_bonus as thb
 from tablectl.rules import three_card_poker_florida as fl
-from tablectl.rules.settle import settle
+from tablectl.rules.settle import cover_binds, max_bank_pay, settle
 
 COVERED = (tcp.GAME, fl.GAME, oftm.GAME, thb.GAME)
 
 Deal = tuple[tuple[int, ...], int]  # (the dealer's cards, how many deals give a hand settling alike)
+Class = tuple[tuple[int, ...], int, dict[int, int]]  # a Deal and, per player seat, the class of its own settlement
 
 
 def _seats_cards(hands: RoundHands) -> list[int]:
@@ -101,10 +105,11 @@ def _dealer_values() -> tuple[np.ndarray, np.ndarray]:
     return found.astype(np.int64), back
 
 
-def _threecard_deals(hands: RoundHands, rules: Any) -> Iterator[Deal]:
+def _threecard_classes(hands: RoundHands, rules: Any) -> Iterator[Class]:
     """Every dealer hand from the cards no seat holds, one per class settling alike: the hand's
     showdown (whether the hand qualifies; per seat, whether it beats, ties or loses to the seat's)
-    and, per seat with a 6 Card Bonus, the line its six cards pay."""
+    and, per seat with a 6 Card Bonus, the line its six cards pay. Each seat's own class is its
+    part of that: the qualification, its showdown and its line."""
     held = 0
     for c in _seats_cards(hands):
         held |= 1 << c
@@ -113,18 +118,25 @@ def _threecard_deals(hands: RoundHands, rules: Any) -> Iterator[Deal]:
     sets = sets[keep]
     dealer, back = _dealer_values()
     back = back[keep]
-    code = (dealer < QUEEN_HIGH).astype(np.int64)[back]  # the classes, numbered in mixed radix
+    qualified = (dealer < QUEEN_HIGH).astype(np.int64)[back]
+    code = qualified  # the classes, numbered in mixed radix
+    mine: dict[int, np.ndarray] = {}  # per player seat: its own class
     for seat in hands.seats:  # the showdown: whether each seat's hand beats, ties or loses to the dealer's
         if seat.seat != hands.banker_seat and len(seat.cards) == 3:
-            code = code * 3 + (np.sign(value3(seat.cards) - dealer) + 1)[back]
+            shown = (np.sign(value3(seat.cards) - dealer) + 1)[back]
+            code = code * 3 + shown
+            mine[seat.seat] = qualified * 3 + shown
     for seat in hands.seats:
         if hands.game == tcp.GAME and seat.wagers.get(tcp.SIX_CARD_BONUS) and seat.seat != hands.banker_seat \
                 and len(seat.cards) == 3:
             best = six_card_values(seat.cards, keep)
-            code = code * 20 + _six_lines(rules.six_card_bonus)[(best >> 20) * 2 + (best == ROYAL_FLUSH)]
+            line = _six_lines(rules.six_card_bonus)[(best >> 20) * 2 + (best == ROYAL_FLUSH)]
+            code = code * 20 + line
+            mine[seat.seat] = mine[seat.seat] * 20 + line
     _, first, counts = np.unique(code, return_index=True, return_counts=True)
-    for i, n in zip(first.tolist(), counts.tolist()):
-        yield tuple(sets[i].tolist()), n
+    seats = {seat.seat: mine.get(seat.seat, qualified)[first].tolist() for seat in hands.seats if seat.seat != hands.banker_seat}
+    for k, (i, n) in enumerate(zip(first.tolist(), counts.tolist())):
+        yield tuple(sets[i].tolist()), n, {seat: codes[k] for seat, codes in seats.items()}
 
 
 _side_tables: dict[tuple[Any, int], np.ndarray] = {}
@@ -142,9 +154,10 @@ def _side_lines(player: int, rules: Any) -> np.ndarray:
     return found
 
 
-def _oftm_deals(hands: RoundHands, decks: int, rules: Any) -> Iterator[Deal]:
+def _oftm_classes(hands: RoundHands, decks: int, rules: Any) -> Iterator[Class]:
     """The dealer's two cards, one per class settling alike: the higher card's rank (the
-    showdown) and, per seat with a Bonus, the line it pays."""
+    showdown) and, per seat with a Bonus, the line it pays. Each seat's own class is its part of
+    that: the rank and its line."""
     counts = np.full(52, decks, dtype=np.int64)
     for c in _seats_cards(hands):
         counts[c] -= 1
@@ -153,27 +166,37 @@ def _oftm_deals(hands: RoundHands, decks: int, rules: Any) -> Iterator[Deal]:
     a, b = np.triu_indices(52)  # every pair a <= b; ordered deals: n_a n_b twice, or n_a (n_a - 1)
     weight = np.where(a == b, counts[a] * (counts[a] - 1), 2 * counts[a] * counts[b])
     a, b, weight = a[weight > 0], b[weight > 0], weight[weight > 0]
-    code = np.maximum(a, b) >> 2
+    high = np.maximum(a, b) >> 2
+    code = high
+    mine: dict[int, np.ndarray] = {}
     for seat in hands.seats:
         if seat.wagers.get(oftm.BONUS) and len(seat.cards) == 1:
-            code = code * 16 + _side_lines(seat.cards[0], rules)[a, b]
+            line = _side_lines(seat.cards[0], rules)[a, b]
+            code = code * 16 + line
+            mine[seat.seat] = high * 16 + line
     _, first, back = np.unique(code, return_index=True, return_inverse=True)
     totals = np.bincount(back, weights=weight)  # weights < 2**53: exact
-    for i, n in zip(first.tolist(), totals.tolist()):
-        yield (int(a[i]), int(b[i])), int(n)
+    seats = {seat.seat: mine.get(seat.seat, high)[first].tolist() for seat in hands.seats if seat.seat != hands.banker_seat}
+    for k, (i, n) in enumerate(zip(first.tolist(), totals.tolist())):
+        yield (int(a[i]), int(b[i])), int(n), {seat: codes[k] for seat, codes in seats.items()}
+
+
+def _classes(hands: RoundHands, decks: int, rules: Any) -> list[Class] | None:
+    if hands.game in (tcp.GAME, fl.GAME):
+        return list(_threecard_classes(hands, rules))
+    if hands.game == oftm.GAME:
+        return list(_oftm_classes(hands, decks, rules))
+    return None
 
 
 def deals(hands: RoundHands, decks: int, rules: Any) -> list[Deal] | None:
     """The dealer's possible hands given every seat's cards, with their weights, one per class of
     hands the round settles alike under ``rules`` (None: the game's unknown cards are not
     enumerated)."""
-    if hands.game in (tcp.GAME, fl.GAME):
-        return list(_threecard_deals(hands, rules))
-    if hands.game == oftm.GAME:
-        return list(_oftm_deals(hands, decks, rules))
     if hands.game == thb.GAME:
         return list(holdem_deals(hands, decks))
-    return None
+    found = _classes(hands, decks, rules)
+    return None if found is None else [(dealer, n) for dealer, n, _ in found]
 
 
 def house_result(hands: RoundHands, rules: Any, dealer: Sequence[int]) -> int:
@@ -186,17 +209,45 @@ def house_result(hands: RoundHands, rules: Any, dealer: Sequence[int]) -> int:
         hands.dealer = saved
 
 
+def _seat_by_seat(hands: RoundHands, rules: Any) -> bool:
+    """Whether the round's house result is the sum of each seat settled alone: always where no
+    bank's stake limits the payouts (``rules.settle.cover_binds``)."""
+    if hands.game == oftm.GAME:
+        return True
+    players = [s for s in hands.seats if s.seat != hands.banker_seat]
+    return not cover_binds(hands.banker_stake, max_bank_pay(hands.game, [s.wagers for s in players], rules), rules)
+
+
+def _results(hands: RoundHands, rules: Any, found: list[Class]) -> Iterator[tuple[int, int]]:
+    """Each class's house result and weight: the round settled whole per class, or, where seats
+    settle apart, each seat settled alone once per class of its own, the seats' results summed."""
+    if not _seat_by_seat(hands, rules):
+        for dealer, n, _ in found:
+            yield house_result(hands, rules, dealer), n
+        return
+    alone = {seat.seat: RoundHands(hands.game, [seat], board=hands.board, banker_seat=hands.banker_seat,
+                                   banker_stake=hands.banker_stake) for seat in hands.seats if seat.seat != hands.banker_seat}
+    settled: dict[tuple[int, int], int] = {}
+    for dealer, n, mine in found:
+        x = 0
+        for seat, own in mine.items():
+            result = settled.get((seat, own))
+            if result is None:
+                result = settled[seat, own] = house_result(alone[seat], rules, dealer)
+            x += result
+        yield x, n
+
+
 def conditional_moments(hands: RoundHands, rules: Any, decks: int) -> tuple[Fraction, Fraction] | None:
     """(E[X], E[X^2]) of the house result X in cents given every seat's cards and decisions, the
     dealer's cards unknown (None: not enumerated for this game)."""
     if hands.game == thb.GAME:
         return holdem_moments(hands, rules, decks)
-    found = deals(hands, decks, rules)
+    found = _classes(hands, decks, rules)
     if found is None:
         return None
     total = first = second = 0
-    for dealer, n in found:
-        x = house_result(hands, rules, dealer)
+    for x, n in _results(hands, rules, found):
         total += n
         first += n * x
         second += n * x * x

@@ -137,10 +137,10 @@ def collect(recon: Reconstruction, rounds: list[Anomaly], *, locate: Locate | No
             span = f"event {a}" if a == b else f"events {a}..{b} ({b - a + 1})"
             out.append(Anomaly(EVENT_GAP, None, None, f"{nums.device}: {span} never logged", None, nums.device))
         for d in nums.duplicates:
-            out.append(Anomaly(EVENT_DUPLICATE, d["seq"], None, f"{nums.device}: event {d['event_no']} logged again",
+            out.append(Anomaly(EVENT_DUPLICATE, d["seq"], d.get("ts"), f"{nums.device}: event {d['event_no']} logged again",
                                None, nums.device, None, _where(locate, d["seq"])))
         for d in nums.out_of_order:
-            out.append(Anomaly(EVENT_OUT_OF_ORDER, d["seq"], None, f"{nums.device}: event {d['event_no']} logged out of order",
+            out.append(Anomaly(EVENT_OUT_OF_ORDER, d["seq"], d.get("ts"), f"{nums.device}: event {d['event_no']} logged out of order",
                                None, nums.device, None, _where(locate, d["seq"])))
     out += rounds
     for alarm in recon.alarms:

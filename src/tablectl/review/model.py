@@ -266,8 +266,8 @@ class DeviceNumbers:
     last: int = 0
     distinct: int = 0
     gaps: list[list[int]] = field(default_factory=list)  # [from, to] inclusive, still missing at the end
-    duplicates: list[dict[str, Any]] = field(default_factory=list)  # {"event_no", "seq"}
-    out_of_order: list[dict[str, Any]] = field(default_factory=list)  # a gap filled later: {"event_no", "seq"}
+    duplicates: list[dict[str, Any]] = field(default_factory=list)  # {"event_no", "seq", "ts"}
+    out_of_order: list[dict[str, Any]] = field(default_factory=list)  # a gap filled later: {"event_no", "seq", "ts"}
 
     @property
     def missing(self) -> int:

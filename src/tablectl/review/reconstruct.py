@@ -257,7 +257,7 @@ class Reconstructor:
         if last is not None and n == last + 1:
             self._last[dev] = n
         else:
-            self._irregular(dev, n, rec.seq, last)
+            self._irregular(dev, n, rec.seq, rec.ts, last)
 
     def _device_adopted(self, rec: Any) -> None:
         """A device used before, new to the log, adopted at its counter: its first event is
@@ -266,7 +266,7 @@ class Reconstructor:
         if dev not in self._last:
             self._base[str(dev)] = max(self._base.get(str(dev), 0), rec.event_no)
 
-    def _irregular(self, dev: Any, n: int, seq: int, last: int | None) -> None:
+    def _irregular(self, dev: Any, n: int, seq: int, ts: str | None, last: int | None) -> None:
         nums = self._numbers.get(dev)
         if nums is None:
             nums = self._numbers[dev] = DeviceNumbers(str(dev))
@@ -280,7 +280,7 @@ class Reconstructor:
                 nums.gaps.append([base + 1, n - 1])
             else:
                 nums.first = n
-                nums.duplicates.append({"event_no": n, "seq": seq})
+                nums.duplicates.append({"event_no": n, "seq": seq, "ts": ts})
             return
         if n > last:
             nums.gaps.append([last + 1, n - 1])
@@ -288,19 +288,19 @@ class Reconstructor:
             return
         for i, (a, b) in enumerate(nums.gaps):
             if a <= n <= b:
-                nums.out_of_order.append({"event_no": n, "seq": seq})
+                nums.out_of_order.append({"event_no": n, "seq": seq, "ts": ts})
                 pieces: list[list[int]] = [[a, n - 1]] if n > a else []
                 if n < b:
                     pieces.append([n + 1, b])
                 nums.gaps[i : i + 1] = pieces
                 return
         if n < nums.first:
-            nums.out_of_order.append({"event_no": n, "seq": seq})
+            nums.out_of_order.append({"event_no": n, "seq": seq, "ts": ts})
             if n < nums.first - 1:
                 nums.gaps.insert(0, [n + 1, nums.first - 1])
             nums.first = n
             return
-        nums.duplicates.append({"event_no": n, "seq": seq})
+        nums.duplicates.append({"event_no": n, "seq": seq, "ts": ts})
 
     # ------------------------------------------------------------------ cards
 
@@ -319,7 +319,7 @@ class Reconstructor:
             if last is not None and n == last + 1:
                 self._last[dev] = n
             else:
-                self._irregular(dev, n, rec.seq, last)
+                self._irregular(dev, n, rec.seq, rec.ts, last)
         if dev == self.source:
             code = card_code(card)
             if self.csm:

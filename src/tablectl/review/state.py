@@ -60,6 +60,7 @@ class EventNo(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
 
     event_no: int
     seq: int
+    ts: str | None = None  # the line's time (a state written without it: None)
 
 
 class NumberState(msgspec.Struct, forbid_unknown_fields=True):
@@ -100,8 +101,8 @@ def capture(report: Any, base: dict[str, int]) -> ReviewState | str:
                              s.source_kind) for s in recon.sessions]
     spans = {k: (lo, hi) for k, (lo, hi) in recon.number_spans.items()}
     devices = {name: NumberState(n.first, n.last, [(a, b) for a, b in n.gaps],
-                                 [EventNo(d["event_no"], d["seq"]) for d in n.duplicates],
-                                 [EventNo(d["event_no"], d["seq"]) for d in n.out_of_order])
+                                 [EventNo(d["event_no"], d["seq"], d.get("ts")) for d in n.duplicates],
+                                 [EventNo(d["event_no"], d["seq"], d.get("ts")) for d in n.out_of_order])
                for name, n in recon.devices.items()}
     return ReviewState(FORMAT, v.table, v.last_seq, v.last_digest, keys, sessions, spans, devices,
                        {str(k): int(n) for k, n in base.items()})
@@ -169,5 +170,5 @@ def restore(builder: Reconstructor, state: ReviewState) -> None:
         builder._last[name] = n.last
         builder._numbers[name] = DeviceNumbers(
             name, n.first, n.last, 0, [[a, b] for a, b in n.gaps],
-            [{"event_no": d.event_no, "seq": d.seq} for d in n.duplicates],
-            [{"event_no": d.event_no, "seq": d.seq} for d in n.out_of_order])
+            [{"event_no": d.event_no, "seq": d.seq, "ts": d.ts} for d in n.duplicates],
+            [{"event_no": d.event_no, "seq": d.seq, "ts": d.ts} for d in n.out_of_order])
