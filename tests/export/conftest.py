@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from exporthelpers import THB_MAIN, Tablectl, run_tablectl  # noqa: E402
+from exporthelpers import THB_MAIN, Tablectl, play_and_export, run_tablectl  # noqa: E402
 from floorgen import Floor, make_floor  # noqa: E402
 
 # the game math these tests expect is the exact one: the Texas Hold'em Bonus main game as
@@ -70,12 +70,4 @@ def hole_card_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A simulated Three Card Poker table of 150 rounds, seat 1 a hole-carder (sees the dealer's
     first card), seat 2 basic strategy, exported (read only): its folder holds ``logs``, ``keys``
     and the dataset ``ds``."""
-    root = tmp_path_factory.mktemp("judged")
-    assert run_tablectl("keygen", root / "keys").code == 0
-    done = run_tablectl("run", TCP_CONFIG, "--simulate", "--headless", "--autoplay", "150", "--seed", "3", "--log-dir",
-                        root / "logs", "--signing-key", root / "keys" / "table.key", "--player", "1:hole-card",
-                        "--player", "2:basic")
-    assert done.code == 0, done.err
-    done = run_tablectl("export", root / "logs", "--to", root / "ds", "--key", root / "keys" / "table.pub")
-    assert done.code == 0, done.err
-    return root
+    return play_and_export(tmp_path_factory.mktemp("judged"), TCP_CONFIG, 150, "1:hole-card", "2:basic")

@@ -40,6 +40,20 @@ def run_tablectl(*args: str | Path, timeout: float = 600) -> Done:
 SO_FAR = ("quality_", "event_no")
 
 
+def play_and_export(root: Path, config: Path, rounds: int, *players: str, seed: int = 3) -> Path:
+    """A signed simulated table of *config* played *rounds* rounds by the virtual dealer with the
+    seat *players* (``SEAT:PROFILE``), exported: *root* holds ``keys``, ``logs`` and the dataset
+    ``ds``."""
+    assert run_tablectl("keygen", root / "keys").code == 0
+    profiles = [arg for player in players for arg in ("--player", player)]
+    done = run_tablectl("run", config, "--simulate", "--headless", "--autoplay", str(rounds), "--seed", str(seed),
+                        "--log-dir", root / "logs", "--signing-key", root / "keys" / "table.key", *profiles)
+    assert done.code == 0, done.err
+    done = run_tablectl("export", root / "logs", "--to", root / "ds", "--key", root / "keys" / "table.pub")
+    assert done.code == 0, done.err
+    return root
+
+
 def dataset_difference(mine: Path, fresh: Path, name: str) -> tuple[int, int, int]:
     """Rows of dataset *name* only in *mine*, only in *fresh* (as multisets), and in *fresh*."""
     columns = ", ".join(f'"{c}"' for c in ["table", "date", *SCHEMAS[name].names] if not c.startswith(SO_FAR))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from exporthelpers import Done, run_tablectl
+from exporthelpers import Done, play_and_export, run_tablectl
 
 CONFIG = Path(__file__).parents[2] / "config" / "tables" / "texas-holdem-bonus.toml"
 
@@ -21,14 +21,7 @@ def thb_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("thb")
     config = root / "thb-3-seats.toml"
     config.write_text(CONFIG.read_text(encoding="utf-8").replace("\nseats = 7\n", "\nseats = 3\n"), encoding="utf-8")
-    assert run_tablectl("keygen", root / "keys").code == 0
-    done = run_tablectl("run", config, "--simulate", "--headless", "--autoplay", "90", "--seed", "3", "--log-dir",
-                        root / "logs", "--signing-key", root / "keys" / "table.key", "--player", "1:hole-card",
-                        "--player", "2:basic")
-    assert done.code == 0, done.err
-    done = run_tablectl("export", root / "logs", "--to", root / "ds", "--key", root / "keys" / "table.pub")
-    assert done.code == 0, done.err
-    return root
+    return play_and_export(root, config, 90, "1:hole-card", "2:basic")
 
 
 @pytest.fixture(scope="module")
