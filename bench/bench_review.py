@@ -26,7 +26,8 @@ Per log:
   (``tablectl.gamemath.judge.judge_round`` in the round sink, as ``review --seat`` and the export
   judge, from a cold decision-value cache). Printed: the ratio of each review to the bare parse of
   the same round, and of the judged review to the plain review of the same round, median and range,
-  with the decisions judged.
+  with the decisions judged; and the judged review to the plain review in CPU time (this process
+  and the verifier it forks), which a loaded machine moves less than wall time.
   Both reviews run as ``tablectl review`` does: a log of 8 MiB or more is verified in a forked
   worker while this process reads it (``bench_review_split.py`` measures what that gains).
 
@@ -41,6 +42,7 @@ import argparse
 import gc
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -183,17 +185,25 @@ def peak_rss(args: list[str]) -> int:
     return int(out.stdout.strip())
 
 
-def interleaved(fns: dict[str, Callable[[], Any]], repeat: int) -> dict[str, list[float]]:
-    """Per contestant, its wall times; the contestants take turns."""
+def cpu_seconds() -> float:
+    """CPU time of this process and of its children reaped so far (the forked verifier)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def interleaved(fns: dict[str, Callable[[], Any]], repeat: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Per contestant, its wall times and its CPU times; the contestants take turns."""
     times: dict[str, list[float]] = {name: [] for name in fns}
+    cpu: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(repeat):
         for name, fn in fns.items():
             gc.collect()  # the last runs' garbage is not this run's to collect
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), cpu_seconds()
             result = fn()
             times[name].append(time.perf_counter() - t0)
+            cpu[name].append(cpu_seconds() - c0)
             del result
-    return times
+    return times, cpu
 
 
 def ratio_text(ratios: list[float]) -> str:
@@ -234,7 +244,7 @@ def main() -> int:
             key = load_public_key(pub)
             rounds = [0]
             judged = [0]
-            times = interleaved({
+            times, cpu = interleaved({
                 "bare": lambda: sum(bare_parse(p) for p in files),
                 "reconstruct": lambda: review(files, [key], replay=False, rounds=lambda r: None),
                 "review": lambda: review(files, [key], rounds=lambda r: rounds.__setitem__(0, rounds[0] + 1)),
@@ -248,6 +258,9 @@ def main() -> int:
                   f" {ratio_text(judge):>22} {judged[0] // args.repeat:>10,}", flush=True)
             print(f"{'':>10} seconds, median: parse {statistics.median(times['bare']):.1f}, review "
                   f"{statistics.median(times['review']):.1f}, judged review {statistics.median(times['judged']):.1f}", flush=True)
+            judge_cpu = [j / r for j, r in zip(cpu["judged"], cpu["review"], strict=True)]
+            print(f"{'':>10} judged / review in CPU time (this process and the verifier it forks): "
+                  f"{ratio_text(judge_cpu)}", flush=True)
         print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}  (the machine is shared: "
               "ratios are taken run by run, the parse and the review side by side)")
     finally:
