@@ -5,11 +5,11 @@ seen the dealer's cards.
 
 Each game's enumeration is its own module (``decision_threecard``, ``decision_ranks``,
 ``decision_holdem``; ``holdem_hidden`` for the sights of one Texas Hold'em Bonus decision
-under several hypotheses at once, ``decision_values_many``); this one dispatches and caches. Results are cached by (game, options, house
-rules, decks) and the cards as seen, then by canonical cards: suits are forgotten (each suit's
-ranks kept, the suits put in order) where suits matter
-(Three Card Poker, Texas Hold'em Bonus), only ranks are kept where they do not (One Card Poker,
-One for the Money), and cards whose order does not matter are sorted. Values are exact Fractions,
+under several hypotheses at once, ``decision_values_many``); this one dispatches and caches.
+Results are cached by (game, options, house rules, decks) and the cards as seen, then by
+canonical cards: suits are forgotten (each suit's ranks kept, the suits put in order) where suits
+matter (Three Card Poker, Texas Hold'em Bonus), only ranks are kept where they do not (One Card
+Poker, One for the Money), and cards whose order does not matter are sorted. Values are exact Fractions,
 per unit of the seat's initial main wager.
 """
 
