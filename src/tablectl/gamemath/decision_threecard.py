@@ -84,6 +84,14 @@ def dealer_weights(sight: Sight, size: int = 3) -> tuple[np.ndarray, np.ndarray]
 
 
 @cache
+def _known(game: str, play_option: str, player: int, result: str, ante_bonus: object) -> DecisionValues:
+    """The values of a hand of value ``player`` whose showdown with the dealer's known hand is
+    ``result`` (shared: the same few thousand again and again)."""
+    fold, _ = tcp.ante_play_payouts(None)
+    return DecisionValues({play_option: _net(game, player, result, ante_bonus), FOLD: Fraction(fold.odds)})
+
+
+@cache
 def _net(game: str, player: int, result: str, ante_bonus: object) -> Fraction:
     """The Ante and Play (and Ante bonus) per Ante of a hand that plays, for a showdown result."""
     ante, play = tcp.ante_play_payouts(result)
@@ -133,10 +141,8 @@ def values(game: str, options: tuple[str, ...], sight: Sight, rules: object) -> 
     play_option = next(o for o in options if o != FOLD)
     player = value3(sorted(sight.own))
     if len(sight.dealer) == 3 and all(isinstance(c, int) for c in sight.dealer):  # the dealer's hand known
-        fold, _ = tcp.ante_play_payouts(None)
         result = tcp.showdown(player, value3(sight.dealer))  # type: ignore[arg-type]
-        return DecisionValues({play_option: _net(game, player, result, getattr(rules, "ante_bonus", None)),
-                               FOLD: Fraction(fold.odds)})
+        return _known(game, play_option, player, result, getattr(rules, "ante_bonus", None))
     bonus = getattr(rules, "ante_bonus", None)
     if len(sight.own) == 3 and not sight.others and not sight.board and all(c is None for c in sight.dealer):
         by_result, total = showdown_counts(sight.own), TOTAL  # nothing seen but the own cards: the tables

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from tablectl.gamemath.decision_value import JUDGED, decision_values
+from tablectl.gamemath.decision_value import JUDGED, best_knowing_dealer, decision_values
 from tablectl.gamemath.sight import Sight
 from tablectl.games import one_card_poker as ocp_game
 from tablectl.games import one_for_the_money as oftm_game
@@ -93,40 +93,40 @@ def decision_points(hands: RoundHands, others: Sequence[int] = ()) -> list[Decis
     return out
 
 
-#: decisions judged before, by everything their judgement depends on (a floor's rounds meet the
-#: same few thousand decisions again and again); emptied when it reaches :data:`MEMO_LIMIT`, and
-#: by ``decision_value.clear_cache`` with the values it was judged from
-_memo: dict[tuple[Any, ...], JudgedDecision] = JUDGED
+#: decisions judged before from the player's own sight, by everything that judgement depends on
+#: (a floor's rounds meet the same few thousand sights again and again): each option's value,
+#: the best option and the cost of the choice; emptied when it reaches :data:`MEMO_LIMIT`, and by
+#: ``decision_value.clear_cache`` with the values it was judged from
+_memo: dict[tuple[Any, ...], tuple[dict[str, Fraction | None], str | None, Fraction | None]] = JUDGED
 MEMO_LIMIT = 200_000
 
 
 def judge(point: DecisionPoint, game: str, dealer: Sequence[int], rules: Any = None, decks: int = 1) -> JudgedDecision:
     """One decision judged (``dealer``: the dealer's cards, for the best option knowing them)."""
-    # One Card Poker's sight holds what the player saw of the dealer; the best option knowing the
-    # dealer's cards is the best option itself there
-    key = (point, game, None if game == ocp.GAME else tuple(dealer), rules, decks)
+    key = (point, game, rules, decks)
     try:
-        hit = _memo.get(key)
+        own = _memo.get(key)
     except TypeError:  # rules that cannot be a key: judged afresh
-        return _judge(point, game, dealer, rules, decks)
-    if hit is None:
-        if len(_memo) >= MEMO_LIMIT:
-            _memo.clear()
-        hit = _memo[key] = _judge(point, game, dealer, rules, decks)
-    return hit
+        own = _own(point, game, rules, decks)
+    else:
+        if own is None:
+            if len(_memo) >= MEMO_LIMIT:
+                _memo.clear()
+            own = _memo[key] = _own(point, game, rules, decks)
+    values, best, cost = own
+    # One Card Poker's sight holds what the player saw of the dealer: the best option knowing the
+    # dealer's cards is the best option itself there
+    knowing = best if game == ocp.GAME else best_knowing_dealer(game, point.options, point.sight, dealer, rules, decks) if dealer else None
+    return JudgedDecision(point, dict(values), best, cost, knowing)
 
 
-def _judge(point: DecisionPoint, game: str, dealer: Sequence[int], rules: Any, decks: int) -> JudgedDecision:
+def _own(point: DecisionPoint, game: str, rules: Any,
+         decks: int) -> tuple[dict[str, Fraction | None], str | None, Fraction | None]:
     values = decision_values(game, point.options, point.sight, rules, decks)
     best = values.best  # once: the cost is against it
-    knowing = None
-    if dealer and game != ocp.GAME:
-        knowing = decision_values(game, point.options, point.sight.knowing(tuple(dealer)), rules, decks).best
-    elif game == ocp.GAME:
-        knowing = best
     chosen = values.values.get(point.choice)
     cost = None if best is None or chosen is None else values.values[best] - chosen  # type: ignore[operator]
-    return JudgedDecision(point, dict(values.values), best, cost, knowing)
+    return values.values, best, cost
 
 
 def judge_round(hands: RoundHands, rules: Any = None, decks: int = 1, others: Sequence[int] = ()) -> list[JudgedDecision]:
