@@ -128,13 +128,16 @@ def test_the_honest_floor_is_every_game_both_bankings_three_days_and_20000_round
     assert len(honest.report["days"]) == DAYS and sum(t["rounds"] for t in tables) >= 20_000
 
 
-def test_the_honest_floor_flags_no_table_bank_dealer_day_rules_or_shuffler(honest: Reported) -> None:
+def test_the_honest_floor_raises_at_most_one_chance_alarm_over_tables_banks_dealers_days_rules_shufflers(
+        honest: Reported) -> None:
     report = honest.report
     lowest = min(t["z"] for t in report["tables"] if t["z"] is not None)
+    flags = _not_flagged(report, "not_judged", "seats")
     print(f"honest floor: flagged {_not_flagged(report, 'not_judged')}; lowest table z {lowest:+.2f}; "
           f"expected false alarms {report['expected_false_alarms']:.3f}; not judged {report['flagged']['not_judged']}")
-    assert _not_flagged(report, "not_judged", "seats") == {}
-    assert honest.code == (1 if report["flagged"]["seats"] else 0)  # a seat flagged is a finding too
+    # each family holds its false-alarm rate: about 0.16 alarms expected here, two or more about 1 floor in 100
+    assert report["expected_false_alarms"] < 0.25 and sum(len(v) for v in flags.values()) <= 1
+    assert honest.code == (1 if flags or report["flagged"]["seats"] else 0)  # a seat flagged is a finding too
     # the player-dealer's stake covers the table in 9 rounds of 10: judged but for the rounds it could bind
     assert report["flagged"]["not_judged"] == ["tcp-1", "tcp-2", "tcp-3"]
     tcp = [t for t in report["tables"] if t["game"] == "three-card-poker"]
