@@ -24,6 +24,17 @@ def test_a_count_stopped_part_way_goes_on_from_the_hands_kept(tmp_path: Path) ->
     assert figures == adv.figures(DECK)
 
 
+def test_a_count_in_two_processes_keeps_every_hand_and_gives_the_same_figures(tmp_path: Path) -> None:
+    figures = run.count(cache=tmp_path, deck=DECK, workers=2)
+    assert len(run.read_results(run.results_path(cache=tmp_path))) == len(adv.units(DECK))
+    assert figures == adv.figures(DECK)
+
+
+def test_workers_without_advantage_is_a_usage_error() -> None:
+    result = CliRunner().invoke(main, ["math", "texas-holdem-bonus", "--quick", "--workers", "2"])
+    assert result.exit_code == 2 and "--workers: only with --advantage" in result.output
+
+
 def test_a_torn_last_line_is_counted_again(tmp_path: Path) -> None:
     run.count(cache=tmp_path, deck=DECK, limit=3)
     path = run.results_path(cache=tmp_path)

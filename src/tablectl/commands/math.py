@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
@@ -24,8 +25,10 @@ from tablectl.cli import EXIT_USAGE, CommandError
 @click.option("--advantage", "count_advantage", is_flag=True,
               help="Texas Hold'em Bonus: count the figures with the dealer's hole cards seen (hours of CPU; "
                    "resumable: each hand counted is kept, a later run goes on from there).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="With --advantage: processes counting at once (default: one per CPU).")
 def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_file: Path | None,
-            export: Path | None, count_advantage: bool) -> None:
+            export: Path | None, count_advantage: bool, workers: int | None) -> None:
     """Every outcome of each bet of GAME with its pay, combination count, probability and return,
     and the house edge per unit of the initial wager (exact counts; no sampling); then the
     advantage-play figures: the player's best strategy and exact edge with each kind of hidden
@@ -60,8 +63,10 @@ def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_f
         raise CommandError(f"--export-strategy: {game} has no decision table (only texas-holdem-bonus)", EXIT_USAGE)
     elif strategy_file is not None:
         raise CommandError(f"--strategy-file: {game} has no decision table (only texas-holdem-bonus)", EXIT_USAGE)
+    if workers is not None and not count_advantage:
+        raise CommandError("--workers: only with --advantage", EXIT_USAGE)
     if count_advantage:
-        _count_hole_card()
+        _count_hole_card(workers or os.cpu_count() or 1)
     advantage = not (quick and GAMES[game].slow_advantage)
     if not advantage:
         click.echo(f"tablectl: --quick: {game}'s advantage-play figures left out", err=True)
@@ -95,7 +100,7 @@ def _say_if_solving(export: Path | None) -> None:
                    f"the first time on this machine, then cached in {holdem_strategy.cache_dir()}", err=True)
 
 
-def _count_hole_card() -> None:
+def _count_hole_card(workers: int) -> None:
     """Texas Hold'em Bonus's hole-card count, going on from where the last one stopped, with
     its progress on a terminal."""
     import sys
@@ -115,6 +120,6 @@ def _count_hole_card() -> None:
     if shown:
         click.echo(f"tablectl: counting Texas Hold'em Bonus with the dealer's hole cards seen (hours of CPU; "
                    f"stop at any time, a later run goes on): {run.results_path()}", err=True)
-    run.count(progress=progress)
+    run.count(progress=progress, workers=workers)
     if shown:
         sys.stderr.write("\r\x1b[K")

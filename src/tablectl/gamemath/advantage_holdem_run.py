@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -77,10 +79,27 @@ def describe(done: int, of: int, this_run: int, elapsed: float) -> str:
     return text
 
 
+def _count_one(job: tuple[str, tuple[int, ...], int], deck: list[int], ante_pays_from: str) -> np.ndarray:
+    kind, rep, _ = job
+    return count_unit(deck, kind, rep, ante_pays_from)
+
+
+def _counted(todo: list[tuple[str, tuple[int, ...], int]], deck: list[int], ante_pays_from: str,
+             workers: int) -> Iterator[np.ndarray]:
+    """Each unit's sums, in the order of ``todo``: counted here, or by ``workers`` processes."""
+    one = partial(_count_one, deck=deck, ante_pays_from=ante_pays_from)
+    if workers <= 1 or len(todo) < 2:
+        yield from map(one, todo)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        yield from pool.map(one, todo)
+
+
 def count(ante_pays_from: str = ANTE_PAYS_FROM, cache: Path | None = None, progress: Progress | None = None,
-          limit: int | None = None, deck: list[int] | None = None) -> list[AdvantageFigure]:
-    """Count the units not yet counted (at most ``limit`` of them in this run), appending each
-    result as it is found; the figures once every unit is counted (then cached), else none."""
+          limit: int | None = None, deck: list[int] | None = None, workers: int = 1) -> list[AdvantageFigure]:
+    """Count the units not yet counted (at most ``limit`` of them in this run; ``workers``
+    processes at once), appending each result as it is found; the figures once every unit is
+    counted (then cached), else none."""
     deck = list(range(52)) if deck is None else deck
     every = units(deck)
     path = results_path(ante_pays_from, cache)
@@ -92,8 +111,7 @@ def count(ante_pays_from: str = ANTE_PAYS_FROM, cache: Path | None = None, progr
     with open(path, "ab") as out:
         if out.tell() and not path.read_bytes().endswith(b"\n"):
             out.write(b"\n")  # end a torn line, so the next result starts a line of its own
-        for i, (kind, rep, weight) in enumerate(todo):
-            sums = count_unit(deck, kind, rep, ante_pays_from)
+        for i, ((kind, rep, weight), sums) in enumerate(zip(todo, _counted(todo, deck, ante_pays_from, workers))):
             done[(kind, rep)] = (weight, sums)
             row = {"k": kind, "u": list(rep), "w": weight, "r": sums.tolist()}
             out.write(json.dumps(row).encode() + b"\n")
