@@ -116,7 +116,9 @@ def judge(point: DecisionPoint, game: str, dealer: Sequence[int], rules: Any = N
     values, best, cost = own
     # One Card Poker's sight holds what the player saw of the dealer: the best option knowing the
     # dealer's cards is the best option itself there
-    knowing = best if game == ocp.GAME else best_knowing_dealer(game, point.options, point.sight, dealer, rules, decks) if dealer else None
+    knowing = best if game == ocp.GAME else None
+    if dealer and game != ocp.GAME:
+        knowing = best_knowing_dealer(game, point.options, point.sight, dealer, rules, decks)
     return JudgedDecision(point, dict(values), best, cost, knowing)
 
 
