@@ -43,7 +43,7 @@ import numpy as np
 
 from tablectl.gamemath.decision_threecard import _subsets
 from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
-from tablectl.gamemath.theo_variance_holdem import holdem_deals, holdem_moments
+from tablectl.gamemath.theo_variance_holdem import Class, holdem_classes
 from tablectl.rounds import RoundHands
 from tablectl.rules.hand3 import QUEEN_HIGH, value3
 from tablectl.rules.hand7 import ROYAL_FLUSH, pack5
@@ -56,7 +56,6 @@ from tablectl.rules.settle import cover_binds, max_bank_pay, settle
 COVERED = (tcp.GAME, fl.GAME, oftm.GAME, thb.GAME)
 
 Deal = tuple[tuple[int, ...], int]  # (the dealer's cards, how many deals give a hand settling alike)
-Class = tuple[tuple[int, ...], int, dict[int, int]]  # a Deal and, per player seat, the class of its own settlement
 
 
 def _seats_cards(hands: RoundHands) -> list[int]:
@@ -182,6 +181,8 @@ def _oftm_classes(hands: RoundHands, decks: int, rules: Any) -> Iterator[Class]:
 
 
 def _classes(hands: RoundHands, decks: int, rules: Any) -> list[Class] | None:
+    if hands.game == thb.GAME:
+        return list(holdem_classes(hands, decks))
     if hands.game in (tcp.GAME, fl.GAME):
         return list(_threecard_classes(hands, rules))
     if hands.game == oftm.GAME:
@@ -193,8 +194,6 @@ def deals(hands: RoundHands, decks: int, rules: Any) -> list[Deal] | None:
     """The dealer's possible hands given every seat's cards, with their weights, one per class of
     hands the round settles alike under ``rules`` (None: the game's unknown cards are not
     enumerated)."""
-    if hands.game == thb.GAME:
-        return list(holdem_deals(hands, decks))
     found = _classes(hands, decks, rules)
     return None if found is None else [(dealer, n) for dealer, n, _ in found]
 
@@ -241,8 +240,6 @@ def _results(hands: RoundHands, rules: Any, found: list[Class]) -> Iterator[tupl
 def conditional_moments(hands: RoundHands, rules: Any, decks: int) -> tuple[Fraction, Fraction] | None:
     """(E[X], E[X^2]) of the house result X in cents given every seat's cards and decisions, the
     dealer's cards unknown (None: not enumerated for this game)."""
-    if hands.game == thb.GAME:
-        return holdem_moments(hands, rules, decks)
     found = _classes(hands, decks, rules)
     if found is None:
         return None

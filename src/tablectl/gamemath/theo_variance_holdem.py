@@ -12,27 +12,27 @@ a pair of aces (the one line whose pay depends on the dealer's cards: ``aces-aga
 As the seats' hands are fixed, a pair's class is the place of the dealer's hand among the seats'
 distinct hands (below the lowest, equal to it, between it and the next, ...) and its aces.
 
-The moments settle each seat alone by the rules engine, once per class of its own (the game
-settles seat by seat against the one dealer hand, with no bank limit); a pair's house result is
-the sum of its seats', so the seats' covariance is kept by the classes of all seats together.
+``theo_variance`` settles each seat alone by the rules engine, once per class of its own (the
+game settles seat by seat against the one dealer hand, with no bank limit); a pair's house result
+is the sum of its seats', so the seats' covariance is kept by the classes of all seats together.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
-from typing import Any
 
 import numpy as np
 
 from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
 from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules import texas_holdem_bonus as thb
-from tablectl.rules.settle import settle
+from tablectl.rules.hand7 import best_five
 
-Deal = tuple[tuple[int, ...], int]  # (the dealer's cards, how many pairs settle alike)
+#: a dealer hand standing for its class: its cards, how many hands settle alike, and per seat that
+#: does not bank the class of its own settlement
+Class = tuple[tuple[int, ...], int, dict[int, int]]
 _ACE = 12
 
 
@@ -56,21 +56,6 @@ def _dealer_values(board: list[int], a: np.ndarray, b: np.ndarray) -> np.ndarray
         mask = sum(1 << r for r in mine) | np.where(a & 3 == suit, 1 << (a >> 2), 0) \
             | np.where(b & 3 == suit, 1 << (b >> 2), 0)
         best = np.maximum(best, table[mask])
-    return best
-
-
-_KEY = RANK_KEY.tolist()
-
-
-def _value(cards: list[int]) -> int:
-    """The best five of seven ``cards``, as ``best_five`` values them (from the same tables)."""
-    best = int(ranks(7)[sum(_KEY[c >> 2] for c in cards)])
-    masks = [0, 0, 0, 0]
-    for c in cards:
-        masks[c & 3] |= 1 << (c >> 2)
-    suited = max(masks, key=int.bit_count)
-    if suited.bit_count() >= 5:
-        best = max(best, int(flush()[suited]))
     return best
 
 
@@ -119,7 +104,7 @@ def _classes(hands: RoundHands, decks: int) -> _Classes:
                 raise ValueError(f"seat {seat.seat} played on with {len(board)} board cards, not 5")
             if len(seat.cards) != 2:
                 raise ValueError(f"seat {seat.seat} holds {len(seat.cards)} cards, not 2")
-            value = _value(list(seat.cards) + board)
+            value = best_five(list(seat.cards) + board)
         seats.append((seat, value, bool(seat.wagers.get(thb.BONUS))))
     distinct = sorted({v for _, v, _ in seats if v is not None})
     joint = np.zeros(len(a), dtype=np.int64)
@@ -139,36 +124,14 @@ def _joint(found: _Classes) -> list[tuple[int, int, int]]:
     return [(j, i, n) for j, (i, n) in enumerate(zip(pair.tolist(), counts.tolist())) if n]
 
 
-def holdem_deals(hands: RoundHands, decks: int) -> Iterator[Deal]:
+def holdem_classes(hands: RoundHands, decks: int) -> Iterator[Class]:
     """The dealer's hole pairs given every seat's cards and the board, one per class settling
-    alike (see the module docstring), with how many pairs it stands for."""
+    alike (see the module docstring), with how many pairs it stands for and, per seat that does
+    not bank, the class of its own settlement."""
     found = _classes(hands, decks)
-    for _, i, n in _joint(found):
-        yield (int(found.a[i]), int(found.b[i])), n
+    for joint, i, n in _joint(found):
+        yield ((int(found.a[i]), int(found.b[i])), n,
+               {seat.seat: found.seat_class(joint, value, bonus) for seat, value, bonus in found.seats})
 
 
-def holdem_moments(hands: RoundHands, rules: Any, decks: int) -> tuple[Fraction, Fraction]:
-    """(E[X], E[X^2]) of the house result X in cents over the dealer's possible hole pairs, each
-    seat settled alone by the rules engine once per class of its own (see the module docstring)."""
-    found = _classes(hands, decks)
-    classes = _joint(found)
-    if not classes:
-        raise ValueError("no dealer hand agrees with the seats' cards and the board")
-    settled: list[dict[int, int]] = [{} for _ in found.seats]
-    total = first = second = 0
-    for joint, i, n in classes:
-        x = 0
-        for (seat, value, bonus), mine in zip(found.seats, settled):
-            own = found.seat_class(joint, value, bonus)
-            if own not in mine:
-                alone = RoundHands(hands.game, [seat], dealer=[int(found.a[i]), int(found.b[i])],
-                                   board=list(hands.board))
-                mine[own] = -sum(r.net for r in settle(alone, rules).results)
-            x += mine[own]
-        total += n
-        first += n * x
-        second += n * x * x
-    return Fraction(first, total), Fraction(second, total)
-
-
-__all__ = ["Deal", "holdem_deals", "holdem_moments"]
+__all__ = ["Class", "holdem_classes"]
