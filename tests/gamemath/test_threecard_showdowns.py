@@ -53,6 +53,15 @@ def test_counts_by_class_equal_the_enumeration_of_every_deal(deck: list[int], ki
     assert class_counts(player, sight) == enumerated(player, sight)
 
 
+@pytest.mark.parametrize("own", [(0, 1, 2), (48, 49, 50), (48, 44, 40), (0, 4, 8), (40, 41, 3), (16, 29, 50)],
+                         ids=["trip-deuces", "trip-aces", "ace-king-queen-suited", "four-high-straight-flush", "pair-of-queens", "six-nine-ace"])
+def test_counts_with_only_the_own_cards_seen_equal_every_dealer_hand_of_the_other_49(own: tuple[int, int, int]) -> None:
+    sight = Sight(own)
+    player = value3(tuple(sorted(own)))
+    counts, total = class_counts(player, sight)
+    assert (counts, total) == enumerated(player, sight) and total == 18_424
+
+
 @pytest.mark.parametrize("dealer", [(HIGH, HIGH, HIGH), (LOW, LOW, LOW), (5, HIGH, None)], ids=["three-high", "three-low", "card-and-high"])
 def test_marked_dealer_hands_weigh_the_orders_of_dealing_that_agree(dealer: tuple[object, ...]) -> None:
     sight = Sight((0, 21, 46), dealer=dealer)  # type: ignore[arg-type]

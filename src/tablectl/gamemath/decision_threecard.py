@@ -7,10 +7,9 @@ told (``dealer_weights``). Every dealer hand is valued by the rules engine's own
 (``tablectl.rules.hand3``), vectorised; the dealer values are classed by whether they qualify and
 how they compare with the player's, one value of each class goes through
 ``three_card_poker.showdown``, and each showdown result is settled once by ``ante_play_payouts``
-(and the Ante bonus, player-banked). With nothing seen but the player's own three cards (the
-common case: every decision at a table without advantage play) the counts by showdown result come
-from precomputed tables instead (``threecard_counts``); with the dealer's hand known, from one
-showdown.
+(and the Ante bonus, player-banked). With at most one dealer card known (every decision at a
+table without advantage play among them) the counts by showdown class come from sorted tables
+built once instead (``threecard_showdowns``); with the dealer's hand known, from one showdown.
 Values are per unit of Ante: Ante plus Play (plus Ante bonus); the Pair Plus, Pairplus and 6 Card
 Bonus are separate wagers and are left out.
 """
@@ -25,7 +24,6 @@ from math import lcm, perm
 import numpy as np
 
 from tablectl.gamemath.sight import HIGH, LOW, DecisionValues, Sight
-from tablectl.gamemath.threecard_counts import TOTAL, showdown_counts
 from tablectl.gamemath.threecard_showdowns import class_counts
 from tablectl.rules import hand3
 from tablectl.rules import three_card_poker as tcp
@@ -144,10 +142,7 @@ def values(game: str, options: tuple[str, ...], sight: Sight, rules: object) -> 
         result = tcp.showdown(player, value3(sight.dealer))  # type: ignore[arg-type]
         return _known(game, play_option, player, result, getattr(rules, "ante_bonus", None))
     bonus = getattr(rules, "ante_bonus", None)
-    if len(sight.own) == 3 and not sight.others and not sight.board and all(c is None for c in sight.dealer):
-        by_result, total = showdown_counts(sight.own), TOTAL  # nothing seen but the own cards: the tables
-    else:
-        by_result, total = _enumerated(player, sight)
+    by_result, total = _enumerated(player, sight)
     denominator, nets = _scaled_nets(game, player, bonus)
     play = Fraction(sum(n * nets[r] for r, n in by_result.items() if n), denominator * total)
     fold, _ = tcp.ante_play_payouts(None)
