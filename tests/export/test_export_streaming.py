@@ -30,6 +30,7 @@ def test_the_dataset_is_the_same_however_small_the_chunks(small_floor: Floor, tm
     key = load_public_key(small_floor.public_key)
     whole = export_logs([small_floor.logs["tcp-1"]], tmp_path / "whole", [key])
     monkeypatch.setattr(ds.PartWriter, "CHUNK", 3)
+    monkeypatch.setattr(ds.PartWriter, "BATCH", 2)  # a row group of two batches
     chunked = export_logs([small_floor.logs["tcp-1"]], tmp_path / "chunked", [key])
     assert [r.rows for r in chunked] == [r.rows for r in whole] and whole[0].rows["cards"] > 3
     assert _rows(tmp_path / "chunked") == _rows(tmp_path / "whole")
@@ -38,6 +39,7 @@ def test_the_dataset_is_the_same_however_small_the_chunks(small_floor: Floor, tm
 def test_an_export_refused_after_it_wrote_rows_leaves_none_of_them(floor_copy: Floor, tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ds.PartWriter, "CHUNK", 3)  # rows go to disk as they are made
+    monkeypatch.setattr(ds.PartWriter, "BATCH", 2)
     key = load_public_key(floor_copy.public_key)
     dataset, log = tmp_path / "ds", floor_copy.logs["thb-1"]
     for f in sorted(log.glob("*.jsonl")):  # the first shift only

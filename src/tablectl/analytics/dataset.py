@@ -190,15 +190,21 @@ class PartWriter:
     holds one chunk per dataset and day, not the export. Files are named ``<prefix>-<from>-<to>``
     (``part``: final rows; ``open``: rows of what is still in play, replaced by the next export).
 
-    A chunk is kept as rows of values in the schema's column order and turned into Arrow columns
-    when written; timestamps come as the log's ISO 8601 text (``...Z``) and are parsed by Arrow."""
+    Rows come as values in the schema's column order; every :attr:`BATCH` of them are turned into
+    Arrow columns at once, while they are still in the processor's cache (turned later, a chunk's
+    rows are scattered over the heap and the copy waits on memory), and a chunk of batches is
+    written as one row group. Timestamps come as the log's ISO 8601 text (``...Z``) and are
+    parsed by Arrow."""
 
-    CHUNK = 16384
+    CHUNK = 16384  # rows per row group
+    BATCH = 1024  # rows per Arrow batch
 
     def __init__(self, root: Path, table: str, from_seq: int, prefix: str = "part") -> None:
         self.root, self.table, self.from_seq, self.prefix = root, table, from_seq, prefix
         self.written: dict[str, int] = dict.fromkeys(SCHEMAS, 0)  # rows per dataset
-        self._chunks: dict[tuple[str, str], list[Sequence[Any]]] = defaultdict(list)
+        self._chunks: dict[tuple[str, str], list[Sequence[Any]]] = defaultdict(list)  # rows not yet in a batch
+        self._batches: dict[tuple[str, str], list[pa.RecordBatch]] = defaultdict(list)  # the chunk's batches
+        self._batched: dict[tuple[str, str], int] = defaultdict(int)  # rows in those batches
         self._files: dict[tuple[str, str], tuple[pq.ParquetWriter, Path]] = {}
         self._rows: dict[tuple[str, str], int] = defaultdict(int)  # rows per file
         self.parts: dict[str, int] = {}  # after commit: each file put in place (relative path) -> rows
@@ -212,17 +218,31 @@ class PartWriter:
         key = (dataset, date)
         chunk = self._chunks[key]
         chunk.append(values)
-        if len(chunk) >= self.CHUNK:
-            self._flush(key)
+        if len(chunk) >= self.BATCH:
+            self._batch(key)
+            if self._batched[key] >= self.CHUNK:
+                self._flush(key)
 
-    def _flush(self, key: tuple[str, str]) -> None:
+    def _batch(self, key: tuple[str, str]) -> None:
+        """The rows of *key* not yet in a batch, made one."""
         rows = self._chunks.pop(key, None)
         if not rows:
             return
+        schema = SCHEMAS[key[0]]
+        self._batches[key].append(pa.RecordBatch.from_arrays(
+            [_column(values, f.type) for values, f in zip(zip(*rows), schema, strict=True)], schema=schema))
+        self._batched[key] += len(rows)
+
+    def _flush(self, key: tuple[str, str]) -> None:
+        """The chunk of *key* written as a row group."""
+        self._batch(key)
+        batches = self._batches.pop(key, None)
+        rows = self._batched.pop(key, 0)
+        if not batches:
+            return
         dataset, date = key
         schema = SCHEMAS[dataset]
-        data = pa.Table.from_arrays([_column(values, f.type) for values, f in zip(zip(*rows), schema, strict=True)],
-                                    schema=schema)
+        data = pa.Table.from_batches(batches, schema=schema)
         file = self._files.get(key)
         if file is None:
             tmp = (partition_dir(self.root, dataset, self.table, date)
@@ -231,13 +251,13 @@ class PartWriter:
             os.close(_create(tmp))  # made with FILE_MODE; the writer truncates it and keeps the mode
             file = self._files[key] = (pq.ParquetWriter(tmp, schema, compression="zstd"), tmp)
         file[0].write_table(data)
-        self.written[dataset] += len(rows)
-        self._rows[key] += len(rows)
+        self.written[dataset] += rows
+        self._rows[key] += rows
 
     def add_empty(self, dataset: str, date: str) -> None:
         """Write an empty file of *dataset* (its schema, no rows) on *date*, unless this export
         writes rows of it: every dataset then has a file a reader can open."""
-        if self.written[dataset] or any(d == dataset for d, _ in self._chunks):
+        if self.written[dataset] or any(d == dataset for d, _ in (*self._chunks, *self._batches)):
             return
         key = (dataset, date)
         tmp = partition_dir(self.root, dataset, self.table, date) / f".{self.prefix}-{self.from_seq:012d}.{os.getpid()}.tmp"
@@ -251,7 +271,7 @@ class PartWriter:
     def commit(self, to_seq: int) -> dict[str, int]:
         """Write what is left, and put every file in place (fsynced) as the export of the lines up to
         *to_seq*; the rows written per dataset."""
-        for key in list(self._chunks):
+        for key in {*self._chunks, *self._batches}:
             self._flush(key)
         for key, (writer, tmp) in self._files.items():
             writer.close()
@@ -269,6 +289,7 @@ class PartWriter:
             writer.close()
             tmp.unlink(missing_ok=True)
         self._files, self._chunks, self._rows = {}, defaultdict(list), defaultdict(int)
+        self._batches, self._batched = defaultdict(list), defaultdict(int)
 
 
 def _column(values: Sequence[Any], kind: pa.DataType) -> pa.Array:
