@@ -22,7 +22,10 @@ from typing import Any
 from tablectl.analytics.expected import wager_math
 from tablectl.gamemath.decision_value import DecisionError
 from tablectl.gamemath.judge import JudgedDecision, judge_round
+from tablectl.gamemath.theo_variance import theo_variance
+from tablectl.games import GAMES
 from tablectl.rounds import RoundHands
+from tablectl.rules.errors import SettlementError
 
 #: the decisions dataset's judged columns, in schema order
 COLUMNS = ("ev_choice", "ev_best", "best", "cost_units", "cost", "best_knowing_dealer")
@@ -75,8 +78,6 @@ class Judge:
         theo: Fraction | int | None = 0  # the decisions' part, exact
         seats = hands.seats
         if any(s.decisions for s in seats):  # most rounds: no decision to judge
-            from tablectl.games import GAMES
-
             game = GAMES.get(hands.game)
             main = main_wager(game.wagers if game else ())
             try:
@@ -125,9 +126,6 @@ class Judge:
 def _theo_var(hands: RoundHands, settlement: Any, decks: int | None, theo: Fraction | float) -> float | None:
     """The round's exact spread about ``theo`` (None: its game's unknown cards are not enumerated,
     or its cards do not settle)."""
-    from tablectl.gamemath.theo_variance import theo_variance
-    from tablectl.rules.errors import SettlementError
-
     try:
         return theo_variance(hands, settlement, decks or 1, theo)
     except (SettlementError, ValueError):

@@ -21,7 +21,7 @@ from tablectl.rules.coverage import cover
 from tablectl.rules.errors import SettlementError
 from tablectl.rules.hand1 import compare1
 from tablectl.rules.houserules import OneCardPokerRules
-from tablectl.rules.payout import LOSE, WIN, Payout, by_sign, pays
+from tablectl.rules.payout import LOSE, WIN, Payout, by_sign, pays, top
 
 GAME = "one-card-poker"
 
@@ -115,8 +115,8 @@ def max_bank_pay(wagers: Iterable[Mapping[str, int]], rules: OneCardPokerRules) 
     whatever the cards and decisions: per seat the primary and the war's matching bet (stake =
     primary) won and the Tie wager's top line. A DP staking at least this settles exactly as
     with no limit."""
-    top = pays("top", max([0, *(p for _, p in rules.tie_wager.lines())]))
-    return sum(2 * WIN.net(s.get(PRIMARY, 0)) + top.net(s.get(TIE, 0)) for s in wagers)
+    tie = top(rules.tie_wager)
+    return sum(2 * WIN.net(s.get(PRIMARY, 0)) + tie.net(s.get(TIE, 0)) for s in wagers)
 
 
 def settle_round(hands: RoundHands, rules: OneCardPokerRules) -> Settlement:

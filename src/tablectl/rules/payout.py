@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from tablectl.rounds import BetResult
 
@@ -63,6 +64,11 @@ def pays(outcome: str, odds: int | Fraction) -> Payout:
     """A payout of ``odds`` to one under the name ``outcome``. Payouts are immutable values: the
     same outcome and odds give the same (cached) object; ``odds`` is kept as a ``Fraction``."""
     return Payout(outcome, Fraction(odds))
+
+
+def top(table: Any) -> Payout:
+    """A pay table's (``tablectl.rules.paytables``) largest win (a push if it pays nothing)."""
+    return pays("top", max([0, *(p for _, p in table.lines())]))
 
 
 WIN = pays("win", 1)

@@ -10,6 +10,7 @@ lists them all.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -24,11 +25,17 @@ class PayTable:
 
     def lines(self) -> list[tuple[str, int]]:
         """(line, pays) in the table's order, best line first."""
-        return [(f.name.replace("_", "-"), getattr(self, f.name)) for f in dataclasses.fields(self)]  # type: ignore[arg-type]
+        return [(line, getattr(self, name)) for name, line in _line_names(type(self))]
 
     def describe(self) -> str:
         """The pays joined by "/", best line first: "40/30/6/4/1"."""
         return "/".join(str(p) for _, p in self.lines())
+
+
+@functools.cache
+def _line_names(kind: type) -> tuple[tuple[str, str], ...]:
+    """A pay table class's (field, line) names, in its order."""
+    return tuple((f.name, f.name.replace("_", "-")) for f in dataclasses.fields(kind))
 
 
 @dataclass(frozen=True, slots=True)

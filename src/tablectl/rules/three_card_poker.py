@@ -34,8 +34,8 @@ from tablectl.rules.hand3 import (
 )
 from tablectl.rules.hand7 import ROYAL_FLUSH, best_five, category5
 from tablectl.rules.houserules import ThreeCardPokerRules
-from tablectl.rules.payout import FOLD, LOSE, PUSH, WIN, Payout, pays
-from tablectl.rules.paytables import AnteBonusTable, PairPlusTable, PayTable, SixCardBonusTable
+from tablectl.rules.payout import FOLD, LOSE, PUSH, WIN, Payout, pays, top
+from tablectl.rules.paytables import AnteBonusTable, PairPlusTable, SixCardBonusTable
 
 GAME = "three-card-poker"
 
@@ -117,18 +117,13 @@ def max_bank_pay(wagers: Iterable[Mapping[str, int]], rules: ThreeCardPokerRules
     deal, cents) whatever the cards and decisions: per seat the Ante won, the Play (stake = Ante)
     won and the Ante bonus's top line, the Pair Plus's and the 6 Card Bonus's top lines. A bank
     staking at least this settles exactly as with no limit."""
-    ante_bonus, pairplus, six = (_top(t) for t in (rules.ante_bonus, rules.pairplus, rules.six_card_bonus))
+    ante_bonus, pairplus, six = (top(t) for t in (rules.ante_bonus, rules.pairplus, rules.six_card_bonus))
     total = 0
     for stakes in wagers:
         ante = stakes.get(ANTE, 0)
         total += 2 * WIN.net(ante) + ante_bonus.net(ante)
         total += pairplus.net(stakes.get(PAIRPLUS, 0)) + six.net(stakes.get(SIX_CARD_BONUS, 0))
     return total
-
-
-def _top(table: PayTable) -> Payout:
-    """The table's largest win (a push if it pays nothing)."""
-    return pays("top", max([0, *(p for _, p in table.lines())]))
 
 
 def settle_round(hands: RoundHands, rules: ThreeCardPokerRules) -> Settlement:

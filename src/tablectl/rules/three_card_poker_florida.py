@@ -19,8 +19,8 @@ from tablectl.rules import seats
 from tablectl.rules.coverage import Cover
 from tablectl.rules.hand3 import MINI_ROYAL, PAIR, category3, category_name3, value3
 from tablectl.rules.houserules import FloridaRules
-from tablectl.rules.payout import FOLD, LOSE, PUSH, WIN, Payout, pays
-from tablectl.rules.three_card_poker import _top, ante_play_payouts, showdown
+from tablectl.rules.payout import FOLD, LOSE, PUSH, WIN, Payout, pays, top
+from tablectl.rules.three_card_poker import ante_play_payouts, showdown
 
 GAME = "three-card-poker-florida"
 
@@ -55,8 +55,8 @@ def max_bank_pay(wagers: Iterable[Mapping[str, int]], rules: FloridaRules) -> in
     """The most the bank could pay on ``wagers`` (each seat's wagers placed before the deal,
     cents) whatever the cards and decisions: per seat the Ante and the Play (stake = Ante) won and
     the Pairplus's top line. A bank staking at least this settles exactly as with no limit."""
-    top = _top(rules.pairplus)
-    return sum(2 * WIN.net(s.get(ANTE, 0)) + top.net(s.get(PAIRPLUS, 0)) for s in wagers)
+    best = top(rules.pairplus)
+    return sum(2 * WIN.net(s.get(ANTE, 0)) + best.net(s.get(PAIRPLUS, 0)) for s in wagers)
 
 
 def settle_round(hands: RoundHands, rules: FloridaRules) -> Settlement:
