@@ -14,8 +14,7 @@ The floor reads them back as ``detection.DecisionRow``\\ s with :func:`decision_
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tablectl.analytics.detection import DecisionRow
 from tablectl.analytics.detection_rows import detection_rows
@@ -24,8 +23,7 @@ from tablectl.gamemath.judge import JudgedDecision
 from tablectl.rounds import RoundHands
 
 
-@dataclass(frozen=True, slots=True)
-class Sighting:
+class Sighting(NamedTuple):
     """One decision (the seat's ``decision``-th of the round) under one hypothesis: the options,
     the choice, the own values and the hypothesis's (None: the same as the own)."""
 
