@@ -49,6 +49,7 @@ OPEN = re.compile(r"open-(\d+)-(\d+)\.parquet")  # rows of what is still in play
 #: that lack a column of today's schemas (:func:`check_format`).
 FORMAT = 2
 LOCK = ".lock"  # in MANIFESTS: held (flock, exclusive) by the export writing the dataset
+RULES_LOCK = ".rules.lock"  # in MANIFESTS: held while the rules registry is added to (one table at a time)
 LOCK_WAIT = 600.0  # seconds an export waits for another export of the dataset by default
 FILE_MODE = 0o644  # every file the dataset's writers make, whatever the umask
 DIR_MODE = 0o755  # every folder they make
@@ -151,10 +152,19 @@ def load_rules(root: Path) -> dict[str, dict[str, Any]]:
 
 
 def save_rules(root: Path, rules: dict[str, dict[str, Any]]) -> None:
-    """Add ``rules`` to the registry (an id names the same rules wherever it appears)."""
-    known = load_rules(root)
-    if rules.keys() - known.keys():
-        atomic_write(root / MANIFESTS / RULES, orjson.dumps({**known, **rules}, option=orjson.OPT_SORT_KEYS))
+    """Add ``rules`` to the registry (an id names the same rules wherever it appears), under its
+    own ``flock``: the tables of one export may add theirs at once (``export_workers``)."""
+    if not rules.keys() - load_rules(root).keys():
+        return
+    make_dirs(root / MANIFESTS)
+    fd = os.open(root / MANIFESTS / RULES_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        known = load_rules(root)
+        if rules.keys() - known.keys():
+            atomic_write(root / MANIFESTS / RULES, orjson.dumps({**known, **rules}, option=orjson.OPT_SORT_KEYS))
+    finally:
+        os.close(fd)
 
 
 def manifest_path(root: Path, table: str) -> Path:

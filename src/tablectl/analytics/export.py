@@ -38,6 +38,7 @@ from tablectl.eventlog.keys import public_bytes
 from tablectl.eventlog.trust import Trust
 from tablectl.eventlog.verify import VerifyReport, log_table, resolve_paths
 from tablectl.review.engine import review
+from tablectl.review.workers import can_fork
 
 
 @dataclass
@@ -70,18 +71,25 @@ def logs_by_table(paths: Iterable[Path | str]) -> dict[str, list[Path]]:
 def export_logs(paths: Iterable[Path | str], root: Path,
                 keys: Sequence[Ed25519PublicKey] | Callable[[list[Path]], Trust | None], *,
                 wait: float = ds.LOCK_WAIT, busy: Callable[[str], None] | None = None,
-                progress: Callable[[int, int], None] | None = None) -> list[TableExport]:
+                progress: Callable[[int, int], None] | None = None, workers: int = 1) -> list[TableExport]:
     """Export the logs in ``paths`` (files or directories, any number of tables) into the dataset
     at ``root``. ``keys``: what to trust for each table's log (files -> :class:`Trust`: the
     keyring's keys of the table the lines name, or keys given by hand), or the keys to trust for
     every table. Raises :class:`UntrustedLogError`, before anything is exported, for a log with
     no trusted key or only a key lying beside it. One export writes a dataset at a time
     (``dataset.exclusive``: ``busy`` told, up to ``wait`` seconds waited, then ``DatasetBusyError``).
-    ``progress`` is told the lines and bytes read as the logs are (``review``'s)."""
+    ``progress`` is told the lines and bytes read as the logs are (``review``'s). ``workers``: how
+    many tables are exported at once, each in its own process (``export_workers``; where this
+    process may fork), the results the same as one at a time."""
     trust_of = keys if callable(keys) else (lambda files: Trust.of(keys))
     groups = sorted(logs_by_table(paths).items())
     trusts = {table: _trusted(files, trust_of(files)) for table, files in groups}
     with ds.exclusive(root, wait, busy):
+        if workers > 1 and len(groups) > 1 and can_fork():
+            from tablectl.analytics.export_workers import export_in_workers
+
+            return export_in_workers([(table, files, trusts[table]) for table, files in groups], root, workers,
+                                     progress)
         return [export_table(table, files, root, trusts[table], progress) for table, files in groups]
 
 

@@ -12,12 +12,16 @@ nothing exported, try again later.
 On a terminal, stderr shows the export's progress through the logs (lines, %, rate, ETA) on one
 redrawn line, wiped when they are read; ``--progress``/``--no-progress`` force it on or off.
 
+The tables are exported several at once, each in its own process (``--workers``, default the
+machine's cores; the dataset is the same as one at a time).
+
 One export writes a dataset at a time: an export holds ``DATASET/_manifests/.lock`` (``flock``); a
 second one says so on stderr in one line and waits for it (``--wait``, default 600 s; 0: not at all).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -34,9 +38,11 @@ from tablectl.commands.options import Finite, keyring_option, log_progress, prog
               help="Trust this Ed25519 public key (PEM) instead of the keyring, for every table. Repeat for a replaced key.")
 @click.option("--wait", "wait", type=Finite(min=0.0), default=600.0, show_default=True, metavar="SECONDS",
               help="If another export is writing DATASET, wait this long for it, then give up (exit 5).")
+@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Export up to N tables at once, each in its own process (default: the machine's cores).")
 @keyring_option
 @progress_option
-def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], wait: float,
+def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], wait: float, workers: int | None,
             keyring_dir: Path | None, progress: bool | None) -> None:
     """Verify the card logs in PATH... (log files or directories, any number of tables) and add
     what is new in them to DATASET: rounds, cards, bets, decisions, anomalies, shoes, devices and
@@ -53,7 +59,8 @@ def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], wait
     try:
         shown = log_progress("export", [f for files in logs_by_table(paths).values() for f in files], progress)
         results = export_logs(paths, dataset, lambda files: trust_for(files, keys, keyring_dir), wait=wait, busy=busy,
-                              progress=shown.advance if shown is not None else None)
+                              progress=shown.advance if shown is not None else None,
+                              workers=workers or os.cpu_count() or 1)
     except (LogInputError, DatasetError) as e:
         raise CommandError(str(e), EXIT_USAGE) from None
     except DatasetBusyError as e:

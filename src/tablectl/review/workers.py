@@ -49,6 +49,10 @@ class Forked(Generic[T]):
         send.close()
         self.cpu = 0.0
 
+    def fileno(self) -> int:
+        """The result pipe's descriptor: ``multiprocessing.connection.wait`` takes the worker."""
+        return self._recv.fileno()
+
     def ready(self) -> bool:
         """The result has arrived (or the child is gone): :meth:`result` will not wait."""
         return self._recv.poll()
