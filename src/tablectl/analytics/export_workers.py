@@ -7,7 +7,8 @@ to *workers* children run at a time, each forked from this process (it sees the 
 are here: nothing is sent to it) and exporting one table exactly as the sequential export does,
 its ``TableExport`` sent back. When a child fails, the others finish, no new table is started,
 and the first failure is raised here; the tables not started are not exported, as when the
-sequential export stops at a failure. Progress (lines and bytes read) comes back from each child
+sequential export stops at a failure. The tables with the longest logs start first, so that no
+long one is left running alone at the end. Progress (lines and bytes read) comes back from each child
 over its own pipe and is told to *progress* here: one progress line covers every table.
 
 Forking is only safe in a process without other threads (``review.workers.can_fork``).
@@ -40,7 +41,7 @@ def export_in_workers(jobs: Sequence[Job], root: Path, workers: int, progress: P
     results: dict[int, TableExport] = {}
     running: dict[int, tuple[Forked[TableExport], Connection | None]] = {}
     failure: BaseException | None = None
-    todo = list(enumerate(jobs))
+    todo = sorted(enumerate(jobs), key=lambda job: -_size(job[1][1]))  # the longest logs first: none left alone at the end
 
     def start(index: int, table: str, files: list[Path], trust: Trust) -> None:
         if progress is None:
@@ -79,6 +80,16 @@ def export_in_workers(jobs: Sequence[Job], root: Path, workers: int, progress: P
     if failure is not None:
         raise failure
     return [results[i] for i in range(len(jobs))]
+
+
+def _size(files: list[Path]) -> int:
+    total = 0
+    for f in files:
+        try:
+            total += f.stat().st_size
+        except OSError:  # the export says what is wrong with it
+            pass
+    return total
 
 
 def _sender(conn: Connection) -> Progress:
