@@ -17,6 +17,7 @@ from exporthelpers import run_tablectl
 from floorgen import Floor
 
 from tablectl.analytics import export as ex
+from tablectl.review import engine
 from tablectl.analytics.dataset import Manifest, load_rules
 from tablectl.eventlog.keys import load_public_key
 
@@ -77,3 +78,15 @@ def test_a_table_that_fails_in_its_worker_is_raised_and_the_tables_started_are_e
     exported = {p.stem for p in (dataset / "_manifests").glob("*.json") if not p.name.startswith("_")}
     assert exported == {tables[1]}
     assert orjson.loads((dataset / "_manifests" / f"{tables[1]}.json").read_bytes())["through_seq"] > 0
+
+
+def test_tables_exported_at_once_whose_logs_are_long_enough_for_a_verify_worker_are_exported(
+        small_floor: Floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a long log's review verifies it in a worker process of its own; an export worker cannot fork
+    # one (a daemonic process has no children): its review verifies the log itself
+    monkeypatch.setattr(engine, "PARALLEL_BYTES", 0)
+    keys = [load_public_key(small_floor.public_key)]
+    together = ex.export_logs(small_floor.logs.values(), tmp_path / "together", keys, workers=2)
+    alone = ex.export_logs(small_floor.logs.values(), tmp_path / "alone", keys, workers=1)
+    assert [(r.table, r.refused, r.rows) for r in together] == [(r.table, r.refused, r.rows) for r in alone]
+    assert all(r.refused is None and r.rows for r in together)

@@ -11,7 +11,9 @@ sequential export stops at a failure. The tables with the longest logs start fir
 long one is left running alone at the end. Progress (lines and bytes read) comes back from each child
 over its own pipe and is told to *progress* here: one progress line covers every table.
 
-Forking is only safe in a process without other threads (``review.workers.can_fork``).
+Forking is only safe in a process without other threads (``review.workers.can_fork``). A worker
+is a daemonic process, which may not have children: its review verifies the log itself rather
+than in a worker of its own (the cores are the table workers').
 """
 
 from __future__ import annotations

@@ -24,11 +24,13 @@ T = TypeVar("T")
 
 
 def can_fork() -> bool:
-    """More than one core, the "fork" start method, and no other thread in this process."""
+    """More than one core, the "fork" start method, no other thread in this process, and this
+    process not itself a daemonic worker (``multiprocessing`` gives those no children)."""
     return (
         (os.cpu_count() or 1) > 1
         and "fork" in multiprocessing.get_all_start_methods()
         and threading.active_count() == 1
+        and not multiprocessing.current_process().daemon
     )
 
 
