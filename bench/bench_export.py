@@ -19,7 +19,8 @@ Per size:
   the first export of ``base`` into a fresh dataset; the re-export of ``grown`` into that dataset
   (1% new lines); the re-export of ``grown`` again (nothing new). Printed: export / parse,
   grown re-export / first export and nothing-new re-export / first export, each as the median and
-  range over the rounds.
+  range over the rounds; then export / parse in CPU time (this process and its forked verifier),
+  steadier than wall time on a shared machine.
 
 Goals (issue 24): export <= 4x the parse; peak RSS at 4M lines <= 1.25x that at 250k; the re-export
 of 1% new lines <= 0.1x the first export.
@@ -28,22 +29,18 @@ of 1% new lines <= 0.1x the first export.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import shutil
 import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_review import generate, peak_rss  # noqa: E402
+from bench_review import generate, interleaved, peak_rss  # noqa: E402
 
 from tablectl.analytics.export import export_table  # noqa: E402
 from tablectl.eventlog.keys import load_private_key, load_public_key  # noqa: E402
@@ -76,18 +73,6 @@ def make_logs(d: Path, size: int) -> tuple[list[Path], list[Path], Path]:
         shutil.copytree(base, grown)
         generate(grown, size + size // 100, seed=2, key=load_private_key(grown / "keys" / "table.key"))
     return sorted((base / "log").glob("*.jsonl")), sorted((grown / "log").glob("*.jsonl")), base / "keys" / "table.pub"
-
-
-def interleaved(fns: dict[str, Callable[[], Any]], repeat: int) -> dict[str, list[float]]:
-    """Per contestant, its wall times; the contestants take turns, in the order given."""
-    times: dict[str, list[float]] = {name: [] for name in fns}
-    for _ in range(repeat):
-        for name, fn in fns.items():
-            gc.collect()
-            t0 = time.perf_counter()
-            fn()
-            times[name].append(time.perf_counter() - t0)
-    return times
 
 
 def ratio_text(xs: list[float]) -> str:
@@ -135,8 +120,8 @@ def main() -> int:
                 r = export_table(TABLE, grown, target, [key])
                 assert r.refused is None, r.refused
 
-            times = interleaved({"parse": lambda: bare_parse(base), "export": first, "grown": again,
-                                 "nothing": again}, args.repeat)
+            times, cpu = interleaved({"parse": lambda: bare_parse(base), "export": first, "grown": again,
+                                      "nothing": again}, args.repeat)
             shutil.rmtree(target, ignore_errors=True)
             export = [e / p for e, p in zip(times["export"], times["parse"], strict=True)]
             grew = [g / e for g, e in zip(times["grown"], times["export"], strict=True)]
@@ -144,6 +129,9 @@ def main() -> int:
             rss_text = f"{rss / 1024:>4.0f} MiB {rss / first_rss:>6.2f}x" if first_rss else f"{'-':>8} {'-':>7}"
             print(f"{size:>10,} {mb:>5.0f} {rss_text}   {ratio_text(export):>22} {ratio_text(grew):>22} "
                   f"{ratio_text(same):>22}", flush=True)
+            export_cpu = [e / p for e, p in zip(cpu["export"], cpu["parse"], strict=True)]
+            print(f"{'':>10} export / parse in CPU time (this process and the verifier it forks): "
+                  f"{ratio_text(export_cpu)}", flush=True)
         print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}  (the machine is shared: "
               "ratios are taken run by run, side by side)")
     finally:
