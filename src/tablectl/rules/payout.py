@@ -66,8 +66,10 @@ def pays(outcome: str, odds: int | Fraction) -> Payout:
     return Payout(outcome, Fraction(odds))
 
 
+@lru_cache(maxsize=256)
 def top(table: Any) -> Payout:
-    """A pay table's (``tablectl.rules.paytables``) largest win (a push if it pays nothing)."""
+    """A pay table's (``tablectl.rules.paytables``, frozen: hashable) largest win (a push if it
+    pays nothing); cached, as a bank's bound asks for it every round."""
     return pays("top", max([0, *(p for _, p in table.lines())]))
 
 
