@@ -8,8 +8,8 @@ are here: nothing is sent to it) and exporting one table exactly as the sequenti
 its ``TableExport`` sent back. When a child fails, the others finish, no new table is started,
 and the first failure is raised here; the tables not started are not exported, as when the
 sequential export stops at a failure. The tables with the longest logs start first, so that no
-long one is left running alone at the end. Progress (lines and bytes read) comes back from each child
-over its own pipe and is told to *progress* here: one progress line covers every table.
+long one is left running alone at the end. Progress (lines and bytes read) comes back from each
+child over its own pipe and is told to *progress* here: one progress line covers every table.
 
 Forking is only safe in a process without other threads (``review.workers.can_fork``). A worker
 is a daemonic process, which may not have children: its review verifies the log itself rather
@@ -34,7 +34,8 @@ Job = tuple[str, list[Path], Trust]  # (table, its files, what to trust)
 Progress = Callable[[int, int], None]
 
 
-def export_in_workers(jobs: Sequence[Job], root: Path, workers: int, progress: Progress | None = None) -> list[TableExport]:
+def export_in_workers(jobs: Sequence[Job], root: Path, workers: int,
+                      progress: Progress | None = None) -> list[TableExport]:
     """Each job's ``export_table`` in a forked child, up to *workers* at a time; the results in
     the order of *jobs*."""
     from tablectl.analytics.export import export_table
@@ -43,7 +44,7 @@ def export_in_workers(jobs: Sequence[Job], root: Path, workers: int, progress: P
     results: dict[int, TableExport] = {}
     running: dict[int, tuple[Forked[TableExport], Connection | None]] = {}
     failure: BaseException | None = None
-    todo = sorted(enumerate(jobs), key=lambda job: -_size(job[1][1]))  # the longest logs first: none left alone at the end
+    todo = sorted(enumerate(jobs), key=lambda job: -_size(job[1][1]))  # the longest logs first
 
     def start(index: int, table: str, files: list[Path], trust: Trust) -> None:
         if progress is None:
