@@ -45,15 +45,16 @@ from tablectl.gamemath.decision_value import clear_cache
 CONFIG = Path(__file__).resolve().parents[1] / "config" / "tables" / "three-card-poker.toml"
 
 
-def play(folder: Path, rounds: int) -> None:
-    """A signed log of ``rounds`` rounds in ``folder / 'logs'`` (kept if there already)."""
+def play(folder: Path, rounds: int, config: Path = CONFIG, seed: int = 3, player: str = "1:hole-card") -> None:
+    """A signed log of ``rounds`` rounds of ``config`` in ``folder / 'logs'``, ``player`` (``SEAT:PROFILE``)
+    at the table (kept if there already)."""
     if (folder / "logs").is_dir():
         return
     tablectl = [sys.executable, "-m", "tablectl"]
     subprocess.run([*tablectl, "keygen", str(folder / "keys")], check=True, capture_output=True)
-    subprocess.run([*tablectl, "run", str(CONFIG), "--simulate", "--headless", "--autoplay", str(rounds), "--seed", "3",
-                    "--log-dir", str(folder / "logs"), "--signing-key", str(folder / "keys" / "table.key"),
-                    "--player", "1:hole-card"], check=True, capture_output=True)
+    subprocess.run([*tablectl, "run", str(config), "--simulate", "--headless", "--autoplay", str(rounds), "--seed",
+                    str(seed), "--log-dir", str(folder / "logs"), "--signing-key", str(folder / "keys" / "table.key"),
+                    "--player", player], check=True, capture_output=True)
 
 
 def timed(work: Callable[[], Any]) -> float:

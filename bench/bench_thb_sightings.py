@@ -24,7 +24,6 @@ import argparse
 import gc
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,32 +31,25 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tablectl.analytics import rows as rows_module
-from tablectl.analytics.detection_rows import hypotheses
-from tablectl.analytics.export import export_logs
-from tablectl.eventlog import load_public_key
-from tablectl.gamemath import decision_holdem
-from tablectl.gamemath.decision_value import clear_cache
-from tablectl.gamemath.holdem_hidden import values_many
-from tablectl.gamemath.judge import decision_points
-from tablectl.gamemath.sight import Sight
-from tablectl.review.engine import review
-from tablectl.rounds import RoundHands
-from tablectl.rules.houserules import TexasHoldemBonusRules
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_sightings import play  # noqa: E402
+
+from tablectl.analytics import rows as rows_module  # noqa: E402
+from tablectl.analytics.detection_rows import hypotheses  # noqa: E402
+from tablectl.analytics.export import export_logs  # noqa: E402
+from tablectl.eventlog import load_public_key  # noqa: E402
+from tablectl.gamemath import decision_holdem  # noqa: E402
+from tablectl.gamemath.decision_value import clear_cache  # noqa: E402
+from tablectl.gamemath.holdem_hidden import values_many  # noqa: E402
+from tablectl.gamemath.judge import decision_points  # noqa: E402
+from tablectl.gamemath.sight import Sight  # noqa: E402
+from tablectl.review.engine import review  # noqa: E402
+from tablectl.rounds import RoundHands  # noqa: E402
+from tablectl.rules.houserules import TexasHoldemBonusRules  # noqa: E402
 
 CONFIG = Path(__file__).resolve().parents[1] / "config" / "tables" / "texas-holdem-bonus.toml"
 TABLE_ROUNDS = 1350
-
-
-def play(folder: Path, rounds: int) -> None:
-    """A signed log of ``rounds`` rounds in ``folder / 'logs'`` (kept if there already)."""
-    if (folder / "logs").is_dir():
-        return
-    tablectl = [sys.executable, "-m", "tablectl"]
-    subprocess.run([*tablectl, "keygen", str(folder / "keys")], check=True, capture_output=True)
-    subprocess.run([*tablectl, "run", str(CONFIG), "--simulate", "--headless", "--autoplay", str(rounds), "--seed", "1",
-                    "--log-dir", str(folder / "logs"), "--signing-key", str(folder / "keys" / "table.key"),
-                    "--player", "2:hole-card"], check=True, capture_output=True)
 
 
 def decisions(folder: Path, keys: list[Any]) -> list[tuple[tuple[str, ...], list[Sight]]]:
@@ -97,7 +89,7 @@ def main() -> None:
     folder = args.dir or Path(tempfile.mkdtemp(prefix="bench-thb-sightings-"))
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        play(folder, args.rounds)
+        play(folder, args.rounds, CONFIG, 1, "2:hole-card")
         keys = [load_public_key(folder / "keys" / "table.pub")]
         found = decisions(folder, keys)
         rules = TexasHoldemBonusRules()

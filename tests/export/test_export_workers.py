@@ -17,11 +17,28 @@ from exporthelpers import run_tablectl
 from floorgen import Floor
 
 from tablectl.analytics import export as ex
+from tablectl.analytics import export_workers
 from tablectl.review import engine
 from tablectl.analytics.dataset import Manifest, load_rules
 from tablectl.eventlog.keys import load_public_key
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "compare_datasets.py"
+
+
+@pytest.fixture
+def in_workers(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The library's exports go to the workers whatever the machine's cores (a one-core machine
+    would export one table at a time); each call's number of tables is recorded."""
+    real = export_workers.export_in_workers
+    calls: list[int] = []
+
+    def spy(jobs: list[export_workers.Job], *args: object, **kwargs: object) -> list[ex.TableExport]:
+        calls.append(len(jobs))
+        return real(jobs, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ex, "can_fork", lambda: True)
+    monkeypatch.setattr(export_workers, "export_in_workers", spy)
+    return calls
 
 
 def _summary(stdout: str) -> list[str]:
@@ -45,7 +62,8 @@ def test_tables_exported_at_once_give_the_dataset_exported_one_at_a_time(small_f
         assert (b.through_seq, b.chain_head, b.exports[0].rows) == (a.through_seq, a.chain_head, a.exports[0].rows)
 
 
-def test_one_progress_count_covers_every_table_exported_at_once(small_floor: Floor, tmp_path: Path) -> None:
+def test_one_progress_count_covers_every_table_exported_at_once(small_floor: Floor, tmp_path: Path,
+                                                               in_workers: list[int]) -> None:
     keys = [load_public_key(small_floor.public_key)]
     counts: list[tuple[int, int]] = []
     ex.export_logs(small_floor.logs.values(), tmp_path / "ds", keys, workers=2,
@@ -54,10 +72,11 @@ def test_one_progress_count_covers_every_table_exported_at_once(small_floor: Flo
     lines = sum(f.read_bytes().count(b"\n") for f in files)
     assert sum(n for n, _ in counts) == lines
     assert sum(b for _, b in counts) == sum(f.stat().st_size for f in files)
+    assert in_workers == [len(small_floor.logs)]
 
 
 def test_a_table_that_fails_in_its_worker_is_raised_and_the_tables_started_are_exported(
-        small_floor: Floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        small_floor: Floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_workers: list[int]) -> None:
     # the two longest logs start first (the longest fails at once), the others wait for them
     size = {t: sum(f.stat().st_size for f in log.glob("*.jsonl")) for t, log in small_floor.logs.items()}
     tables = sorted(size, key=lambda t: -size[t])
@@ -81,7 +100,7 @@ def test_a_table_that_fails_in_its_worker_is_raised_and_the_tables_started_are_e
 
 
 def test_tables_exported_at_once_whose_logs_are_long_enough_for_a_verify_worker_are_exported(
-        small_floor: Floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        small_floor: Floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_workers: list[int]) -> None:
     # a long log's review verifies it in a worker process of its own; an export worker cannot fork
     # one (a daemonic process has no children): its review verifies the log itself
     monkeypatch.setattr(engine, "PARALLEL_BYTES", 0)
@@ -89,4 +108,4 @@ def test_tables_exported_at_once_whose_logs_are_long_enough_for_a_verify_worker_
     together = ex.export_logs(small_floor.logs.values(), tmp_path / "together", keys, workers=2)
     alone = ex.export_logs(small_floor.logs.values(), tmp_path / "alone", keys, workers=1)
     assert [(r.table, r.refused, r.rows) for r in together] == [(r.table, r.refused, r.rows) for r in alone]
-    assert all(r.refused is None and r.rows for r in together)
+    assert all(r.refused is None and r.rows for r in together) and in_workers == [len(small_floor.logs)]

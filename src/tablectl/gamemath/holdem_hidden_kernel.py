@@ -301,8 +301,7 @@ def pair_outcomes(free: np.ndarray, r: int, board_base: int, board_masks: np.nda
                 m[b & 3] |= 1 << (b >> 2)
                 total += key[b >> 2]
             v = _value(total, m, rank7, flush_table)
-            pr = pv[i, j]
-            out[i, j, (1 if pr <= v else 0) + (1 if pr < v else 0)] += 1
+            out[i, j, _outcome(pv[i, j], v)] += 1
 
 
 @njit(cache=True)
