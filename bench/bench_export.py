@@ -16,11 +16,14 @@ Per size:
   of the child), and its ratio to that of the first size;
 - **timed** in this process, ``--repeat`` rounds, the contestants taking turns on the page-cached
   files, garbage collected before each: the bare parse (read, split lines, ``orjson.loads`` each);
-  the first export of ``base`` into a fresh dataset; the re-export of ``grown`` into that dataset
-  (1% new lines); the re-export of ``grown`` again (nothing new). Printed: export / parse,
-  grown re-export / first export and nothing-new re-export / first export, each as the median and
-  range over the rounds; then export / parse in CPU time (this process and its forked verifier),
-  steadier than wall time on a shared machine.
+  the review alone (``review(base, key)`` with a sink that drops each round: verify, parse,
+  reconstruct and replay every round, what every export does before it makes a row); the first
+  export of ``base`` into a fresh dataset; the re-export of ``grown`` into that dataset (1% new
+  lines); the re-export of ``grown`` again (nothing new). Printed: export / parse, grown re-export /
+  first export and nothing-new re-export / first export, each as the median and range over the
+  rounds; then, in CPU time (this process and its forked verifier, steadier than wall time on a
+  shared machine), export / parse, review / parse and export / review: the review is the floor
+  under any export, the rest is making and writing the rows.
 
 Goals (issue 24): export <= 4x the parse; peak RSS at 4M lines <= 1.25x that at 250k; the re-export
 of 1% new lines <= 0.1x the first export.
@@ -44,6 +47,8 @@ from bench_review import generate, interleaved, peak_rss  # noqa: E402
 
 from tablectl.analytics.export import export_table  # noqa: E402
 from tablectl.eventlog.keys import load_private_key, load_public_key  # noqa: E402
+from tablectl.eventlog.trust import Trust  # noqa: E402
+from tablectl.review.engine import review  # noqa: E402
 
 TABLE = "B1"  # the bench table's name (``bench_review.generate``)
 
@@ -120,8 +125,11 @@ def main() -> int:
                 r = export_table(TABLE, grown, target, [key])
                 assert r.refused is None, r.refused
 
-            times, cpu = interleaved({"parse": lambda: bare_parse(base), "export": first, "grown": again,
-                                      "nothing": again}, args.repeat)
+            def review_alone() -> None:
+                review(base, Trust.of([key]), rounds=lambda rnd: None)
+
+            times, cpu = interleaved({"parse": lambda: bare_parse(base), "review": review_alone, "export": first,
+                                      "grown": again, "nothing": again}, args.repeat)
             shutil.rmtree(target, ignore_errors=True)
             export = [e / p for e, p in zip(times["export"], times["parse"], strict=True)]
             grew = [g / e for g, e in zip(times["grown"], times["export"], strict=True)]
@@ -130,8 +138,11 @@ def main() -> int:
             print(f"{size:>10,} {mb:>5.0f} {rss_text}   {ratio_text(export):>22} {ratio_text(grew):>22} "
                   f"{ratio_text(same):>22}", flush=True)
             export_cpu = [e / p for e, p in zip(cpu["export"], cpu["parse"], strict=True)]
-            print(f"{'':>10} export / parse in CPU time (this process and the verifier it forks): "
-                  f"{ratio_text(export_cpu)}", flush=True)
+            review_cpu = [r / p for r, p in zip(cpu["review"], cpu["parse"], strict=True)]
+            over_review = [e / r for e, r in zip(cpu["export"], cpu["review"], strict=True)]
+            print(f"{'':>10} in CPU time (this process and the verifier it forks): export / parse "
+                  f"{ratio_text(export_cpu)}, review alone / parse {ratio_text(review_cpu)}, export / review "
+                  f"{ratio_text(over_review)}", flush=True)
         print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}  (the machine is shared: "
               "ratios are taken run by run, side by side)")
     finally:
