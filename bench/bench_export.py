@@ -137,6 +137,8 @@ def main() -> int:
             rss_text = f"{rss / 1024:>4.0f} MiB {rss / first_rss:>6.2f}x" if first_rss else f"{'-':>8} {'-':>7}"
             print(f"{size:>10,} {mb:>5.0f} {rss_text}   {ratio_text(export):>22} {ratio_text(grew):>22} "
                   f"{ratio_text(same):>22}", flush=True)
+            review_wall = [r / p for r, p in zip(times["review"], times["parse"], strict=True)]
+            print(f"{'':>10} review alone / parse: {ratio_text(review_wall)}", flush=True)
             export_cpu = [e / p for e, p in zip(cpu["export"], cpu["parse"], strict=True)]
             review_cpu = [r / p for r, p in zip(cpu["review"], cpu["parse"], strict=True)]
             over_review = [e / r for e, r in zip(cpu["export"], cpu["review"], strict=True)]

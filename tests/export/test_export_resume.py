@@ -6,11 +6,14 @@ saying to re-export."""
 
 from __future__ import annotations
 
+import multiprocessing
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import orjson
 import pyarrow.parquet as pq
+import pytest
 from exporthelpers import Tablectl, dataset_difference
 from floorgen import Floor, play_shift
 
@@ -59,6 +62,36 @@ def test_exporting_the_same_logs_again_reads_none_of_their_lines(floor_copy: Flo
                          progress=lambda lines, _bytes: read.__setitem__(0, read[0] + lines))
     assert done.refused is None and done.note is None and not done.rows
     assert read[0] == 0
+
+
+def test_marks_taken_in_a_worker_while_the_log_is_read_let_the_next_export_skip_every_file(
+        floor_copy: Floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    workers: list[object] = []
+
+    class Spied(resume.Forked):  # type: ignore[type-arg]
+        def __init__(self, fn: Any) -> None:
+            workers.append(self)
+            super().__init__(fn)
+
+    monkeypatch.setattr(resume, "PARALLEL_BYTES", 0)  # every log big enough for the worker
+    monkeypatch.setattr(resume, "can_fork", lambda: True)  # whatever the machine's cores
+    monkeypatch.setattr(resume, "Forked", Spied)
+    key = [load_public_key(floor_copy.public_key)]
+    export_logs([floor_copy.logs["ocp-1"]], tmp_path / "ds", key)
+    assert len(workers) == 1
+    read = [0]
+    [done] = export_logs([floor_copy.logs["ocp-1"]], tmp_path / "ds", key,
+                         progress=lambda lines, _bytes: read.__setitem__(0, read[0] + lines))
+    assert done.refused is None and done.note is None and read[0] == 0
+
+
+def test_marks_not_asked_for_leave_no_worker_behind(floor_copy: Floor, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(resume, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(resume, "can_fork", lambda: True)
+    with pytest.raises(RuntimeError), resume.Marking(sorted(floor_copy.logs["ocp-1"].glob("*.jsonl"))):
+        assert multiprocessing.active_children()
+        raise RuntimeError("the export stopped")
+    assert not multiprocessing.active_children()
 
 
 def test_a_state_file_changed_by_hand_makes_the_export_read_the_whole_log_again_with_the_same_rows(

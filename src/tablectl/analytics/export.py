@@ -152,59 +152,60 @@ def _export(table: str, files: list[Path], root: Path, trust: Trust, manifest: d
     rows = Extractor(table, out, through, open_out)
     nxt = resume.NextStart(rows, (out, open_out))
     read = files if plan is None else files[plan.skip :]
-    lines = rows.lines
-    if plan is not None:
-        resume.apply(rows, plan.carry)
-        lines = resume.guard(lines)
-    try:
-        report = review(read, trust, rounds=rows.round, lines=lines, progress=progress, replay_after=through,
-                        start=None if plan is None else plan.carry.review, before_finish=nxt)
-        verification = report.verification
-        last = verification.last_seq or 0
-        result.refused = _refusal(verification, read, through, manifest.chain_head, table)
-        if result.refused is not None and plan is not None:  # said with its place by a review of the whole log
-            raise resume.Fallback("the new files do not verify going on from the saved state")
-        if result.refused is None:
-            result.from_seq, result.to_seq = through + 1, last
-        if result.refused is not None or last == through:
+    with resume.Marking(read) as marking:  # the files' marks for the next export, taken meanwhile
+        lines = rows.lines
+        if plan is not None:
+            resume.apply(rows, plan.carry)
+            lines = resume.guard(lines)
+        try:
+            report = review(read, trust, rounds=rows.round, lines=lines, progress=progress, replay_after=through,
+                            start=None if plan is None else plan.carry.review, before_finish=nxt)
+            verification = report.verification
+            last = verification.last_seq or 0
+            result.refused = _refusal(verification, read, through, manifest.chain_head, table)
+            if result.refused is not None and plan is not None:  # said with its place by a review of the whole log
+                raise resume.Fallback("the new files do not verify going on from the saved state")
+            if result.refused is None:
+                result.from_seq, result.to_seq = through + 1, last
+            if result.refused is not None or last == through:
+                out.abort()
+                open_out.abort()
+                result.seconds = time.perf_counter() - t0
+                return result
+            rows.finish(report)
+            if plan is not None:
+                resume.write_carried(out, plan.carry)
+            ds.save_rules(root, rows.rules)
+            had = _datasets_with_files(manifest)
+            for name in ds.SCHEMAS:
+                if name not in had:
+                    out.add_empty(name, (report.recon.last_ts or "")[:10] or "1970-01-01")
+            result.rows = out.commit(last)
+            open_out.commit(last)
+        except BaseException:
             out.abort()
             open_out.abort()
-            result.seconds = time.perf_counter() - t0
-            return result
-        rows.finish(report)
-        if plan is not None:
-            resume.write_carried(out, plan.carry)
-        ds.save_rules(root, rows.rules)
-        had = _datasets_with_files(manifest)
-        for name in ds.SCHEMAS:
-            if name not in had:
-                out.add_empty(name, (report.recon.last_ts or "")[:10] or "1970-01-01")
-        result.rows = out.commit(last)
-        open_out.commit(last)
-    except BaseException:
-        out.abort()
-        open_out.abort()
-        raise
-    head = verification.last_digest
-    manifest.exports.append(ds.Export(
-        from_seq=through + 1, to_seq=last, chain_head=head, signed_seq=verification.signed_seq,
-        key_ids=list(verification.key_ids), key_fingerprints=fingerprints,
-        files=[str(f) for f in files], rows=result.rows, parts=out.parts,
-        exported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-    ))
-    manifest.through_seq, manifest.chain_head = last, head
-    replaced, manifest.open_parts = manifest.open_parts, open_out.parts
-    carried = resume.capture(report, rows, nxt, files, plan.marks if plan is not None else [])
-    manifest.resume = None
-    if not isinstance(carried, str):
-        data, record = carried
-        ds.atomic_write(resume.state_path(root, table), data)  # bound to the manifest by its digest
-        manifest.resume = msgspec.to_builtins(record)
-    manifest.save(root)
-    for rel in replaced.keys() - open_out.parts.keys():
-        (root / rel).unlink(missing_ok=True)
-    result.seconds = time.perf_counter() - t0
-    return result
+            raise
+        head = verification.last_digest
+        manifest.exports.append(ds.Export(
+            from_seq=through + 1, to_seq=last, chain_head=head, signed_seq=verification.signed_seq,
+            key_ids=list(verification.key_ids), key_fingerprints=fingerprints,
+            files=[str(f) for f in files], rows=result.rows, parts=out.parts,
+            exported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+        ))
+        manifest.through_seq, manifest.chain_head = last, head
+        replaced, manifest.open_parts = manifest.open_parts, open_out.parts
+        carried = resume.capture(report, rows, nxt, plan.marks if plan is not None else [], marking)
+        manifest.resume = None
+        if not isinstance(carried, str):
+            data, record = carried
+            ds.atomic_write(resume.state_path(root, table), data)  # bound to the manifest by its digest
+            manifest.resume = msgspec.to_builtins(record)
+        manifest.save(root)
+        for rel in replaced.keys() - open_out.parts.keys():
+            (root / rel).unlink(missing_ok=True)
+        result.seconds = time.perf_counter() - t0
+        return result
 
 
 def _datasets_with_files(manifest: ds.Manifest) -> set[str]:

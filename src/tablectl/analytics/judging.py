@@ -22,6 +22,7 @@ from typing import Any
 from tablectl.analytics.expected import wager_math
 from tablectl.gamemath.decision_value import DecisionError
 from tablectl.gamemath.judge import JudgedDecision, judge_round
+from tablectl.gamemath.theo_variance import COVERED as SPREAD_ENUMERATED
 from tablectl.gamemath.theo_variance import theo_variance
 from tablectl.games import GAMES
 from tablectl.rounds import RoundHands
@@ -105,6 +106,8 @@ class Judge:
                     if edge is None:
                         return RoundJudgement(out, None, judged=tuple(judged))
                     numerator += edge * stake
+        if not theo and hands.game not in SPREAD_ENUMERATED:  # most rounds: one correctly rounded division
+            return RoundJudgement(out, numerator / denominator, None, tuple(judged))
         exact = Fraction(numerator, denominator) + theo
         return RoundJudgement(out, float(exact), _theo_var(hands, settlement, decks, exact), tuple(judged))
 

@@ -44,8 +44,10 @@ import pyarrow as pa
 from tablectl.analytics import dataset as ds
 from tablectl.analytics.schemas import SCHEMAS
 from tablectl.review import state as saved
+from tablectl.review.engine import PARALLEL_BYTES
 from tablectl.review.records import RECORDS
 from tablectl.review.tally import RoundTally
+from tablectl.review.workers import Forked, WorkerFailed, can_fork
 
 #: the layout of the manifest's ``resume`` record and of :class:`Carry`
 FORMAT = 1
@@ -110,6 +112,39 @@ def mark(path: Path) -> FileMark:
     with open(path, "rb") as f:
         digest = hashlib.file_digest(f, _blake)
         return FileMark(path.name, f.tell(), digest.hexdigest())
+
+
+class Marking:
+    """The marks (:func:`mark`) of the files an export reads, taken while the export reads them:
+    in a forked worker when they are large enough for the review's own verify worker and this
+    process may fork (hashing a 250 MB log takes a few tenths of a second off the export's wall
+    time), else when asked for. A context manager: on the way out, a worker whose marks were not
+    asked for (the export refused the log, or stopped) is stopped. A file appended to meanwhile gets a mark the next export's
+    :func:`plan` finds changed: that export reads the whole log again."""
+
+    def __init__(self, files: Sequence[Path]) -> None:
+        self.files = list(files)
+        self._worker: Forked[list[FileMark]] | None = None
+        if sum(f.stat().st_size for f in self.files) >= PARALLEL_BYTES and can_fork():
+            self._worker = Forked(lambda: [mark(f) for f in self.files])
+
+    def result(self) -> list[FileMark]:
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            try:
+                return worker.result()
+            except WorkerFailed:
+                pass
+        return [mark(f) for f in self.files]
+
+    def __enter__(self) -> Marking:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Whatever became of the export, the worker (if its marks were not asked for) is stopped."""
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.cancel()
 
 
 def plan(root: Path, manifest: ds.Manifest, files: Sequence[Path], fingerprints: list[str]) -> Plan | str | None:
@@ -300,10 +335,11 @@ class NextStart:
         return recorder.rows
 
 
-def capture(report: Any, extractor: Any, nxt: NextStart, files: Sequence[Path],
-            marks: Sequence[FileMark]) -> tuple[bytes, ResumeRecord] | str:
+def capture(report: Any, extractor: Any, nxt: NextStart, marks: Sequence[FileMark],
+            marking: Marking) -> tuple[bytes, ResumeRecord] | str:
     """The state file and the manifest's ``resume`` record for the next export to go on after
-    this one (*marks*: those of the files already checked), or why it cannot."""
+    this one (*marks*: those of the files already checked; *marking*: of the files it read), or
+    why it cannot."""
     review = saved.capture(report, nxt.base)
     if isinstance(review, str):
         return review
@@ -316,5 +352,5 @@ def capture(report: Any, extractor: Any, nxt: NextStart, files: Sequence[Path],
     rows = [(name, day, values) for name, day, values in nxt.rows(report.quality)]
     carry = Carry(FORMAT, review.table, review, identities, rows)
     data = msgspec.json.encode(carry)
-    all_marks = [*marks, *(mark(f) for f in files[len(marks):])]
+    all_marks = [*marks, *marking.result()]
     return data, ResumeRecord(FORMAT, all_marks, _blake(data).hexdigest())
