@@ -16,12 +16,14 @@ _MIB = 1 << 20
 _WIPE = "\r\x1b[K"  # to the line's start, then clear it
 
 
-def describe(what: str, lines: int, done: int, total: int, elapsed: float) -> str:
-    """``review: 1,204,000 lines, 150.2/601.0 MiB (25%), 40.1 MiB/s, ETA 0:11``."""
-    rate = done / elapsed if elapsed > 0 else 0.0
+def describe(what: str, lines: int, done: int, total: int, rate: float | None) -> str:
+    """``review: 1,204,000 lines, 150.2/601.0 MiB (25%), 40.1 MiB/s, ETA 0:11``; *rate* in bytes
+    per second (None: not known yet, and neither rate nor ETA is shown)."""
     text = f"{what}: {lines:,} lines, {done / _MIB:.1f}/{total / _MIB:.1f} MiB"
     if total > 0:
         text += f" ({min(100, done * 100 // total)}%)"
+    if rate is None:
+        return text
     text += f", {rate / _MIB:.1f} MiB/s"
     if rate > 0 and total > done:
         left = int((total - done) / rate)
@@ -41,13 +43,15 @@ def wanted(choice: bool | None, stream: TextIO) -> bool:
 
 
 class Progress:
-    """Lines and bytes of a known total read so far, drawn on ``stream`` as they advance."""
+    """Lines and bytes of a known total read so far, drawn on ``stream`` as they advance. The rate
+    (and the ETA from it) is that of the reading since the first block came: what the command did
+    before it started reading (imports, keys, forking its workers) does not count."""
 
     def __init__(self, what: str, total: int, stream: TextIO, *, interval: float = 0.2,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.what, self.total, self.stream, self.interval, self.clock = what, total, stream, interval, clock
         self.lines = self.done = 0
-        self.start = clock()
+        self._first: tuple[float, int] | None = None  # (when, bytes done) at the first block
         self._drawn_at: float | None = None
 
     def advance(self, lines: int, nbytes: int) -> None:
@@ -56,9 +60,13 @@ class Progress:
         self.lines += lines
         self.done += nbytes
         now = self.clock()
+        if self._first is None:
+            self._first = (now, self.done)
         if self._drawn_at is None or now - self._drawn_at >= self.interval:
             self._drawn_at = now
-            self._write(_WIPE + describe(self.what, self.lines, self.done, self.total, now - self.start))
+            since, base = self._first
+            rate = (self.done - base) / (now - since) if now > since else None
+            self._write(_WIPE + describe(self.what, self.lines, self.done, self.total, rate))
 
     def close(self) -> None:
         """Wipe the line (if one was drawn)."""
