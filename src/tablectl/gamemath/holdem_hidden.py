@@ -142,6 +142,8 @@ def values_many(options: tuple[str, ...], sights: Sequence[Sight],
     for i, k in enumerate(kinds):  # a named card the player is said to have seen already
         if k is not None and k[0] in ("hole", "team") and any(c not in unseen for c in k[1]):
             kinds[i] = None
+    if all(k is None for k in kinds):  # nothing this walk values (best_knowing_dealer's sight): no walk
+        return out
     named = sorted({c for k in kinds if k is not None and k[0] in ("hole", "team") for c in k[1]})
     free = np.array(named + [c for c in unseen if c not in named], dtype=np.int64)  # the named cards first (special[s])
     position = {int(c): i for i, c in enumerate(free)}
