@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
-from math import factorial
+from math import factorial, lcm
 
 import numpy as np
 from numba import njit
@@ -32,6 +32,8 @@ from tablectl.rules import texas_holdem_bonus as thb
 from tablectl.rules.hand7 import pack5
 from tablectl.rules.houserules import TexasHoldemBonusRules
 from tablectl.rules.payout import FOLD
+
+CATEGORIES = 10  # the rules engine's hand categories (value >> 20)
 
 
 @njit(cache=True)
@@ -112,6 +114,26 @@ def _net(sign: int, category: int, decisions: tuple[str, ...], ante_pays_from: s
     return sum((p.odds * thb.MULTIPLE[bet] for bet, p in payouts), Fraction(0))
 
 
+@cache
+def _nets(options: tuple[str, ...], made: tuple[str, ...], river_decision: bool,
+          variant: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The options' nets per Ante as integers over one denominator: wins [option, river bet,
+    category], ties and losses [option, river bet]; and the denominator."""
+    bets = (0,) if river_decision else (0, 1)
+    decisions = [[made + ((o,) if o != thb.CHECK else ()) + ((thb.RIVER,) if b else ()) for b in bets] for o in options]
+    win = [[[_net(1, c, d, variant) for c in range(CATEGORIES)] for d in row] for row in decisions]
+    tie = [[_net(0, 0, d, variant) for d in row] for row in decisions]
+    loss = [[_net(-1, 0, d, variant) for d in row] for row in decisions]
+    every = [f for row in win for cell in row for f in cell] + [f for row in tie + loss for f in row]
+    den = lcm(*(f.denominator for f in every))
+
+    def as_int(x: list) -> np.ndarray:  # type: ignore[type-arg]
+        scaled = np.array(x, dtype=object) * den
+        return np.array([int(f) for f in scaled.ravel()], dtype=np.int64).reshape(scaled.shape)
+
+    return as_int(win), as_int(tie), as_int(loss), den
+
+
 def _counts(sight: Sight, boards: np.ndarray) -> np.ndarray:
     known = np.array([c for c in sight.dealer if isinstance(c, int)], dtype=np.int64)
     marks = [c for c in sight.dealer if isinstance(c, str)]
@@ -153,21 +175,22 @@ def values(options: tuple[str, ...], sight: Sight, rules: TexasHoldemBonusRules)
         return DecisionValues({o: _sum(rows, made + ((o,) if o != thb.CHECK else ()), variant) / n for o in options})
     if len(board) != 3:
         raise ValueError(f"a Turn decision needs 3 board cards, got {len(board)}")
-    pairs = [(x, y) for i, x in enumerate(unseen) for y in unseen[i + 1 :]]
-    rows = _counts(sight, np.array([board + [x, y] for x, y in pairs], dtype=np.int64))
-    by_turn: dict[int, list[int]] = {}
-    for i, (x, y) in enumerate(pairs):  # each board comes from two orders: x turn, y river and back
-        by_turn.setdefault(x, []).append(i)
-        by_turn.setdefault(y, []).append(i)
-    n = 2 * int(rows[:, 1:].sum())
+    first, second = np.triu_indices(len(unseen), 1)  # every pair of the cards to come, each board once
+    cards = np.array(unseen, dtype=np.int64)
+    boards = np.concatenate([np.tile(np.array(board, dtype=np.int64), (len(first), 1)), cards[first, None],
+                             cards[second, None]], axis=1)
+    rows = _counts(sight, boards)
+    n = 2 * int(rows[:, 1:].sum())  # each board comes from two orders: x turn, y river and back
+    win, tie, loss, den = _nets(options, made, False, variant)  # per option and River bet, x den: integers
+    category = rows[:, 0] >> 20
     out: dict[str, Fraction | None] = {}
-    for o in options:
-        turn = made + ((o,) if o != thb.CHECK else ())
-        total = Fraction(0)
-        for picks in by_turn.values():
-            sub = rows[picks]
-            total += max(_sum(sub, turn + (thb.RIVER,), variant), _sum(sub, turn, variant))
-        out[o] = total / n
+    for i, o in enumerate(options):
+        per_turn = np.zeros((2, len(unseen)), dtype=np.int64)  # per River bet (none, made) and turn card
+        for river in (0, 1):  # each board's net, added to both of its cards' (either may be the turn)
+            net = rows[:, 1] * win[i, river, category] + rows[:, 2] * tie[i, river] + rows[:, 3] * loss[i, river]
+            np.add.at(per_turn[river], first, net)
+            np.add.at(per_turn[river], second, net)
+        out[o] = Fraction(int(per_turn.max(axis=0).sum()), den * n)  # the River bet chosen per turn card
     return DecisionValues(out)
 
 

@@ -18,18 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import cache
-from math import lcm
 
 import numpy as np
 
 from tablectl.gamemath import holdem_hidden_kernel as kernel
-from tablectl.gamemath.decision_holdem import _net, _tables
+from tablectl.gamemath.decision_holdem import _nets, _tables
 from tablectl.gamemath.sight import HIGH, LOW, DecisionValues, Sight, is_high
 from tablectl.rules import texas_holdem_bonus as thb
 from tablectl.rules.houserules import TexasHoldemBonusRules
 
-CATEGORIES = 10  # the rules engine's hand categories (value >> 20)
 _KINDS = {"own": kernel.OWN, "hole": kernel.HOLE, "edge": kernel.EDGE, "team": kernel.TEAM}
 
 
@@ -48,26 +45,6 @@ def _kind(sight: Sight, common: frozenset[int]) -> tuple[str, tuple[int, ...]] |
     if all(c in (HIGH, LOW) for c in dealer):
         return "edge", (sum(c == HIGH for c in dealer), sum(c == LOW for c in dealer))
     return None
-
-
-@cache
-def _nets(options: tuple[str, ...], made: tuple[str, ...], river_decision: bool,
-          variant: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """The options' nets per Ante as integers over one denominator: wins [option, river bet,
-    category], ties and losses [option, river bet]; and the denominator."""
-    bets = (0,) if river_decision else (0, 1)
-    decisions = [[made + ((o,) if o != thb.CHECK else ()) + ((thb.RIVER,) if b else ()) for b in bets] for o in options]
-    win = [[[_net(1, c, d, variant) for c in range(CATEGORIES)] for d in row] for row in decisions]
-    tie = [[_net(0, 0, d, variant) for d in row] for row in decisions]
-    loss = [[_net(-1, 0, d, variant) for d in row] for row in decisions]
-    every = [f for row in win for cell in row for f in cell] + [f for row in tie + loss for f in row]
-    den = lcm(*(f.denominator for f in every))
-
-    def as_int(x: list) -> np.ndarray:  # type: ignore[type-arg]
-        scaled = np.array(x, dtype=object) * den
-        return np.array([int(f) for f in scaled.ravel()], dtype=np.int64).reshape(scaled.shape)
-
-    return as_int(win), as_int(tie), as_int(loss), den
 
 
 def _weights(marks: tuple[int, int]) -> np.ndarray:
