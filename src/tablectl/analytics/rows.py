@@ -33,7 +33,7 @@ from tablectl.analytics.dataset import PartWriter
 from tablectl.analytics.judging import COLUMNS as JUDGED_COLUMNS
 from tablectl.analytics.judging import NOT_JUDGED, Judge, RoundJudgement, main_wager
 from tablectl.analytics.schemas import SCHEMAS
-from tablectl.analytics.sightings import sightings
+from tablectl.analytics.sightings import sightings, value_together
 from tablectl.review.engine import ReviewReport
 from tablectl.review.model import INTERRUPTED, OPEN, VOIDED, CsmEvents, RoundRecord
 from tablectl.review.records import RECORDS
@@ -401,6 +401,7 @@ class Extractor:
             except ValueError:
                 return None
             self._settlement[mine.rules_id] = settlement
+        value_together(hands, settlement, mine.decks or 1)
         return self._judge.round(hands, settlement, mine.decks, logged, mine.rules_id)
 
     @property

@@ -17,10 +17,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from tablectl.analytics.detection import DecisionRow
-from tablectl.analytics.detection_rows import detection_rows
-from tablectl.gamemath.decision_value import DecisionError
-from tablectl.gamemath.judge import JudgedDecision
+from tablectl.analytics.detection_rows import detection_rows, hypotheses
+from tablectl.gamemath.decision_value import DecisionError, decision_values_many
+from tablectl.gamemath.judge import JudgedDecision, decision_points
 from tablectl.rounds import RoundHands
+from tablectl.rules import texas_holdem_bonus as thb
 
 
 class Sighting(NamedTuple):
@@ -34,6 +35,23 @@ class Sighting(NamedTuple):
     choice: str
     own: tuple[float, ...]
     hidden: tuple[float, ...] | None
+
+
+def value_together(hands: RoundHands, rules: Any, decks: int) -> None:
+    """Value each Texas Hold'em Bonus Turn and River decision of ``hands`` from the player's own
+    sight and under every hypothesis :func:`sightings` takes, in one walk over the dealer's hands
+    (``decision_value.decision_values_many``): judging it and its sightings then find every value
+    cached, where each would otherwise walk the dealer's hands once."""
+    if hands.game != thb.GAME or decks != 1:
+        return
+    for p in decision_points(hands):
+        if thb.FLOP in p.options:  # valued from the cached analysis, not a walk
+            continue
+        try:
+            decision_values_many(hands.game, p.options, [p.sight, *hypotheses(hands, p.sight, p.seat).values()],
+                                 rules, decks)
+        except DecisionError:
+            return  # judging says what is wrong, as without this
 
 
 def sightings(hands: RoundHands, judged: Sequence[JudgedDecision], rules: Any = None, decks: int = 1) -> list[Sighting]:
