@@ -12,7 +12,7 @@ the contestants taking turns, garbage collected and the decision-value cache cle
 (cold, as a fresh ``tablectl export`` process is):
 
 - export: ``export_logs`` into a fresh dataset as shipped, against the same with the sightings
-  switched off (``analytics.rows.sightings`` giving none);
+  switched off (:func:`sightings_off`);
 - floor: ``floor()`` of that dataset as shipped, against the same with the test of play from
   hidden cards switched off.
 
@@ -30,7 +30,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,20 @@ def play(folder: Path, rounds: int, config: Path = CONFIG, seed: int = 3, player
     subprocess.run([*tablectl, "run", str(config), "--simulate", "--headless", "--autoplay", str(rounds), "--seed",
                     str(seed), "--log-dir", str(folder / "logs"), "--signing-key", str(folder / "keys" / "table.key"),
                     "--player", player], check=True, capture_output=True)
+
+
+@contextmanager
+def sightings_off(off: bool = True) -> Iterator[None]:
+    """The export without its sightings (``analytics.rows.sightings`` giving none, and no decision's
+    hypotheses valued with its own sight: ``analytics.sightings.value_together``), if *off*."""
+    shipped = rows_module.sightings, rows_module.value_together
+    if off:
+        rows_module.sightings = lambda *a, **k: []  # type: ignore[assignment]
+        rows_module.value_together = lambda *a, **k: None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        rows_module.sightings, rows_module.value_together = shipped
 
 
 def timed(work: Callable[[], Any]) -> float:
@@ -86,16 +101,11 @@ def main() -> None:
     try:
         play(folder, args.rounds)
         keys = [load_public_key(folder / "keys" / "table.pub")]
-        shipped = rows_module.sightings
-
         def export(on: bool) -> Callable[[], Any]:
             def run() -> None:
                 shutil.rmtree(folder / ("with" if on else "without"), ignore_errors=True)
-                rows_module.sightings = shipped if on else (lambda *a, **k: [])  # type: ignore[assignment]
-                try:
+                with sightings_off(not on):
                     export_logs([folder / "logs"], folder / ("with" if on else "without"), keys)
-                finally:
-                    rows_module.sightings = shipped
             return run
 
         export(False)()  # once untimed: the game math of the bets, computed once per process

@@ -14,8 +14,8 @@ The log is a simulated Texas Hold'em Bonus table (7 seats, seat 2 ``hole-card``)
 start (nothing cached), timed in CPU seconds of this thread; the values are compared (they must
 be equal). Printed per street: the hypotheses per decision, each way's median and range per
 decision, and the ratio one-at-a-time / together (median and range over the decisions). Then
-``export_logs`` of the log with the sightings and without them (``analytics.rows.sightings``
-giving none), ``--repeat`` times each, and the export's cost per 1,350-round table.
+``export_logs`` of the log with the sightings and without them (``bench_sightings.sightings_off``),
+``--repeat`` times each, and the export's cost per 1,350-round table.
 """
 
 from __future__ import annotations
@@ -33,9 +33,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_sightings import play  # noqa: E402
+from bench_sightings import play, sightings_off  # noqa: E402
 
-from tablectl.analytics import rows as rows_module  # noqa: E402
 from tablectl.analytics.detection_rows import hypotheses  # noqa: E402
 from tablectl.analytics.export import export_logs  # noqa: E402
 from tablectl.eventlog import load_public_key  # noqa: E402
@@ -118,16 +117,11 @@ def main() -> None:
             print(f"    ratio          {statistics.median(ratios):.1f}x (range {min(ratios):.1f}-{max(ratios):.1f})")
         print(f"  values that differ between the two: {mismatches}")
 
-        shipped = rows_module.sightings
-
         def export(on: bool) -> Callable[[], Any]:
             def run() -> None:
                 shutil.rmtree(folder / "ds", ignore_errors=True)
-                rows_module.sightings = shipped if on else (lambda *a, **k: [])  # type: ignore[assignment]
-                try:
+                with sightings_off(not on):
                     export_logs([folder / "logs"], folder / "ds", keys)
-                finally:
-                    rows_module.sightings = shipped
             return run
 
         timed: dict[bool, list[float]] = {True: [], False: []}
