@@ -118,9 +118,10 @@ class Marking:
     """The marks (:func:`mark`) of the files an export reads, taken while the export reads them:
     in a forked worker when they are large enough for the review's own verify worker and this
     process may fork (hashing a 250 MB log takes a few tenths of a second off the export's wall
-    time), else when asked for. A context manager: on the way out, a worker whose marks were not
-    asked for (the export refused the log, or stopped) is stopped. A file appended to meanwhile gets a mark the next export's
-    :func:`plan` finds changed: that export reads the whole log again."""
+    time), else when asked for. A file appended to meanwhile gets a mark the next export's
+    :func:`plan` finds changed: that export reads the whole log again. A context manager: on the
+    way out, a worker whose marks were not asked for (the export refused the log, or stopped) is
+    stopped."""
 
     def __init__(self, files: Sequence[Path]) -> None:
         self.files = list(files)

@@ -134,6 +134,15 @@ def _nets(options: tuple[str, ...], made: tuple[str, ...], river_decision: bool,
     return as_int(win), as_int(tie), as_int(loss), den
 
 
+def _board_nets(rows: np.ndarray, nets: tuple[np.ndarray, np.ndarray, np.ndarray, int], option: int,
+                river: int) -> np.ndarray:
+    """Each board's net (rows of :func:`_counts`) for the option at ``option`` and the River bet
+    ``river`` (0: none; 1: made), in units of the nets' denominator: exact integers."""
+    win, tie, loss, _ = nets
+    won = rows[:, 1] * win[option, river, rows[:, 0] >> 20]
+    return won + rows[:, 2] * tie[option, river] + rows[:, 3] * loss[option, river]
+
+
 def _counts(sight: Sight, boards: np.ndarray) -> np.ndarray:
     known = np.array([c for c in sight.dealer if isinstance(c, int)], dtype=np.int64)
     marks = [c for c in sight.dealer if isinstance(c, str)]
@@ -147,18 +156,6 @@ def _counts(sight: Sight, boards: np.ndarray) -> np.ndarray:
     return out
 
 
-def _sum(rows: np.ndarray, decisions: tuple[str, ...], ante_pays_from: str) -> Fraction:
-    """Total net over rows of (value, won, tied, lost): exact integer counts by category, then the
-    rules' net of each class."""
-    won = np.bincount(rows[:, 0] >> 20, weights=rows[:, 1], minlength=10)  # counts < 2**53: exact
-    total = int(rows[:, 2].sum()) * _net(0, 0, decisions, ante_pays_from)
-    total += int(rows[:, 3].sum()) * _net(-1, 0, decisions, ante_pays_from)
-    for category, n in enumerate(won.astype(np.int64).tolist()):
-        if n:
-            total += n * _net(1, category, decisions, ante_pays_from)
-    return total
-
-
 def values(options: tuple[str, ...], sight: Sight, rules: TexasHoldemBonusRules) -> DecisionValues:
     """Each option's value per Ante: ``options`` (flop, fold), (turn, check) or (river, check)."""
     variant = rules.ante_pays_from
@@ -169,10 +166,11 @@ def values(options: tuple[str, ...], sight: Sight, rules: TexasHoldemBonusRules)
         return _preflop(options, sight, variant)
     made = tuple(d for d in sight.made if d != thb.CHECK)
     if len(board) == 4:  # River bet or check
-        boards = np.array([board + [x] for x in unseen], dtype=np.int64)
-        rows = _counts(sight, boards)
+        rows = _counts(sight, np.array([board + [x] for x in unseen], dtype=np.int64))
         n = int(rows[:, 1:].sum())
-        return DecisionValues({o: _sum(rows, made + ((o,) if o != thb.CHECK else ()), variant) / n for o in options})
+        nets = _nets(options, made, True, variant)
+        return DecisionValues({o: Fraction(int(_board_nets(rows, nets, i, 0).sum()), nets[3] * n)
+                               for i, o in enumerate(options)})
     if len(board) != 3:
         raise ValueError(f"a Turn decision needs 3 board cards, got {len(board)}")
     first, second = np.triu_indices(len(unseen), 1)  # every pair of the cards to come, each board once
@@ -181,16 +179,15 @@ def values(options: tuple[str, ...], sight: Sight, rules: TexasHoldemBonusRules)
                              cards[second, None]], axis=1)
     rows = _counts(sight, boards)
     n = 2 * int(rows[:, 1:].sum())  # each board comes from two orders: x turn, y river and back
-    win, tie, loss, den = _nets(options, made, False, variant)  # per option and River bet, x den: integers
-    category = rows[:, 0] >> 20
+    nets = _nets(options, made, False, variant)
     out: dict[str, Fraction | None] = {}
     for i, o in enumerate(options):
         per_turn = np.zeros((2, len(unseen)), dtype=np.int64)  # per River bet (none, made) and turn card
         for river in (0, 1):  # each board's net, added to both of its cards' (either may be the turn)
-            net = rows[:, 1] * win[i, river, category] + rows[:, 2] * tie[i, river] + rows[:, 3] * loss[i, river]
+            net = _board_nets(rows, nets, i, river)
             np.add.at(per_turn[river], first, net)
             np.add.at(per_turn[river], second, net)
-        out[o] = Fraction(int(per_turn.max(axis=0).sum()), den * n)  # the River bet chosen per turn card
+        out[o] = Fraction(int(per_turn.max(axis=0).sum()), nets[3] * n)  # the River bet chosen per turn card
     return DecisionValues(out)
 
 
