@@ -101,6 +101,7 @@ def main() -> None:
     try:
         play(folder, args.rounds)
         keys = [load_public_key(folder / "keys" / "table.pub")]
+
         def export(on: bool) -> Callable[[], Any]:
             def run() -> None:
                 shutil.rmtree(folder / ("with" if on else "without"), ignore_errors=True)
