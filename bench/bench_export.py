@@ -43,7 +43,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_review import generate, interleaved, peak_rss  # noqa: E402
+from bench_review import generate, interleaved, peak_rss, ratios  # noqa: E402
 
 from tablectl.analytics.export import export_table  # noqa: E402
 from tablectl.eventlog.keys import load_private_key, load_public_key  # noqa: E402
@@ -131,17 +131,17 @@ def main() -> int:
             times, cpu = interleaved({"parse": lambda: bare_parse(base), "review": review_alone, "export": first,
                                       "grown": again, "nothing": again}, args.repeat)
             shutil.rmtree(target, ignore_errors=True)
-            export = [e / p for e, p in zip(times["export"], times["parse"], strict=True)]
-            grew = [g / e for g, e in zip(times["grown"], times["export"], strict=True)]
-            same = [n / e for n, e in zip(times["nothing"], times["export"], strict=True)]
+            export = ratios(times["export"], times["parse"])
+            grew = ratios(times["grown"], times["export"])
+            same = ratios(times["nothing"], times["export"])
             rss_text = f"{rss / 1024:>4.0f} MiB {rss / first_rss:>6.2f}x" if first_rss else f"{'-':>8} {'-':>7}"
             print(f"{size:>10,} {mb:>5.0f} {rss_text}   {ratio_text(export):>22} {ratio_text(grew):>22} "
                   f"{ratio_text(same):>22}", flush=True)
-            review_wall = [r / p for r, p in zip(times["review"], times["parse"], strict=True)]
+            review_wall = ratios(times["review"], times["parse"])
             print(f"{'':>10} review alone / parse: {ratio_text(review_wall)}", flush=True)
-            export_cpu = [e / p for e, p in zip(cpu["export"], cpu["parse"], strict=True)]
-            review_cpu = [r / p for r, p in zip(cpu["review"], cpu["parse"], strict=True)]
-            over_review = [e / r for e, r in zip(cpu["export"], cpu["review"], strict=True)]
+            export_cpu = ratios(cpu["export"], cpu["parse"])
+            review_cpu = ratios(cpu["review"], cpu["parse"])
+            over_review = ratios(cpu["export"], cpu["review"])
             print(f"{'':>10} in CPU time (this process and the verifier it forks): export / parse "
                   f"{ratio_text(export_cpu)}, review alone / parse {ratio_text(review_cpu)}, export / review "
                   f"{ratio_text(over_review)}", flush=True)

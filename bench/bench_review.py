@@ -206,8 +206,13 @@ def interleaved(fns: dict[str, Callable[[], Any]], repeat: int) -> tuple[dict[st
     return times, cpu
 
 
-def ratio_text(ratios: list[float]) -> str:
-    return f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
+def ratios(numerators: list[float], denominators: list[float]) -> list[float]:
+    """Run by run, each contestant's time over the other's (the pairs taken side by side)."""
+    return [a / b for a, b in zip(numerators, denominators, strict=True)]
+
+
+def ratio_text(xs: list[float]) -> str:
+    return f"{statistics.median(xs):.2f}x ({min(xs):.2f}-{max(xs):.2f})"
 
 
 def main() -> int:
@@ -250,15 +255,15 @@ def main() -> int:
                 "review": lambda: review(files, [key], rounds=lambda r: rounds.__setitem__(0, rounds[0] + 1)),
                 "judged": lambda: review(files, [key], rounds=judging_sink(judged)),
             }, args.repeat)
-            recon = [r / b for r, b in zip(times["reconstruct"], times["bare"], strict=True)]
-            full = [r / b for r, b in zip(times["review"], times["bare"], strict=True)]
-            judge = [j / r for j, r in zip(times["judged"], times["review"], strict=True)]
+            recon = ratios(times["reconstruct"], times["bare"])
+            full = ratios(times["review"], times["bare"])
+            judge = ratios(times["judged"], times["review"])
             print(f"{size:>10,} {mb:>6.0f} {rounds[0] // args.repeat:>8,} {rss[0] / 1024:>6.0f} MiB {rss[0] / first_rss[0]:>6.2f}x"
                   f" {rss[1] / 1024:>6.0f} MiB {rss[1] / first_rss[1]:>6.2f}x   {ratio_text(recon):>27} {ratio_text(full):>22}"
                   f" {ratio_text(judge):>22} {judged[0] // args.repeat:>10,}", flush=True)
             print(f"{'':>10} seconds, median: parse {statistics.median(times['bare']):.1f}, review "
                   f"{statistics.median(times['review']):.1f}, judged review {statistics.median(times['judged']):.1f}", flush=True)
-            judge_cpu = [j / r for j, r in zip(cpu["judged"], cpu["review"], strict=True)]
+            judge_cpu = ratios(cpu["judged"], cpu["review"])
             print(f"{'':>10} judged / review in CPU time (this process and the verifier it forks): "
                   f"{ratio_text(judge_cpu)}", flush=True)
         print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}  (the machine is shared: "

@@ -18,9 +18,9 @@ from floorgen import Floor
 
 from tablectl.analytics import export as ex
 from tablectl.analytics import export_workers
-from tablectl.review import engine
 from tablectl.analytics.dataset import Manifest, load_rules
 from tablectl.eventlog.keys import load_public_key
+from tablectl.review import engine
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "compare_datasets.py"
 

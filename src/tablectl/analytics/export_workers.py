@@ -47,12 +47,11 @@ def export_in_workers(jobs: Sequence[Job], root: Path, workers: int,
     todo = sorted(enumerate(jobs), key=lambda job: -_size(job[1][1]))  # the longest logs first
 
     def start(index: int, table: str, files: list[Path], trust: Trust) -> None:
-        if progress is None:
-            running[index] = (Forked(lambda: export_table(table, files, root, trust)), None)
-            return
-        told, sender = ctx.Pipe(duplex=False)
-        running[index] = (Forked(lambda: export_table(table, files, root, trust, _sender(sender))), told)
-        sender.close()  # the child has its own copy: the pipe ends with the child
+        told, sender = ctx.Pipe(duplex=False) if progress is not None else (None, None)
+        tell = None if sender is None else _sender(sender)
+        running[index] = (Forked(lambda: export_table(table, files, root, trust, tell)), told)
+        if sender is not None:
+            sender.close()  # the child has its own copy: the pipe ends with the child
 
     try:
         while todo or running:

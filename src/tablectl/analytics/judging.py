@@ -106,7 +106,7 @@ class Judge:
                     if edge is None:
                         return RoundJudgement(out, None, judged=tuple(judged))
                     numerator += edge * stake
-        if not theo and hands.game not in SPREAD_ENUMERATED:  # most rounds: no Fraction (int / int rounds as float() of one)
+        if not theo and hands.game not in SPREAD_ENUMERATED:  # no Fraction: int / int is float() of one
             return RoundJudgement(out, numerator / denominator, None, tuple(judged))
         exact = Fraction(numerator, denominator) + theo
         return RoundJudgement(out, float(exact), _theo_var(hands, settlement, decks, exact), tuple(judged))
