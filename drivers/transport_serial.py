@@ -119,7 +119,10 @@ class SerialTransport:
 
     def open(self) -> None:
         url = resolve_usb_serial(self.address) if is_usb_serial_address(self.address) else self.address
-        kwargs: dict = {"baudrate": self.baudrate, "timeout": 0, "write_timeout": self.write_timeout}
+        # an RFC 2217 port has no descriptor to wait on: it reads with _TICK from the start (set
+        # later, the timeout is a reconfiguration on the wire, which a server may drop)
+        timeout = _TICK if _scheme(url) == "rfc2217" else 0
+        kwargs: dict = {"baudrate": self.baudrate, "timeout": timeout, "write_timeout": self.write_timeout}
         for option in _UNSUPPORTED_OPTIONS.get(_scheme(url), ()):
             del kwargs[option]
         if _is_local(url):
@@ -142,8 +145,13 @@ class SerialTransport:
             self._fd = port.fileno()
         except (AttributeError, NotImplementedError, OSError, ValueError):  # io.UnsupportedOperation
             self._fd = None
-            # set once: on rfc2217 every timeout change is a port reconfiguration on the wire
-            port.timeout = _TICK
+            if port.timeout != _TICK:
+                try:
+                    port.timeout = _TICK
+                except (serial.SerialException, OSError) as e:  # the server hung up
+                    self._port = None
+                    port.close()
+                    raise DeviceUnavailable(self.address, _reason(e, "cannot set the read timeout")) from None
         self._raw = self._fd is not None and _is_local(url)
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
