@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tablectl.gamemath import advantage_threecard, three_card_poker
+from tablectl.gamemath import three_card_poker
+from tablectl.gamemath.advantage import threecard as advantage_threecard
 from tablectl.gamemath.threecard import matchups
 from tablectl.rules.hand3 import QUEEN_HIGH
 

@@ -2,7 +2,7 @@
 
 For each game, N decisions drawn as a table deals them (random deals, seat's own cards, half of
 them with the dealer's first card seen, as a hole-carder's), valued by
-``gamemath.decision_value.decision_values``: once from a cold cache (every deal new to it), then
+``gamemath.decisions.value.decision_values``: once from a cold cache (every deal new to it), then
 the same stream again (warm: what a long log's repeats cost). Beside it, in the same run, the
 baseline: Three Card Poker valued by settling every dealer deal with the rules engine's ``settle``
 (a few decisions); the figure to read is the ratio. Not a test: run by hand.
@@ -17,8 +17,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations
 
-from tablectl.gamemath.decision_value import Sight, clear_cache, decision_values
-from tablectl.gamemath.judge import judge_round
+from tablectl.gamemath.decisions.judge import judge_round
+from tablectl.gamemath.decisions.value import Sight, clear_cache, decision_values
 from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules.settle import settle
 

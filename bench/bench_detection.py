@@ -3,9 +3,9 @@
 [--alternative pure,mixture,both]``).
 
 For each game whose decisions depend on hidden cards, ``--pool`` deals are dealt and valued under
-every view (``analytics.detection_sim.deal_pool``); then ``--honest`` sessions of each honest
+every view (``analytics.simulated_seats.deal_pool``); then ``--honest`` sessions of each honest
 profile (basic, recreational) and ``--cheats`` sessions of each advantage profile, ``--rounds``
-rounds each, drawn from the pool, are screened by ``analytics.detection`` after every decision
+rounds each, drawn from the pool, are screened by ``detection.screen`` after every decision
 (Holm across the game's hypotheses at ``--alpha``), once per statistic's alternative of
 ``--alternative`` (the same sessions for each). Printed per game, profile and alternative: sessions, how
 many were flagged, the median and 90th percentile of the rounds until flagged (over the flagged
@@ -20,8 +20,8 @@ import time
 
 import numpy as np
 
-from tablectl.analytics.detection import ALTERNATIVES
-from tablectl.analytics.detection_sim import HYPOTHESES, deal_pool, rounds_to_flag, session
+from tablectl.analytics.simulated_seats import HYPOTHESES, deal_pool, rounds_to_flag, session
+from tablectl.detection.screen import ALTERNATIVES
 from tablectl.table.profiles import Profile
 
 PROFILES = (Profile(1, "basic"), Profile(1, "recreational"), Profile(1, "hole-card"), Profile(1, "hole-card", share=0.5),

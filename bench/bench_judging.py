@@ -9,8 +9,8 @@ in this process, ``--repeat`` rounds, the contestants taking turns on the page-c
 collected before each, the decision-value cache cleared before each judged run (cold):
 
 - review: ``review(LOG)`` with a round sink that does nothing, against the same with a sink that
-  judges every decision of every settled round (``tablectl.gamemath.judge.judge_round``);
-- export: ``export_logs`` into a fresh dataset with the judging of ``tablectl.analytics.judging``
+  judges every decision of every settled round (``tablectl.gamemath.decisions.judge.judge_round``);
+- export: ``export_logs`` into a fresh dataset with the judging of ``tablectl.analytics.export.judging``
   switched off (every round judged as nothing), against the export as shipped.
 
 Printed: judged / plain, median and range over the rounds. Goal (issue 25): judging adds at most
@@ -32,11 +32,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_review import generate  # noqa: E402
 
-from tablectl.analytics import judging  # noqa: E402
-from tablectl.analytics.export import export_logs  # noqa: E402
+from tablectl.analytics.export import judging  # noqa: E402
+from tablectl.analytics.export.logs import export_logs  # noqa: E402
 from tablectl.eventlog import load_public_key  # noqa: E402
-from tablectl.gamemath.decision_value import clear_cache  # noqa: E402
-from tablectl.gamemath.judge import judge_round  # noqa: E402
+from tablectl.gamemath.decisions.judge import judge_round  # noqa: E402
+from tablectl.gamemath.decisions.value import clear_cache  # noqa: E402
 from tablectl.review.engine import review  # noqa: E402
 
 

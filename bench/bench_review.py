@@ -23,7 +23,7 @@ Per log:
   ``orjson.loads`` each); verify + reconstruct (``review(..., replay=False)``); the full review
   (``review(...)``, every round also walked through its deal script and settled again by the rules
   engine); the full review judging every player decision of every settled round on the way
-  (``tablectl.gamemath.judge.judge_round`` in the round sink, as ``review --seat`` and the export
+  (``tablectl.gamemath.decisions.judge.judge_round`` in the round sink, as ``review --seat`` and the export
   judge, from a cold decision-value cache). Printed: the ratio of each review to the bare parse of
   the same round, and of the judged review to the plain review of the same round, median and range,
   with the decisions judged; and the judged review to the plain review in CPU time (this process
@@ -58,13 +58,12 @@ from tablectl.simulators.factory import build_device
 
 from tablectl.config import parse_config
 from tablectl.eventlog import EventLog, generate_key, load_public_key, save_keypair
-from tablectl.gamemath.decision_value import clear_cache
-from tablectl.gamemath.judge import judge_round
+from tablectl.gamemath.decisions.judge import judge_round
+from tablectl.gamemath.decisions.value import clear_cache
 from tablectl.review.engine import review
 from tablectl.table.core import TableCore
 from tablectl.table.inputs import DealerChange, Decision, EndRound, OfferBank, ShoeChange, StartRound
 from tablectl.table.screen import next_banker
-
 
 GAMES: dict[str, tuple[str, int]] = {  # the game: its card device and decks
     "one-card-poker": ("shoe", 6),
@@ -151,7 +150,7 @@ def generate(directory: Path, events: int, seed: int = 1, key: Any = None, game:
 
 def judging_sink(counted: list[int]) -> Callable[[Any], None]:
     """A round sink that judges every player decision of every settled round, as ``review --seat``
-    and the export do (``tablectl.gamemath.judge.judge_round``), from a cold decision-value cache
+    and the export do (``tablectl.gamemath.decisions.judge.judge_round``), from a cold decision-value cache
     (a review process starts with none); adds the decisions judged to ``counted[0]``."""
     clear_cache()
 

@@ -7,7 +7,7 @@
 Timing: each analysis over 1,000 logged 52-card shuffles (input known), and the re-entry test over
 a 6-deck CSM stream of about 10,000 events (best of 3).
 
-Power: for each reference shuffler (``tablectl.review.shuffle_models``), ``--repeats`` independent
+Power: for each reference shuffler (``tablectl.review.shuffle.models``), ``--repeats`` independent
 batches of ``--shuffles`` shuffles (fixed seeds 0..repeats-1) go through the position and guessing
 tests; CSM streams of ``--rounds`` rounds go through the re-entry test. Prints how many batches
 passed / warned / failed and the mean figure.
@@ -22,11 +22,11 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
-from tablectl.review.guessing_test import guessing_test
-from tablectl.review.position_test import position_test
-from tablectl.review.quality_common import ObservedShuffle, QualityResult
 from tablectl.review.reentry import reentry_test
-from tablectl.review.shuffle_models import riffles, shelf_shuffle, simulate_csm, uniform_shuffle
+from tablectl.review.shuffle.common import ObservedShuffle, QualityResult
+from tablectl.review.shuffle.guessing import guessing_test
+from tablectl.review.shuffle.models import riffles, shelf_shuffle, simulate_csm, uniform_shuffle
+from tablectl.review.shuffle.positions import position_test
 
 DECK = list(range(52))
 Shuffler = Callable[[list[int], random.Random], list[int]]

@@ -35,13 +35,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from tablectl.analytics import floor as floor_module
-from tablectl.analytics import rows as rows_module
-from tablectl.analytics.export import export_logs
-from tablectl.analytics.floor import floor
-from tablectl.analytics.floor_detection import AdvantagePlay
+from tablectl.analytics.export import rows as rows_module
+from tablectl.analytics.export.logs import export_logs
+from tablectl.analytics.floor import report as floor_module
+from tablectl.analytics.floor.detection import AdvantagePlay
+from tablectl.analytics.floor.report import floor
 from tablectl.eventlog import load_public_key
-from tablectl.gamemath.decision_value import clear_cache
+from tablectl.gamemath.decisions.value import clear_cache
 
 CONFIG = Path(__file__).resolve().parents[1] / "config" / "tables" / "three-card-poker.toml"
 
@@ -60,8 +60,8 @@ def play(folder: Path, rounds: int, config: Path = CONFIG, seed: int = 3, player
 
 @contextmanager
 def sightings_off(off: bool = True) -> Iterator[None]:
-    """The export without its sightings (``analytics.rows.sightings`` giving none, and no decision's
-    hypotheses valued with its own sight: ``analytics.sightings.value_together``), if *off*."""
+    """The export without its sightings (``analytics.export.rows.sightings`` giving none, and no decision's
+    hypotheses valued with its own sight: ``analytics.export.sightings.value_together``), if *off*."""
     shipped = rows_module.sightings, rows_module.value_together
     if off:
         rows_module.sightings = lambda *a, **k: []  # type: ignore[assignment]

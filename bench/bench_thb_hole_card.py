@@ -25,9 +25,9 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from tablectl.gamemath import advantage_holdem as adv
-from tablectl.gamemath.holdem_hole_card_kernel import _add, _hand
-from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
+from tablectl.gamemath.advantage import holdem as adv
+from tablectl.gamemath.holdem.hole_card_kernel import _add, _hand
+from tablectl.gamemath.holdem.tables import RANK_KEY, flush, ranks
 
 
 @njit(cache=True)

@@ -21,9 +21,9 @@ import time
 import numpy as np
 from numba import njit
 
-from tablectl.gamemath import holdem_main as hm
-from tablectl.gamemath import holdem_strategy as hs
-from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
+from tablectl.gamemath.holdem import main as hm
+from tablectl.gamemath.holdem import strategy as hs
+from tablectl.gamemath.holdem.tables import RANK_KEY, flush, ranks
 
 
 @njit(cache=True)

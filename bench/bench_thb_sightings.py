@@ -35,14 +35,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_sightings import play, sightings_off  # noqa: E402
 
-from tablectl.analytics.detection_rows import hypotheses  # noqa: E402
-from tablectl.analytics.export import export_logs  # noqa: E402
+from tablectl.analytics.export.logs import export_logs  # noqa: E402
+from tablectl.detection.rows import hypotheses  # noqa: E402
 from tablectl.eventlog import load_public_key  # noqa: E402
-from tablectl.gamemath import decision_holdem  # noqa: E402
-from tablectl.gamemath.decision_value import clear_cache  # noqa: E402
-from tablectl.gamemath.holdem_hidden import values_many  # noqa: E402
-from tablectl.gamemath.judge import decision_points  # noqa: E402
-from tablectl.gamemath.sight import Sight  # noqa: E402
+from tablectl.gamemath.decisions import holdem as decision_holdem  # noqa: E402
+from tablectl.gamemath.decisions.holdem_hidden import values_many  # noqa: E402
+from tablectl.gamemath.decisions.judge import decision_points  # noqa: E402
+from tablectl.gamemath.decisions.sight import Sight  # noqa: E402
+from tablectl.gamemath.decisions.value import clear_cache  # noqa: E402
 from tablectl.review.engine import review  # noqa: E402
 from tablectl.rounds import RoundHands  # noqa: E402
 from tablectl.rules.houserules import TexasHoldemBonusRules  # noqa: E402

@@ -1,4 +1,4 @@
-"""Benchmark what each round's theo_var (``tablectl.gamemath.theo_variance``) adds to the export,
+"""Benchmark what each round's theo_var (``tablectl.gamemath.variance.theo``) adds to the export,
 as a ratio against the same export without it, side by side in the same run.
 
     python bench/bench_theo_var.py                            # 500 rounds of each game, temp dir
@@ -31,8 +31,8 @@ from typing import Any
 
 import duckdb
 
-from tablectl.analytics import judging
-from tablectl.analytics.export import export_logs
+from tablectl.analytics.export import judging
+from tablectl.analytics.export.logs import export_logs
 from tablectl.eventlog import load_public_key
 from tablectl.eventlog.keys import save_keypair
 
@@ -72,7 +72,7 @@ def _calibration(dataset: Path) -> tuple[int, float, float]:
 def _skipped(name: str) -> str | None:
     """Why ``name`` cannot be benchmarked here (None: it can)."""
     if name == "thb":
-        from tablectl.gamemath import holdem_strategy
+        from tablectl.gamemath.holdem import strategy as holdem_strategy
 
         if holdem_strategy.cached() is None:
             return "the main game's analysis is not on this machine (tablectl math texas-holdem-bonus)"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tablectl.analytics.detection import DetectionError, bank_check
+from tablectl.detection.screen import DetectionError, bank_check
 
 
 def test_a_bank_winning_ten_standard_errors_over_its_mean_has_z_ten() -> None:

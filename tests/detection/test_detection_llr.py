@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from tablectl.analytics.detection import DecisionRow, DetectionError, screen, seat_test
+from tablectl.detection.screen import DecisionRow, DetectionError, screen, seat_test
 
 OPTIONS = ("play", "fold")
 

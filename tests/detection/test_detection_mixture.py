@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from tablectl.analytics.detection import DecisionRow, DetectionError, screen, seat_test
-from tablectl.analytics.detection_mixture import predictable_mixture
+from tablectl.detection.mixture import predictable_mixture
+from tablectl.detection.screen import DecisionRow, DetectionError, screen, seat_test
 
 OPTIONS = ("play", "fold")
 OWN = (-0.95, -1.0)  # own cards: play, by 0.05 of the Ante

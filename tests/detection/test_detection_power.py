@@ -8,11 +8,11 @@ import random
 import numpy as np
 import pytest
 
-from tablectl.analytics.detection import screen
-from tablectl.analytics.detection_rows import detection_rows
-from tablectl.analytics.detection_sim import HYPOTHESES, deal_pool, rounds_to_flag, session
-from tablectl.gamemath.decision_value import decision_values
-from tablectl.gamemath.judge import judge_round
+from tablectl.analytics.simulated_seats import HYPOTHESES, deal_pool, rounds_to_flag, session
+from tablectl.detection.rows import detection_rows
+from tablectl.detection.screen import screen
+from tablectl.gamemath.decisions.judge import judge_round
+from tablectl.gamemath.decisions.value import decision_values
 from tablectl.games.three_card_poker import OPTIONS
 from tablectl.rounds import RoundHands, SeatHand
 from tablectl.table.profiles import Profile, choose, sight_for

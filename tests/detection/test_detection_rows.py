@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tablectl.analytics.detection_rows import detection_rows
 from tablectl.cards import cards
-from tablectl.gamemath.decision_value import decision_values
-from tablectl.gamemath.judge import judge_round
-from tablectl.gamemath.sight import Sight
+from tablectl.detection.rows import detection_rows
+from tablectl.gamemath.decisions.judge import judge_round
+from tablectl.gamemath.decisions.sight import Sight
+from tablectl.gamemath.decisions.value import decision_values
 from tablectl.rounds import RoundHands, SeatHand
 
 

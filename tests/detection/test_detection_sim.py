@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 
-from tablectl.analytics.detection_sim import deal_pool, rounds_to_flag, session, view_of
+from tablectl.analytics.simulated_seats import deal_pool, rounds_to_flag, session, view_of
 from tablectl.table.profiles import Profile
 
 POOL = deal_pool("one-for-the-money", 40, random.Random(3))

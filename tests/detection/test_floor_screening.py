@@ -1,5 +1,5 @@
 """The floor's screening of every seat session for play from hidden cards (pure:
-``analytics.floor_detection.detect`` on sightings as the dataset gives them)."""
+``analytics.floor.detection.detect`` on sightings as the dataset gives them)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from tablectl.analytics.detection import DetectionError
-from tablectl.analytics.floor_detection import Session, detect
+from tablectl.analytics.floor.detection import Session, detect
+from tablectl.detection.screen import DetectionError
 
 
 def _decisions(table: str, seat: int, n: int, *, cheat: bool, player: str | None = None, day: str = "2026-11-20",

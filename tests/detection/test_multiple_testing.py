@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tablectl.analytics.multiple import benjamini_hochberg, holm
+from tablectl.detection.multiple import benjamini_hochberg, holm
 
 P = [0.01, 0.04, 0.03, 0.005]
 

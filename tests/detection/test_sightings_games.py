@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from tablectl.analytics.sightings import sightings
+from tablectl.analytics.export.sightings import sightings
 from tablectl.cards import cards
-from tablectl.gamemath.decision_value import clear_cache, decision_values
-from tablectl.gamemath.judge import judge_round
-from tablectl.gamemath.sight import HIGH, LOW, Sight
+from tablectl.gamemath.decisions.judge import judge_round
+from tablectl.gamemath.decisions.sight import HIGH, LOW, Sight
+from tablectl.gamemath.decisions.value import clear_cache, decision_values
 from tablectl.rounds import RoundHands, SeatHand
 
 

@@ -23,7 +23,7 @@ os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="tablectl-test-cache-")
 
 
 def _cache_main_game() -> None:
-    from tablectl.gamemath import holdem_strategy
+    from tablectl.gamemath.holdem import strategy as holdem_strategy
 
     folder = holdem_strategy.cache_dir()
     folder.mkdir(parents=True, exist_ok=True)

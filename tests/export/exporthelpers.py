@@ -11,7 +11,7 @@ from pathlib import Path
 
 import duckdb
 
-from tablectl.analytics.schemas import SCHEMAS
+from tablectl.analytics.dataset.schemas import SCHEMAS
 
 THB_MAIN = Path(__file__).parent / "data" / "thb-main.json"  # the main game's stored analysis
 

@@ -16,7 +16,7 @@ import pyarrow.dataset as pads
 import pytest
 from exporthelpers import run_tablectl
 
-from tablectl.analytics.schemas import DATASETS
+from tablectl.analytics.dataset.schemas import DATASETS
 
 TEXT_TYPES = ("string", "varchar", "large_string", "stringtype()")
 

@@ -22,10 +22,10 @@ import pytest
 from exporthelpers import Tablectl, run_tablectl
 from floorgen import Floor
 
-from tablectl.analytics import dataset as ds
-from tablectl.analytics import queries
-from tablectl.analytics.export import export_logs
-from tablectl.analytics.floor import floor
+from tablectl.analytics.dataset import queries
+from tablectl.analytics.dataset import store as ds
+from tablectl.analytics.export.logs import export_logs
+from tablectl.analytics.floor.report import floor
 from tablectl.eventlog.keys import load_public_key
 
 

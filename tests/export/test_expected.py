@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from tablectl.analytics.expected import moments, wager_math
-from tablectl.analytics.stats import fisher
+from tablectl.analytics.floor.stats import fisher
 from tablectl.gamemath.table import Tally
 
 

@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 from exporthelpers import Tablectl, run_tablectl
 from floorgen import Floor, play_shift
 
-from tablectl.analytics.schemas import DATASETS
+from tablectl.analytics.dataset.schemas import DATASETS
 from tablectl.eventlog.keys import load_public_key, public_bytes
 
 

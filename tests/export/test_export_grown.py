@@ -9,7 +9,8 @@ from pathlib import Path
 from exporthelpers import Tablectl, dataset_difference
 from floorgen import Floor, play_shift
 
-from tablectl.analytics.schemas import DATASETS
+from tablectl.analytics.dataset.schemas import DATASETS
+
 
 def test_a_re_export_after_the_log_grew_holds_the_rows_of_a_fresh_export(floor_copy: Floor, tmp_path: Path,
                                                                            tablectl: Tablectl) -> None:

@@ -17,9 +17,9 @@ import pytest
 from exporthelpers import Tablectl, dataset_difference
 from floorgen import Floor, play_shift
 
-from tablectl.analytics import resume
-from tablectl.analytics.export import export_logs
-from tablectl.analytics.schemas import DATASETS
+from tablectl.analytics.dataset.schemas import DATASETS
+from tablectl.analytics.export import resume
+from tablectl.analytics.export.logs import export_logs
 from tablectl.eventlog.keys import load_public_key
 
 AGAIN = "reviewing the whole log again"

@@ -10,9 +10,9 @@ import pyarrow.dataset as pads
 import pytest
 from floorgen import Floor, play_shift
 
-from tablectl.analytics import dataset as ds
-from tablectl.analytics.export import export_logs
-from tablectl.analytics.schemas import DATASETS
+from tablectl.analytics.dataset import store as ds
+from tablectl.analytics.dataset.schemas import DATASETS
+from tablectl.analytics.export.logs import export_logs
 from tablectl.eventlog.keys import load_public_key
 
 

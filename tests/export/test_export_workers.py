@@ -16,9 +16,9 @@ import pytest
 from exporthelpers import run_tablectl
 from floorgen import Floor
 
-from tablectl.analytics import export as ex
-from tablectl.analytics import export_workers
-from tablectl.analytics.dataset import Manifest, load_rules
+from tablectl.analytics.dataset.store import Manifest, load_rules
+from tablectl.analytics.export import logs as ex
+from tablectl.analytics.export import workers as export_workers
 from tablectl.eventlog.keys import load_public_key
 from tablectl.review import engine
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from statistics import NormalDist
 
-from tablectl.analytics.floor import Z_LIMIT, flagged_row, judged
-from tablectl.analytics.queries import Result
+from tablectl.analytics.dataset.queries import Result
+from tablectl.analytics.floor.report import Z_LIMIT, flagged_row, judged
 
 
 def test_the_alarm_correction_flags_nothing_on_a_null_floor_where_uncorrected_z_flags_some() -> None:

@@ -268,7 +268,7 @@ def test_missing_math_is_computed_with_progress_on_a_terminal_and_quietly_otherw
 
 def test_a_missing_holdem_main_game_is_computed_with_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tablectl.analytics.expected import prepare, wager_math
-    from tablectl.gamemath import holdem_strategy
+    from tablectl.gamemath.holdem import strategy as holdem_strategy
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # a machine without the main game
     stored = orjson.loads(THB_MAIN.read_bytes())
@@ -282,7 +282,7 @@ def test_a_missing_holdem_main_game_is_computed_with_progress(tmp_path: Path, mo
 
 
 def test_a_player_bank_is_flagged_above_its_band_and_the_house_is_not() -> None:
-    from tablectl.analytics.floor import Alarms, FloorReport
+    from tablectl.analytics.floor.report import Alarms, FloorReport
 
     report = FloorReport.__new__(FloorReport)
     report.alarms = {family: Alarms(1, 3.0, 0.0, 0.0, 3.0) for family in ("player_banks", "tables")}

@@ -10,7 +10,7 @@ import orjson
 import pytest
 from exporthelpers import run_tablectl
 
-from tablectl.analytics.floor import floor
+from tablectl.analytics.floor.report import floor
 
 REPO = Path(__file__).resolve().parents[2]
 TABLES = ("one-for-the-money-shoe", "three-card-poker-florida")

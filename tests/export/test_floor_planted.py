@@ -19,11 +19,23 @@ from typing import Any
 import orjson
 import pytest
 from exporthelpers import run_tablectl
-from floorgen import (CHANGED, GOOD_SERIAL, PLANTS, RAISED, REPLACED, UNMODELLED, WEAK_SERIAL, Floor,
-                      floor_shifts, new_floor, planted_shifts, play_shifts)
+from floorgen import (
+    CHANGED,
+    GOOD_SERIAL,
+    PLANTS,
+    RAISED,
+    REPLACED,
+    UNMODELLED,
+    WEAK_SERIAL,
+    Floor,
+    floor_shifts,
+    new_floor,
+    planted_shifts,
+    play_shifts,
+)
 from readers import RECIPES, TEXT_TYPES, faults_only_dataset, spark_recipe, spark_session, tablectl_counts
 
-from tablectl.analytics.schemas import DATASETS
+from tablectl.analytics.dataset.schemas import DATASETS
 
 pytestmark = pytest.mark.slow
 

@@ -9,7 +9,7 @@ import pytest
 from exporthelpers import run_tablectl
 from floorgen import make_floor, planted_tables
 
-from tablectl.analytics.floor import floor
+from tablectl.analytics.floor.report import floor
 
 pytestmark = pytest.mark.slow
 

@@ -12,10 +12,10 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
+from tablectl.analytics.dataset.queries import Result
 from tablectl.analytics.expected import wager_math
-from tablectl.analytics.floor import Alarms, flagged_row, judged
-from tablectl.analytics.queries import Result
-from tablectl.analytics.tails import Kind, lower_tail, moments, saddlepoint_tail, tails, upper_tail
+from tablectl.analytics.floor.report import Alarms, flagged_row, judged
+from tablectl.analytics.floor.tails import Kind, lower_tail, moments, saddlepoint_tail, tails, upper_tail
 
 
 def _outcomes(game: str, wager: str) -> tuple[tuple[float, float], ...]:

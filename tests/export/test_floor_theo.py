@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tablectl.analytics.floor import floor
+from tablectl.analytics.floor.report import floor
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from exporthelpers import Tablectl
 from floorgen import Floor
 from readers import duckdb_recipe, faults_only_dataset, polars_recipe, pyarrow_recipe, tablectl_counts
 
-from tablectl.analytics.schemas import DATASETS
+from tablectl.analytics.dataset.schemas import DATASETS
 
 
 @pytest.fixture(scope="module")

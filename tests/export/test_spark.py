@@ -71,8 +71,8 @@ LEFT JOIN pen ON pen.table_id = play.table_id LEFT JOIN flt ON flt.table_id = pl
 def test_spark_reads_the_dataset_and_agrees_with_duckdb_on_every_per_table_figure(exported: Path, tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
-    from tablectl.analytics.floor import floor  # (DuckDB loads only when the slow test runs)
-    from tablectl.analytics.queries import connect
+    from tablectl.analytics.dataset.queries import connect
+    from tablectl.analytics.floor.report import floor  # (DuckDB loads only when the slow test runs)
 
     spark = spark_session()
     try:

@@ -3,9 +3,9 @@
 from pathlib import Path
 
 from tablectl.cards import cards
-from tablectl.gamemath import advantage_cache
-from tablectl.gamemath import advantage_threecard as adv
-from tablectl.gamemath.advantage import AdvantageFigure
+from tablectl.gamemath.advantage import cache as advantage_cache
+from tablectl.gamemath.advantage import threecard as adv
+from tablectl.gamemath.advantage.figure import AdvantageFigure
 
 DECK = cards("AS AH KS KH QS QD 2S 2H 3S 6D")
 

@@ -15,7 +15,7 @@ from itertools import combinations, permutations
 import pytest
 
 from tablectl.cards import RANKS, cards
-from tablectl.gamemath import advantage_holdem as adv
+from tablectl.gamemath.advantage import holdem as adv
 from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules import texas_holdem_bonus as thb
 from tablectl.rules.houserules import TexasHoldemBonusRules

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from tablectl.cards import cards
 from tablectl.cli import main
-from tablectl.gamemath import advantage_holdem as adv
-from tablectl.gamemath import advantage_holdem_run as run
+from tablectl.gamemath.advantage import holdem as adv
+from tablectl.gamemath.advantage import holdem_run as run
 
 DECK = cards("9S TS TH JS JH QS QH KS KH AS AH")
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 from itertools import permutations
 
 from tablectl.cards import cards
-from tablectl.gamemath import advantage_one_card_poker as adv
+from tablectl.gamemath.advantage import one_card_poker as adv
 from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules import one_card_poker as ocp
 from tablectl.rules.settle import settle

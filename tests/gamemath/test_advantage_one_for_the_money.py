@@ -13,8 +13,8 @@ from itertools import permutations
 import pytest
 
 from tablectl.cards import cards
-from tablectl.gamemath import advantage_one_for_the_money as adv
 from tablectl.gamemath import one_for_the_money as math1
+from tablectl.gamemath.advantage import one_for_the_money as adv
 from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules import one_for_the_money as oftm
 from tablectl.rules.settle import settle

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from tablectl.cards import cards
-from tablectl.gamemath import advantage_threecard as adv
 from tablectl.gamemath import three_card_poker as math3
-from tablectl.gamemath.advantage import AdvantageFigure
+from tablectl.gamemath.advantage import threecard as adv
+from tablectl.gamemath.advantage.figure import AdvantageFigure
 from tablectl.gamemath.threecard import matchups
 from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules import three_card_poker as tcp

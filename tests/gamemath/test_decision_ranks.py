@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablectl.gamemath.decision_ranks import dealer_highs
-from tablectl.gamemath.sight import HIGH, HIGH_RANKS, LOW
+from tablectl.gamemath.decisions.ranks import dealer_highs
+from tablectl.gamemath.decisions.sight import HIGH, HIGH_RANKS, LOW
 
 
 def walked(counts: list[int], known: list[int], marks: tuple[str | None, ...]) -> list[int]:

@@ -1,4 +1,4 @@
-"""Every decision's exact option values (``gamemath.decision_value``) against known facts and
+"""Every decision's exact option values (``gamemath.decisions.value``) against known facts and
 against an independent brute force that deals every ordered completion and settles it with the
 rules engine's ``settle``."""
 
@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablectl.cards import card as parse_card
-from tablectl.gamemath.decision_value import DecisionError, Sight, best_knowing_dealer, canonical, decision_values
+from tablectl.gamemath.decisions.sight import HIGH, LOW, is_high
+from tablectl.gamemath.decisions.value import DecisionError, Sight, best_knowing_dealer, canonical, decision_values
 from tablectl.gamemath.one_for_the_money import Strategy
-from tablectl.gamemath.sight import HIGH, LOW, is_high
 from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules.houserules import ThreeCardPokerRules
 from tablectl.rules.settle import settle
@@ -94,7 +94,7 @@ def test_renaming_suits_keeps_the_key_and_the_values_and_a_suited_hand_differs(d
     sight = Sight(tuple(deck[:3]), dealer=tuple(deck[3 : 3 + hole]), others=tuple(deck[6:9]))
     renamed = Sight(tuple(map(rename, sight.own)), dealer=tuple(map(rename, sight.dealer)), others=tuple(map(rename, sight.others)))
     assert canonical("three-card-poker", sight) == canonical("three-card-poker", renamed)
-    from tablectl.gamemath import decision_threecard
+    from tablectl.gamemath.decisions import threecard as decision_threecard
 
     assert decision_threecard.values("three-card-poker", ("play", "fold"), sight, ThreeCardPokerRules()) == \
         decision_threecard.values("three-card-poker", ("play", "fold"), renamed, ThreeCardPokerRules())

@@ -1,5 +1,5 @@
 """The decision values, played best case by case, give the same exact edges as the advantage-play
-figures (``gamemath.advantage_threecard``, counted apart), on a reduced deck: with own cards only,
+figures (``gamemath.advantage.threecard``, counted apart), on a reduced deck: with own cards only,
 one dealer card seen, one read high or low, and all three seen."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from itertools import combinations
 
 import pytest
 
-from tablectl.gamemath import advantage_threecard as adv
-from tablectl.gamemath.decision_value import Sight, decision_values
-from tablectl.gamemath.sight import HIGH, LOW, is_high
+from tablectl.gamemath.advantage import threecard as adv
+from tablectl.gamemath.decisions.sight import HIGH, LOW, is_high
+from tablectl.gamemath.decisions.value import Sight, decision_values
 
 DECK = [r * 4 + s for r in (1, 10, 11) for s in range(4)]  # 3s, queens and kings: 12 cards
 OUTSIDE = tuple(c for c in range(52) if c not in DECK)  # seen by nobody, dealt to nobody: as if removed

@@ -13,9 +13,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from tablectl.cards import cards
-from tablectl.gamemath import holdem_export as he
-from tablectl.gamemath import holdem_main as hm
-from tablectl.gamemath import holdem_situations as hs
+from tablectl.gamemath.holdem import export as he
+from tablectl.gamemath.holdem import main as hm
+from tablectl.gamemath.holdem import situations as hs
 
 REPS, WEIGHTS, LABELS = hm.starting_hands()
 R = LABELS.index("T9s")

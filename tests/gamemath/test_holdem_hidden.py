@@ -1,5 +1,5 @@
 """Texas Hold'em Bonus Turn and River decisions valued under every hidden-card hypothesis of one
-decision together (``gamemath.holdem_hidden``, through ``decision_value.decision_values_many``):
+decision together (``gamemath.decisions.holdem_hidden``, through ``decision_value.decision_values_many``):
 the same exact Fractions as valuing each sight alone (``decision_holdem.values``, the reference),
 on random decisions of each street and every kind of hypothesis."""
 
@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from tablectl.gamemath import decision_holdem
-from tablectl.gamemath.decision_value import DecisionError, clear_cache, decision_values, decision_values_many
-from tablectl.gamemath.holdem_hidden import values_many
-from tablectl.gamemath.sight import HIGH, LOW, Sight, is_high
+from tablectl.gamemath.decisions import holdem as decision_holdem
+from tablectl.gamemath.decisions.holdem_hidden import values_many
+from tablectl.gamemath.decisions.sight import HIGH, LOW, Sight, is_high
+from tablectl.gamemath.decisions.value import DecisionError, clear_cache, decision_values, decision_values_many
 from tablectl.rules.houserules import TexasHoldemBonusRules
 
 GAME = "texas-holdem-bonus"

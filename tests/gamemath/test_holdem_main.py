@@ -10,8 +10,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from tablectl.gamemath import holdem_main as hm
-from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
+from tablectl.gamemath.holdem import main as hm
+from tablectl.gamemath.holdem.tables import RANK_KEY, flush, ranks
 from tablectl.rules import texas_holdem_bonus as thb
 from tablectl.rules.hand7 import best_five
 from tablectl.rules.houserules import TexasHoldemBonusRules
@@ -140,7 +140,7 @@ def test_the_turn_and_play_decisions_follow_the_rule_on_every_flop() -> None:
 
 @pytest.mark.slow
 def test_the_whole_analysis_folds_the_published_hands_at_the_published_edge(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from tablectl.gamemath.holdem_strategy import analyse
+    from tablectl.gamemath.holdem.strategy import analyse
 
     seed, atlantic_city = analyse(tmp_path)
     assert set(seed.folds) == {"72o", "62o", "52o", "42o", "32o"}  # unsuited 2-3 through 2-7

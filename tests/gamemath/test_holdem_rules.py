@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tablectl.cards import cards
-from tablectl.gamemath import holdem_rules as hr
+from tablectl.gamemath.holdem import rules as hr
 
 
 @pytest.mark.parametrize(("hole", "board", "made", "draw"), [

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from tablectl.cards import cards
-from tablectl.gamemath import holdem_main as hm
-from tablectl.gamemath import holdem_situations as hs
+from tablectl.gamemath.holdem import main as hm
+from tablectl.gamemath.holdem import situations as hs
 
 REPS, WEIGHTS, LABELS = hm.starting_hands()
 

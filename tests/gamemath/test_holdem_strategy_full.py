@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 
 from tablectl.cards import cards
-from tablectl.gamemath import holdem_export as he
-from tablectl.gamemath import holdem_main as hm
-from tablectl.gamemath import holdem_rules as hr
-from tablectl.gamemath import holdem_situations as hs
-from tablectl.gamemath.holdem_strategy import MainGameAnalysis, analyse
-from tablectl.gamemath.holdem_tables import RANK_KEY, flush, ranks
+from tablectl.gamemath.holdem import export as he
+from tablectl.gamemath.holdem import main as hm
+from tablectl.gamemath.holdem import rules as hr
+from tablectl.gamemath.holdem import situations as hs
+from tablectl.gamemath.holdem.strategy import MainGameAnalysis, analyse
+from tablectl.gamemath.holdem.tables import RANK_KEY, flush, ranks
 
 pytestmark = pytest.mark.slow
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from tablectl.cards import cards
-from tablectl.gamemath.decision_value import clear_cache
-from tablectl.gamemath.judge import decision_points, judge_round
-from tablectl.gamemath.sight import Sight
+from tablectl.gamemath.decisions.judge import decision_points, judge_round
+from tablectl.gamemath.decisions.sight import Sight
+from tablectl.gamemath.decisions.value import clear_cache
 from tablectl.rounds import RoundHands, SeatHand
 
 
@@ -51,7 +51,7 @@ def test_one_card_poker_judges_the_players_tie_decision_not_the_dps() -> None:
 
 
 def test_a_decision_met_again_is_judged_alike_and_forgotten_with_the_values() -> None:
-    from tablectl.gamemath.decision_value import JUDGED
+    from tablectl.gamemath.decisions.value import JUDGED
 
     clear_cache()
     seat = SeatHand(2, cards("KH"), {"ante": 500}, ["trade", "raise"], traded=cards("4D"))

@@ -6,7 +6,7 @@ from fractions import Fraction
 from click.testing import CliRunner, Result
 
 from tablectl.cli import main
-from tablectl.gamemath import advantage_one_card_poker
+from tablectl.gamemath.advantage import one_card_poker as advantage_one_card_poker
 
 
 def run(*args: str) -> Result:

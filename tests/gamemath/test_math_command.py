@@ -7,7 +7,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner, Result
 
 from tablectl.cli import main
@@ -69,7 +68,7 @@ def test_quick_leaves_out_the_hold_em_main_game_and_only_it() -> None:
 def cached_main_game(cache: Path) -> None:
     """A main-game result in the cache (as the analysis writes it), so the command need not
     spend minutes computing it."""
-    from tablectl.gamemath import holdem_strategy as hs
+    from tablectl.gamemath.holdem import strategy as hs
     from tablectl.gamemath.table import OutcomeLine
 
     deals = 1326 * hs.DEALS_AFTER_HOLE

@@ -11,10 +11,10 @@ import pytest
 
 from tablectl.analytics.expected import moments
 from tablectl.analytics.variance import round_variance
-from tablectl.gamemath import joint
 from tablectl.gamemath import one_card_poker as ocp_math
 from tablectl.gamemath import three_card_poker as tcp_math
 from tablectl.gamemath.threecard import matchups
+from tablectl.gamemath.variance import joint
 from tablectl.rules import one_card_poker as ocp
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules.hand3 import QUEEN_HIGH, QUEEN_SIX_FOUR, value3

@@ -1,4 +1,4 @@
-"""A round's exact spread about its theoretical win (``gamemath.theo_variance``) against brute
+"""A round's exact spread about its theoretical win (``gamemath.variance.theo``) against brute
 force from plain values: every dealer deal settled by the rules engine, one by one."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from itertools import combinations, permutations
 import pytest
 
 from tablectl.cards import card as parse_card
-from tablectl.gamemath.theo_variance import conditional_moments, theo_variance
+from tablectl.gamemath.variance.theo import conditional_moments, theo_variance
 from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules.houserules import RULES_BY_GAME
 from tablectl.rules.settle import settle

@@ -1,4 +1,4 @@
-"""Texas Hold'em Bonus's exact spread about the theoretical win (``gamemath.theo_variance``)
+"""Texas Hold'em Bonus's exact spread about the theoretical win (``gamemath.variance.theo``)
 against brute force: every pair of dealer hole cards the seats' cards and the board leave, each
 settled by the rules engine on the whole round, in Fractions."""
 
@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tablectl.cards import card as parse_card
-from tablectl.gamemath.theo_variance import conditional_moments, theo_variance
+from tablectl.gamemath.variance.theo import conditional_moments, theo_variance
 from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules.houserules import RULES_BY_GAME
 from tablectl.rules.settle import settle

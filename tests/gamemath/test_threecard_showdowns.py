@@ -1,5 +1,5 @@
 """The dealer's three-card hands counted by showdown class from the sorted tables
-(``gamemath.threecard_showdowns``) equal a plain enumeration of every ordered deal of the
+(``gamemath.decisions.threecard_showdowns``) equal a plain enumeration of every ordered deal of the
 dealer's unknown cards that agrees with what the player saw, settled by ``showdown``."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablectl.gamemath.sight import HIGH, LOW, Sight, is_high
-from tablectl.gamemath.threecard_showdowns import class_counts
+from tablectl.gamemath.decisions.sight import HIGH, LOW, Sight, is_high
+from tablectl.gamemath.decisions.threecard_showdowns import class_counts
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules.hand3 import value3
 

@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablectl.eventlog import verify as verify_module
+from tablectl.eventlog.records import decode_block
 from tablectl.review import logread
 from tablectl.review.logread import LogReader
-from tablectl.review.records import decode_block
 
 
 class Reference(LogReader):

@@ -13,10 +13,9 @@ import orjson
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from tablectl.eventlog.records import problem
 from tablectl.review.logread import LogReader
 from tablectl.review.reconstruct import Reconstructor
-from tablectl.review.records import problem
-
 
 # Logs shaped like the controller's (rounds of card lines between round_started and round_ended,
 # device event numbers counting up), with some damage: a field missing or of another type, a line

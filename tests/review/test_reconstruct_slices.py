@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tablectl.eventlog.records import Envelope, from_dict
 from tablectl.review.model import TableSetup
 from tablectl.review.reconstruct import Reconstructor
-from tablectl.review.records import Envelope, from_dict
 
 
 def _setup(kind: str) -> TableSetup:

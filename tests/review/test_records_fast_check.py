@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablectl.review import records
+from tablectl.eventlog import records
+from tablectl.eventlog.records import CARD_LIST, CARD_TEXTS, COUNTS, INT_LIST, STR_LIST, WAGERS, Type
 from tablectl.review.logread import LogReader
-from tablectl.review.records import CARD_LIST, CARD_TEXTS, COUNTS, INT_LIST, STR_LIST, WAGERS, Type
 
 _SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False, allow_infinity=False),
                      st.sampled_from(["QH", "TD", "10S", "ZZ", ""]))

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import tablectl.table
-from tablectl.review.records import RECORDS
+from tablectl.eventlog.records import RECORDS
 
 #: ``log.append("kind", ...)``, the call spread over lines or not
 _APPEND = re.compile(r'\blog\.append\(\s*"([a-z_]+)"')

@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablectl.cards import DECK_SIZE, text
+from tablectl.eventlog.records import SCHEMA, Envelope, from_dict
 from tablectl.games import GAMES
 from tablectl.games.procedure import BURN_DEALER_CHANGE, BURN_SHUFFLE, RoundContext, Trade
 from tablectl.review.model import SETTLED_FIELDS
-from tablectl.review.records import SCHEMA, Envelope, from_dict
 from tablectl.review.replay import _card, _trades, _wagers, _walk
 from tablectl.rounds import BetResult
 from tablectl.table.cursor import CursorError, RoundCursor

@@ -1,5 +1,5 @@
 """Shuffle quality from the logged card sequences: the existing analyses
-(``tablectl.review.shuffle_quality``) run on what the controller logged, each with a verdict.
+(``tablectl.review.shuffle.analyses``) run on what the controller logged, each with a verdict.
 
 The logs come from the real controller dealing from simulated devices whose shuffling is good, or
 poor on purpose (a batch shuffler doing one riffle; a continuous shuffler whose carousel parks
@@ -17,7 +17,7 @@ import pytest
 
 from tablectl.config import parse_config
 from tablectl.review.engine import review
-from tablectl.review.quality import shoe_sequences
+from tablectl.review.shuffle.quality import shoe_sequences
 from tablectl.table.runtime import TableRuntime
 from tablectl.table.virtual_dealer import VirtualDealer
 

@@ -5,8 +5,7 @@ import random
 
 import pytest
 
-from tablectl.review.shuffle_models import riffles, shelf_shuffle, simulate_csm, uniform_shuffle
-from tablectl.review.shuffle_quality import (
+from tablectl.review.shuffle.analyses import (
     ObservedShuffle,
     Thresholds,
     analyse_csm,
@@ -15,6 +14,7 @@ from tablectl.review.shuffle_quality import (
     position_test,
     reentry_test,
 )
+from tablectl.review.shuffle.models import riffles, shelf_shuffle, simulate_csm, uniform_shuffle
 
 DECK = list(range(52))
 

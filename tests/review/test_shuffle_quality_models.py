@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from tablectl.review.shuffle_models import gsr_riffle, riffles, shelf_shuffle, simulate_csm, uniform_shuffle
+from tablectl.review.shuffle.models import gsr_riffle, riffles, shelf_shuffle, simulate_csm, uniform_shuffle
 
 DECK = list(range(52))
 

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from tablectl.review.position_test import position_test
-from tablectl.review.quality_common import ObservedShuffle
-from tablectl.review.shuffle_models import riffles, shelf_shuffle, uniform_shuffle
+from tablectl.review.shuffle.common import ObservedShuffle
+from tablectl.review.shuffle.models import riffles, shelf_shuffle, uniform_shuffle
+from tablectl.review.shuffle.positions import position_test
 
 DECK = list(range(52))
 SHUFFLES = 200

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from tablectl.review.quality_common import CsmEvent
 from tablectl.review.reentry import reentry_test
-from tablectl.review.shuffle_models import simulate_csm
+from tablectl.review.shuffle.common import CsmEvent
+from tablectl.review.shuffle.models import simulate_csm
 
 
 def stream(mode: str, seed: int, decks: int, lag: int | None = None) -> list[CsmEvent]:

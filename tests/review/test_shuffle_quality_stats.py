@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablectl.review.guessing_test import harmonic
-from tablectl.review.quality_common import (
+from tablectl.review.shuffle.common import (
     QualityResult,
     Thresholds,
     chi2_sf,
@@ -18,6 +17,7 @@ from tablectl.review.quality_common import (
     poisson_binomial_sf,
     solve_quadratic_form,
 )
+from tablectl.review.shuffle.guessing import harmonic
 
 
 @given(st.floats(min_value=0.0, max_value=200.0))

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from tablectl.cards import card, cards
 from tablectl.cli import main
-from tablectl.gamemath.decision_value import Sight, decision_values
-from tablectl.gamemath.sight import DecisionValues
+from tablectl.gamemath.decisions.sight import DecisionValues
+from tablectl.gamemath.decisions.value import Sight, decision_values
 from tablectl.gamemath.three_card_poker import raises
 from tablectl.rules.hand3 import value3
 from tablectl.table.profiles import Profile, ProfileError, choose, parse_profile, sight_for

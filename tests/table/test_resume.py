@@ -8,15 +8,14 @@ from typing import Any
 
 import orjson
 
-from tablectl.eventlog import EventLog
-
 from tablectl.cards import card
+from tablectl.eventlog import EventLog
 from tablectl.table import lifecycle as lc
 from tablectl.table.resume import fold, read_back
 
 
 # the records as the controller writes them (every field a record of its kind carries): the
-# read-back refuses a record that is not (``tablectl.review.records``)
+# read-back refuses a record that is not (``tablectl.eventlog.records``)
 def shoe_loaded(shoe: int = 1, **kw: Any) -> dict[str, Any]:
     return {"event": "shoe_loaded", "shoe": shoe, "decks": 6, "cards": 312, "deck_ok": True, "device": "shoe", "event_no": 1, **kw}
 

@@ -1,18 +1,15 @@
 """Surveillance at floor scale: verified card logs as a Hive-partitioned Parquet dataset, asked
 questions with embedded DuckDB.
 
-- ``schemas``: the datasets and their pyarrow schemas (one place).
-- ``rows``: a verified log (its review and its lines) -> the datasets' rows, each with the ``seq``
-  from which it may be exported (a face-down card only once the log has revealed it).
-- ``dataset``: the writer (one Parquet file per dataset, table and day for each export, renamed
-  into place), the per-table manifest listing each export's files, the one-writer lock, and the
-  readers' check of the files against the manifests.
-- ``export``: ``export_logs``: review, refuse a tampered log, add only what is new.
-- ``expected``: each wager's house edge and exact variance from ``tablectl.gamemath`` under the
-  house rules and pay tables in force.
-- ``queries`` (and the ``.sql`` files beside it): DuckDB over the dataset; named queries.
-- ``floor``, ``floor_render``, ``stats``: the floor report (per table, dealer, day, seat, player
-  and shuffler).
+- ``dataset``: the datasets' schemas, the writer, manifests and lock, the readers' check, and
+  DuckDB's named queries.
+- ``export``: a verified log -> the datasets' rows (a face-down card only once the log has
+  revealed it); review, refuse a tampered log, add only what is new.
+- ``floor``: the floor report (per table, dealer, day, seat, player and shuffler), its alarms and
+  its text and HTML.
+- ``approved``: the game math the house approved; ``expected``, ``variance``, ``bank``: each
+  wager's exact edge and variance and the bank's, from ``tablectl.gamemath``.
+- ``simulated_seats``: seeded simulated seats, for the detection power of ``tablectl.detection``.
 
 See ``docs/surveillance.md``.
 """

@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from tablectl.analytics.dataset import MANIFESTS
+from tablectl.analytics.dataset.store import MANIFESTS
 
 APPROVED = "approved.toml"  # in a dataset's MANIFESTS: the approved math kept with the dataset
 BANKS = ("house", "player")

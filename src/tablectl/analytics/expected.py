@@ -57,7 +57,7 @@ def prepare(game: str, progress: Callable[[str], None] | None = None) -> None:
         return
     import time
 
-    from tablectl.gamemath import holdem_strategy
+    from tablectl.gamemath.holdem import strategy as holdem_strategy
 
     if holdem_strategy.cached() is not None:
         return
@@ -157,8 +157,7 @@ def _one_for_the_money(decks: int | None, rules: Any) -> Found:
 
 def _texas_holdem_bonus(decks: int | None, rules: Any) -> Found:
     from tablectl.gamemath import texas_holdem_bonus as m
-
-    from tablectl.gamemath.holdem_strategy import analyse
+    from tablectl.gamemath.holdem.strategy import analyse
 
     found: Found = [("bonus", m.bonus(rules), "")]
     variant = getattr(rules, "ante_pays_from", "straight")

@@ -1,5 +1,5 @@
 """The covariances a round's variance needs beside each wager's own variance
-(``expected.WagerMath.variance``), from ``tablectl.gamemath.joint``: between two wagers of one
+(``expected.WagerMath.variance``), from ``tablectl.gamemath.variance.joint``: between two wagers of one
 seat (``seats`` "same") and between a wager of one seat and a wager of another seat of the same
 round (``seats`` "other"), per unit of each initial wager, under the rules in force.
 
@@ -45,7 +45,7 @@ def covariances(game: str, decks: int | None, rules: dict[str, Any] | None) -> l
 
 @cache
 def _cached(game: str, decks: int | None, rules_json: str) -> tuple[Covariance, ...]:
-    from tablectl.gamemath import joint
+    from tablectl.gamemath.variance import joint
     from tablectl.review.replay import game_rules
 
     if game not in COVERED:

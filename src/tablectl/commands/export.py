@@ -1,6 +1,6 @@
 """``tablectl export LOG... --to DATASET``: verified card logs into the surveillance
 dataset (Hive-partitioned Parquet; ``docs/surveillance.md``). The work is in
-``tablectl.analytics.export``.
+``tablectl.analytics.export.logs``.
 
 Exit codes: 0 exported (or nothing new); 3 a log failed verification (or no longer continues what
 was exported): refused with its file and line, nothing of it exported (the other tables are);
@@ -48,8 +48,8 @@ def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], wait
     what is new in them to DATASET: rounds, cards, bets, decisions, anomalies, shoes, devices and
     faults as Parquet, partitioned by table and day. Each log is verified with its table's keys
     from the keyring (or --key)."""
-    from tablectl.analytics.dataset import DatasetBusyError, DatasetError
-    from tablectl.analytics.export import export_logs, logs_by_table
+    from tablectl.analytics.dataset.store import DatasetBusyError, DatasetError
+    from tablectl.analytics.export.logs import export_logs, logs_by_table
     from tablectl.eventlog.errors import LogInputError
 
     def busy(message: str) -> None:

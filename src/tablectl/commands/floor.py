@@ -1,5 +1,5 @@
 """``tablectl floor DATASET [--from DAY] [--to DAY] [--approved FILE] [--html FILE] [--json]``: the
-floor report (``tablectl.analytics.floor``): per table, dealer and day the rounds, handle, win and
+floor report (``tablectl.analytics.floor.report``): per table, dealer and day the rounds, handle, win and
 hold against the expected hold from the approved game math with its band, violations and holds
 per 100 rounds, faults and penetration; seats against the same math; shuffle quality per shuffler
 serial; tables whose rules are not approved or change within a day; per table, dealer and day the
@@ -56,10 +56,10 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
     import sys
 
     from tablectl.analytics.approved import ApprovedError
-    from tablectl.analytics.dataset import DatasetError, IntegrityError
-    from tablectl.analytics.detection import DetectionError
-    from tablectl.analytics.floor import floor
-    from tablectl.analytics.floor_render import render_html, render_text
+    from tablectl.analytics.dataset.store import DatasetError, IntegrityError
+    from tablectl.analytics.floor.render import render_html, render_text
+    from tablectl.analytics.floor.report import floor
+    from tablectl.detection.screen import DetectionError
 
     def warn(message: str) -> None:
         click.echo(f"tablectl: warning: {message}", err=True)
@@ -76,7 +76,7 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
         raise CommandError(f"integrity failure: {e}", EXIT_INTEGRITY) from None
     except (DatasetError, DetectionError) as e:
         raise CommandError(str(e), EXIT_USAGE) from None
-    from tablectl.analytics.lookalike import lookalikes
+    from tablectl.lookalike import lookalikes
 
     for group in lookalikes(r["dealer"] for r in report.dealers.dicts()):
         warn(f"dealer ids {', '.join(repr(g) for g in group)} look alike (case, dashes or Unicode forms): "

@@ -45,7 +45,7 @@ def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_f
         if quick and export is not None:
             raise CommandError("--export-strategy needs the main game solved: leave out --quick", EXIT_USAGE)
         if export is not None:
-            from tablectl.gamemath.holdem_export import check_path
+            from tablectl.gamemath.holdem.export import check_path
 
             try:
                 check_path(export)
@@ -90,7 +90,7 @@ def _say_if_solving(export: Path | None) -> None:
     stderr is not a terminal."""
     import sys
 
-    from tablectl.gamemath import holdem_strategy
+    from tablectl.gamemath.holdem import strategy as holdem_strategy
 
     if sys.stderr.isatty() and export is not None:
         click.echo(f"tablectl: solving Texas Hold'em Bonus's main game to write its exact strategy to {export}: "
@@ -106,7 +106,7 @@ def _count_hole_card(workers: int) -> None:
     import sys
     import time
 
-    from tablectl.gamemath import advantage_holdem_run as run
+    from tablectl.gamemath.advantage import holdem_run as run
     from tablectl.progress import wanted
 
     shown = wanted(None, sys.stderr)

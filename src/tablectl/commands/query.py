@@ -35,9 +35,18 @@ def command(dataset: Path, sql: str | None, date_from: str | None, date_to: str 
     """Run SQL (or the named query SQL) on DATASET and print the result."""
     import duckdb
 
-    from tablectl.analytics.dataset import DatasetError, IntegrityError
-    from tablectl.analytics.queries import (INTERNAL, ReadOnlyError, connect, describe, display, make_cells, named_queries,
-                                            run, uses_cells)
+    from tablectl.analytics.dataset.queries import (
+        INTERNAL,
+        ReadOnlyError,
+        connect,
+        describe,
+        display,
+        make_cells,
+        named_queries,
+        run,
+        uses_cells,
+    )
+    from tablectl.analytics.dataset.store import DatasetError, IntegrityError
 
     named = named_queries()
     if list_names:

@@ -28,8 +28,8 @@ import os
 import shutil
 import sys
 import tempfile
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import click
@@ -100,8 +100,8 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
         trust = trust_for(files, keys, keyring_dir)
         anchors = None
         if anchor_path is not None and anchor_path.is_dir():
-            from tablectl.analytics.dataset import DatasetError
-            from tablectl.analytics.dataset import anchors as dataset_anchors
+            from tablectl.analytics.dataset.store import DatasetError
+            from tablectl.analytics.dataset.store import anchors as dataset_anchors
 
             try:
                 anchors = dataset_anchors(anchor_path)
@@ -139,9 +139,8 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
     if round_id is not None and not chosen:
         raise CommandError(f"no round {round_id!r} in the log ({report.tally.rounds} round(s); ids: N, or S.N)", EXIT_USAGE)
     if html_path is not None:
-        from tablectl.review import report_html
-
         from tablectl.files import write_file
+        from tablectl.review.report import html as report_html
 
         try:  # a new file: 0644 whatever the umask; a FIFO or a device: refused, never waited on
             write_file(html_path, report_html.render(report, rounds=chosen).encode("utf-8"), "HTML report", 0o644)
@@ -152,7 +151,7 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
     elif as_json:
         _write_stdout(lambda out: out.write(orjson.dumps(report.to_dict(rounds=chosen), option=orjson.OPT_INDENT_2) + b"\n"))
     else:
-        from tablectl.review import report_text
+        from tablectl.review.report import text as report_text
 
         report_text.render(report, click.echo, rounds=chosen)
         if judged is not None:

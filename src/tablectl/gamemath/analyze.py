@@ -5,18 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tablectl.gamemath import (
-    advantage_cache,
-    advantage_holdem_run,
-    advantage_one_card_poker,
-    advantage_one_for_the_money,
-    advantage_threecard,
-    one_card_poker,
-    one_for_the_money,
-    texas_holdem_bonus,
-    three_card_poker,
-)
-from tablectl.gamemath.advantage import AdvantageFigure
+from tablectl.gamemath import one_card_poker, one_for_the_money, texas_holdem_bonus, three_card_poker
+from tablectl.gamemath.advantage import cache as advantage_cache
+from tablectl.gamemath.advantage import holdem_run as advantage_holdem_run
+from tablectl.gamemath.advantage import one_card_poker as advantage_one_card_poker
+from tablectl.gamemath.advantage import one_for_the_money as advantage_one_for_the_money
+from tablectl.gamemath.advantage import threecard as advantage_threecard
+from tablectl.gamemath.advantage.figure import AdvantageFigure
 from tablectl.gamemath.table import BetAnalysis, GameAnalysis
 from tablectl.rules.paytables import AnteBonusTable
 

@@ -8,8 +8,8 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from tablectl.gamemath.advantage import AdvantageFigure
-from tablectl.gamemath.holdem_strategy import MainGameAnalysis
+from tablectl.gamemath.advantage.figure import AdvantageFigure
+from tablectl.gamemath.holdem.strategy import MainGameAnalysis
 from tablectl.gamemath.table import BetAnalysis, GameAnalysis
 
 
@@ -76,7 +76,7 @@ def main_game(bet: MainGameAnalysis) -> Group:
 
 def rule_lines(bet: MainGameAnalysis) -> list[str]:
     """The flop and turn rules, each with how it fares against exact play."""
-    from tablectl.gamemath.holdem_rules import StreetRules
+    from tablectl.gamemath.holdem.rules import StreetRules
 
     lines = ["rules for the flop and the turn (a summary; the exact strategy is in --export-strategy):"] if bet.street_rules else []
     for found in map(StreetRules.from_dict, bet.street_rules):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from tablectl.gamemath.advantage import AdvantageFigure
+from tablectl.gamemath.advantage.figure import AdvantageFigure
 
 
 @dataclass(frozen=True, slots=True)

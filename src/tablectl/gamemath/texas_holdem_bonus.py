@@ -42,6 +42,6 @@ def analyses(*, main: bool = True, strategy_file: Path | None = None, export: Pa
     and the Bonus."""
     if not main:
         return [bonus()]
-    from tablectl.gamemath.holdem_strategy import analyse
+    from tablectl.gamemath.holdem.strategy import analyse
 
     return [*analyse(strategy_file=strategy_file, export=export), bonus()]

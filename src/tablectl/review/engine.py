@@ -31,16 +31,16 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from tablectl.eventlog import anchor as anc
+from tablectl.eventlog.records import Envelope
 from tablectl.eventlog.trust import Trust
 from tablectl.eventlog.verify import MALFORMED, Finding, VerifyReport, resolve_paths, scan, verify
 from tablectl.review import anomalies as an
 from tablectl.review.collect import fewer_collections
 from tablectl.review.logread import LogReader, Unreadable
 from tablectl.review.model import INTERRUPTED, MATCH, MISMATCH, OPEN, Anomaly, RoundRecord, Session, TableSetup
-from tablectl.review.quality import QualitySection, analyse
 from tablectl.review.reconstruct import Reconstruction, Reconstructor
-from tablectl.review.records import Envelope
 from tablectl.review.replay import GameRules, game_rules, replay_round
+from tablectl.review.shuffle.quality import QualitySection, analyse
 from tablectl.review.tally import RoundTally
 from tablectl.review.workers import Forked, WorkerFailed, can_fork
 
@@ -240,7 +240,7 @@ def review(
     *rounds*: takes each round once it is checked, in log order (a JSON writer, a filter); the
     report then keeps none, and its memory stays that of one round however long the log. None:
     the report keeps every round (``ReviewReport.rounds``).
-    *lines*: takes the log's records (``tablectl.review.records``), a block at a time in log order,
+    *lines*: takes the log's records (``tablectl.eventlog.records``), a block at a time in log order,
     as they are read (before the review has verified them: its report says whether they were).
     *progress*: told, after each block read, how many more lines (records) and bytes of the log
     were read (``tablectl.progress``).
@@ -254,7 +254,7 @@ def review(
     ended at, verified and reconstructed as going on from it (in this process).
     *before_finish*: given the reconstruction and the round checker once every line is read, before
     what is still open is closed (an export works out there what the next session's start will
-    close: ``tablectl.analytics.resume``).
+    close: ``tablectl.analytics.export.resume``).
 
     Raises ``LogInputError`` for bad input (a missing path, a file that is not a log, no logs).
     """

@@ -8,12 +8,12 @@ needs): the review of a large log does that while a forked worker process verifi
 (``tablectl.review.engine``).
 
 A block is parsed as one JSON array (``[line,<newline>line,...]``) into the records' Structs
-(:func:`tablectl.review.records.decode_block`), which moves the loop over its lines and the check of
+(:func:`tablectl.eventlog.records.decode_block`), which moves the loop over its lines and the check of
 every field's type into C, and the same text tells how many lines the block holds
 (:func:`~tablectl.eventlog.verify.read_blocks` does not count them). A block that does not parse
 so as an array of as many items as it has lines (a line that is not JSON or not a record of its
 kind, a kind the schema does not name, fragments that happen to join) is read again line by line
-(:func:`~tablectl.review.records.read_line`), and unreadable lines are reported, not fatal: a log
+(:func:`~tablectl.eventlog.records.read_line`), and unreadable lines are reported, not fatal: a log
 that failed verification can still be read as far as it goes.
 
 :class:`LogReader` also remembers, per file, the first seq and line count, so that a seq can be
@@ -28,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tablectl.eventlog.records import NOT_RECORDS, Envelope, decode_block, read_line
 from tablectl.eventlog.verify import read_blocks
-from tablectl.review.records import NOT_RECORDS, Envelope, decode_block, read_line
 
 Records = list[Envelope]
 
@@ -37,7 +37,7 @@ Records = list[Envelope]
 @dataclass(frozen=True, slots=True)
 class Unreadable:
     """A complete line that is not a record of the log: not JSON, or a record whose fields do not
-    have the types of its kind (``tablectl.review.records``); *text* says what is wrong."""
+    have the types of its kind (``tablectl.eventlog.records``); *text* says what is wrong."""
 
     file: str
     line: int

@@ -158,7 +158,7 @@ class RoundRecord:
     end_ts: str | None = None
     status: str = OPEN
     # the round's lines in order, for the replay (a review without replay keeps none: empty)
-    events: MutableSequence[Any] = field(default_factory=list)  # its records (tablectl.review.records)
+    events: MutableSequence[Any] = field(default_factory=list)  # its records (tablectl.eventlog.records)
     voided_by: Any = None  # the (first) round_voided record
     # filled by the replay (tablectl.review.replay_round)
     positions: dict[str, list[str | None]] = field(default_factory=dict)

@@ -3,7 +3,7 @@ the raw material of the anomaly list, in log order.
 
 The pass is the hot loop of ``tablectl review`` (a million lines must take well under a second),
 so it does little per line: a dict lookup on the record's class, and for a card a few attribute
-reads and list appends. The records are ``tablectl.review.records``' Structs, their fields' types
+reads and list appends. The records are ``tablectl.eventlog.records``' Structs, their fields' types
 checked as they were parsed: a handler reads them as they are. It lays each round's cards out as
 the log says they went (by position, burns, discards; decisions and corrections), so nothing walks
 the rounds again for that. The game's
@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tablectl.eventlog.records import RECORDS, Envelope
 from tablectl.review.model import (
     COMPLETE,
     INTERRUPTED,
@@ -38,7 +39,6 @@ from tablectl.review.model import (
     TableSetup,
     card_code,
 )
-from tablectl.review.records import RECORDS, Envelope
 
 #: lines that record one device event (and carry its ``device`` + ``event_no``); other lines may
 #: name a device event too (``violation``, ``identified``) without being its record.

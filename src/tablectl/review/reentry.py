@@ -31,7 +31,7 @@ import math
 from collections.abc import Sequence
 
 from tablectl.cards import DECK_SIZE, text
-from tablectl.review.quality_common import (
+from tablectl.review.shuffle.common import (
     DEFAULT_THRESHOLDS,
     CsmEvent,
     QualityResult,

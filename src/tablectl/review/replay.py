@@ -180,7 +180,7 @@ def _wagers(logged: Mapping[str, Any]) -> dict[int, dict[str, int]]:
 
 
 def _walk(cursor: RoundCursor, events: Iterable[Any], source: str | None) -> str | None:
-    """Feed a round's records (``tablectl.review.records``), in log order, to its procedure's cursor. Returns the first thing
+    """Feed a round's records (``tablectl.eventlog.records``), in log order, to its procedure's cursor. Returns the first thing
     the procedure refuses (the line and why), or None when every line follows it.
 
     The cards of consecutive card lines are checked against the current phase's next steps as

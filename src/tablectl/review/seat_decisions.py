@@ -3,7 +3,7 @@ that only the dealer's cards explain (the choice is the best had the player seen
 cards, and not the best from what the player could see).
 
 :class:`SeatDecisions` is a round sink (``review(..., rounds=...)``): it judges the seat's decisions
-of each round the replay settled (``tablectl.gamemath.judge``) and keeps only what it lists, so its
+of each round the replay settled (``tablectl.gamemath.decisions.judge``) and keeps only what it lists, so its
 memory does not grow with the log. :func:`lines` renders them.
 """
 
@@ -14,12 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tablectl.analytics.detection import ALPHA, DecisionRow, SeatTest, screen
-from tablectl.analytics.detection_rows import detection_rows
-from tablectl.analytics.judging import main_wager
 from tablectl.cards import text as card_text
-from tablectl.gamemath.decision_value import DecisionError
-from tablectl.gamemath.judge import JudgedDecision, judge_round
+from tablectl.detection.rows import detection_rows
+from tablectl.detection.screen import ALPHA, DecisionRow, SeatTest, screen
+from tablectl.gamemath.decisions.judge import JudgedDecision, judge_round, main_wager
+from tablectl.gamemath.decisions.value import DecisionError
 from tablectl.games import GAMES
 from tablectl.review.model import RoundRecord
 
@@ -104,7 +103,7 @@ class SeatDecisions:
 
     def tests(self) -> list[SeatTest]:
         """The seat tested for every hidden-information hypothesis its game allows, flagged at
-        :data:`~tablectl.analytics.detection.ALPHA` (Holm across the hypotheses)."""
+        :data:`~tablectl.detection.screen.ALPHA` (Holm across the hypotheses)."""
         return screen(self.rows)
 
     def round_id(self, index: int) -> str:

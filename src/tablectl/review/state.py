@@ -5,7 +5,7 @@ A log that verified ends at a signed clean-shutdown checkpoint (anything else is
 failure), so little is carried from one controller run to the next: for verification the chain
 head, the last seq and the key schedule (the key in force, keys introduced and retired); for the
 reconstruction the sessions so far (numbering, and the spans of round numbers that make round
-ids) and each device's event numbers (the next run's are checked against them) — what a session left open is the export's to carry (``tablectl.analytics.resume``).
+ids) and each device's event numbers (the next run's are checked against them) — what a session left open is the export's to carry (``tablectl.analytics.export.resume``).
 
 :class:`ReviewState` is a msgspec Struct of plain values, decoded strictly (unknown fields, wrong
 types: :class:`StateError`): the file it comes from is anyone's to edit, so nothing in it is

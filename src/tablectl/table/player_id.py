@@ -6,7 +6,7 @@ with no space at either end. Anything else is refused in one line that names the
 where it is: a control character (it would drive a terminal or a log reader), and any non-ASCII
 character, most of all one that reads as an ASCII one (a Unicode hyphen, a full-width digit, a
 Cyrillic ``Р``): to the eye ``P‑1077`` and ``P-1077`` are one player, to SQL two
-(``tablectl.analytics.lookalike``). The same check runs at the keys and in the table core.
+(``tablectl.lookalike``). The same check runs at the keys and in the table core.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import string
 import unicodedata
 
-from tablectl.analytics.lookalike import fold
+from tablectl.lookalike import fold
 
 MAX_LENGTH = 32
 ALLOWED = frozenset(string.ascii_letters + string.digits + " -_./#")

@@ -19,7 +19,7 @@ from decision to decision. A decision whose cards the dealer does not know (a mi
 random.
 
 Seats given a profile (``tablectl.table.profiles``: basic, recreational, hole-card, edge-sort,
-team) decide instead from the exact option values of ``gamemath.decision_value`` and what their
+team) decide instead from the exact option values of ``gamemath.decisions.value`` and what their
 profile sees; their own random draws (the recreational player's choice, whether a part-time
 hole-carder sees the card this round) come from a generator of their own, so a seed gives the
 same shuffles and bets with or without profiles (a decision that takes cards -- a trade, a war --
@@ -36,10 +36,10 @@ from typing import Any
 
 from tablectl.gamemath import one_for_the_money as oftm_math
 from tablectl.gamemath import three_card_poker as tcp_math
+from tablectl.games.procedure import BOARD, DEALER, DP
 from tablectl.rules import one_card_poker as ocp
 from tablectl.rules import one_for_the_money as oftm
 from tablectl.rules.hand3 import value3
-from tablectl.games.procedure import BOARD, DEALER, DP
 from tablectl.table.profiles import HIDDEN, Profile, choose, sight_for
 
 THREE_CARD = ("three-card-poker", "three-card-poker-florida")
@@ -124,7 +124,7 @@ class Players:
     def _profiled(self, profile: Profile, options: Sequence[str], own: list[int],
                   table: Mapping[str, Sequence[int | None]]) -> str | None:
         from tablectl.cards import text
-        from tablectl.gamemath.decision_value import DecisionError, decision_values
+        from tablectl.gamemath.decisions.value import DecisionError, decision_values
 
         team = [c for s, p in self.profiles.items() if p.kind == "team" and s != profile.seat and profile.kind == "team"
                 for c in table.get(f"seat:{s}", []) if c is not None]

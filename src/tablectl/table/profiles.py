@@ -3,7 +3,7 @@
 A profile is named on the command line as ``SEAT:PROFILE`` (``tablectl run --player``):
 
 - ``basic``: plays the best option from its own cards and the board (the exact values of
-  ``gamemath.decision_value``).
+  ``gamemath.decisions.value``).
 - ``recreational``: sees what ``basic`` sees, but chooses at random, option ``o`` with probability
   proportional to ``exp(EV(o) / T)``, ``T`` = ``RECREATIONAL_TEMPERATURE`` (0.15 initial wagers): an
   error that costs little is common (two options worth the same are a coin toss; 0.1 Ante apart
@@ -33,7 +33,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tablectl.gamemath.sight import HIGH, LOW, DealerCard, DecisionValues, Sight, is_high
+from tablectl.gamemath.decisions.sight import HIGH, LOW, DealerCard, DecisionValues, Sight, is_high
 from tablectl.table import player_id
 
 PROFILES = ("basic", "recreational", "hole-card", "edge-sort", "team")

@@ -33,6 +33,7 @@ from tablectl.cards import card as parse_card
 from tablectl.eventlog import verify as ver
 from tablectl.eventlog.errors import LogCorruptError, LogInputError
 from tablectl.eventlog.logformat import log_files
+from tablectl.eventlog.records import problem
 from tablectl.games.procedure import (
     BURN_DEALER_CHANGE,
     BURN_SHUFFLE,
@@ -41,7 +42,6 @@ from tablectl.games.procedure import (
     Script,
     Trade,
 )
-from tablectl.review.records import problem
 from tablectl.table import lifecycle as lc
 from tablectl.table.cursor import CursorError, RoundCursor
 from tablectl.table.layout import Layout, lay, reveal, take_back, trade_out
@@ -115,7 +115,7 @@ def read_back(directory: Path, table: str, source: str | None) -> LogState:
     a round (the shoe in play may have none yet: the round numbers go on from an earlier one).
     Only what verifies is read back: the files read are checked as ``tablectl review`` checks a
     log (layout, ``seq``, hash links; not the signatures: the controller holds the private key),
-    and every line read must have its kind's types (``tablectl.review.records``). Raises
+    and every line read must have its kind's types (``tablectl.eventlog.records``). Raises
     :class:`LogCorruptError` (``file:line: what``) when they do not.
     """
     directory = Path(directory)

@@ -1,0 +1,534 @@
+"""Writing the dataset: one Parquet file per dataset, table and day for each export, written a row
+group at a time as the rows are made (:class:`PartWriter`) under a hidden temporary name and
+renamed into place; the per-table manifest, rewritten the same way, is the commit.
+
+Layout (``docs/surveillance.md``)::
+
+    DATASET/<dataset>/table=<table>/date=<YYYY-MM-DD>/part-<from seq>-<to seq>.parquet
+    DATASET/_manifests/<table>.json
+    DATASET/_manifests/_rules.json    (rules id -> the house rules and pay tables it stands for)
+
+A file's name carries the range of log lines it was exported from. An export that stopped before
+it rewrote the manifest leaves files past the manifest's ``through_seq``: the next export of that
+table deletes them first, so no row is ever written twice. Readers skip names starting with ``.``
+or ``_`` (Spark, Trino and pyarrow by rule; a DuckDB glob ``*/*/*.parquet`` never matches them).
+
+One writer at a time: an export holds an exclusive ``flock`` on ``_manifests/.lock``
+(:func:`exclusive`). Readers take no lock: they read only the files the manifests list
+(:func:`listed_parts`), after checking that every file of the dataset is listed and that each
+holds the rows its export recorded (Parquet footers, not the data). Every file and folder written
+is ``0644``/``0755`` whatever the umask (:data:`FILE_MODE`, :data:`DIR_MODE`).
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import re
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from tablectl.analytics.dataset.schemas import SCHEMAS
+
+MANIFESTS = "_manifests"
+RULES = "_rules.json"  # in MANIFESTS: the rules registry (no table name starts with "_")
+PART = re.compile(r"part-(\d+)-(\d+)\.parquet")
+OPEN = re.compile(r"open-(\d+)-(\d+)\.parquet")  # rows of what is still in play where the log ends
+#: the layout of the dataset's files and manifests; a manifest without ``format`` is of format 1
+#: (before ``rounds.theo_win`` and the manifests' ``format``). Readers refuse other formats' files
+#: that lack a column of today's schemas (:func:`check_format`).
+FORMAT = 2
+LOCK = ".lock"  # in MANIFESTS: held (flock, exclusive) by the export writing the dataset
+RULES_LOCK = ".rules.lock"  # in MANIFESTS: held while the rules registry is added to (one table at a time)
+LOCK_WAIT = 600.0  # seconds an export waits for another export of the dataset by default
+FILE_MODE = 0o644  # every file the dataset's writers make, whatever the umask
+DIR_MODE = 0o755  # every folder they make
+
+
+@dataclass
+class Export:
+    """One export of a table: the log lines it covered and what it wrote."""
+
+    from_seq: int
+    to_seq: int
+    chain_head: str  # BLAKE2b-256 of line ``to_seq``: the head of the chain this export verified
+    signed_seq: int  # every line up to here is covered by a verified signature
+    key_ids: list[str]
+    key_fingerprints: list[str]  # SHA-256 of each raw public key given
+    files: list[str]  # the log files read
+    rows: dict[str, int]  # rows written per dataset
+    exported_at: str
+    # the files written, relative to the dataset ("rounds/table=T/date=D/part-….parquet") -> rows;
+    # None in a manifest written before files were listed: its files are found by name (part-<from>-<to>)
+    parts: dict[str, int] | None = None
+
+
+@dataclass
+class Manifest:
+    """What has been verified and exported of one table's log."""
+
+    table: str
+    through_seq: int = 0
+    chain_head: str | None = None
+    exports: list[Export] = field(default_factory=list)
+    # the files of rows still open at ``through_seq`` (a shoe or shuffler load still in play) ->
+    # rows: the next export replaces them (the row again, open or completed) and deletes them
+    open_parts: dict[str, int] = field(default_factory=dict)
+    format: int = FORMAT  # the dataset layout its export wrote (FORMAT)
+    # where the next export goes on from (``tablectl.analytics.export.resume``): the log files read whole
+    # (name, bytes, BLAKE2b-256) and the digest of the state saved beside the manifests; None: from line 1
+    resume: dict[str, Any] | None = None
+
+    @classmethod
+    def load(cls, root: Path, table: str) -> Manifest:
+        path = manifest_path(root, table)
+        if not path.exists():
+            return cls(table)
+        try:
+            data = orjson.loads(path.read_bytes())
+            exports = [Export(**e) for e in data["exports"]]
+            for e in exports:
+                if not isinstance(e.rows, dict) or not (e.parts is None or (isinstance(e.parts, dict) and all(
+                        isinstance(k, str) and isinstance(n, int) for k, n in e.parts.items()))):
+                    raise TypeError(f"export of seq {e.from_seq}-{e.to_seq}: rows or parts not a table of counts")
+            open_parts = data.get("open_parts") or {}
+            if not isinstance(open_parts, dict) or not all(
+                    isinstance(k, str) and isinstance(n, int) for k, n in open_parts.items()):
+                raise TypeError("open_parts not a table of counts")
+            form, resume = data.get("format", 1), data.get("resume")
+            if not isinstance(form, int) or not (resume is None or isinstance(resume, dict)):
+                raise TypeError("format not a number or resume not a table")
+            return cls(data["table"], data["through_seq"], data["chain_head"], exports, open_parts, form, resume)
+        except (orjson.JSONDecodeError, KeyError, TypeError) as e:
+            raise DatasetError(f"{path}: not a tablectl export manifest ({e})") from None
+
+    def save(self, root: Path) -> None:
+        atomic_write(manifest_path(root, self.table), orjson.dumps(asdict(self), option=orjson.OPT_INDENT_2))
+
+
+def anchors(root: Path) -> list[Any]:
+    """The chain heads the dataset's exports verified, as anchors (``tablectl.eventlog.anchor``):
+    for each table, the last export that ended at a signed checkpoint. ``tablectl review --anchor
+    DATASET`` then refuses a log that no longer holds what was exported from it."""
+    from tablectl.eventlog.anchor import Anchor
+
+    out = []
+    folder = root / MANIFESTS
+    for path in sorted(p for p in folder.glob("*.json") if not p.name.startswith("_")) if folder.is_dir() else ():
+        manifest = Manifest.load(root, path.stem)
+        signed = [e for e in manifest.exports if e.to_seq == e.signed_seq]
+        if signed:
+            e = signed[-1]
+            out.append(Anchor(manifest.table, e.to_seq, e.chain_head, e.key_ids[0] if e.key_ids else None, "export", None,
+                              e.exported_at))
+    return out
+
+
+class DatasetError(Exception):
+    """A dataset directory that cannot be used (one line, naming the file)."""
+
+
+def load_rules(root: Path) -> dict[str, dict[str, Any]]:
+    """The rules registry: rules id -> ``{game, decks, rules}`` (house rules and pay tables as
+    logged; None: the game's defaults), for every rules id the rows name."""
+    path = root / MANIFESTS / RULES
+    if not path.exists():
+        return {}
+    try:
+        data: dict[str, dict[str, Any]] = orjson.loads(path.read_bytes())
+    except orjson.JSONDecodeError as e:
+        raise DatasetError(f"{path}: not JSON ({e})") from None
+    return data
+
+
+def save_rules(root: Path, rules: dict[str, dict[str, Any]]) -> None:
+    """Add ``rules`` to the registry (an id names the same rules wherever it appears), under its
+    own ``flock``: the tables of one export may add theirs at once (``export_workers``)."""
+    if not rules.keys() - load_rules(root).keys():
+        return
+    make_dirs(root / MANIFESTS)
+    fd = os.open(root / MANIFESTS / RULES_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        known = load_rules(root)
+        if rules.keys() - known.keys():
+            atomic_write(root / MANIFESTS / RULES, orjson.dumps({**known, **rules}, option=orjson.OPT_SORT_KEYS))
+    finally:
+        os.close(fd)
+
+
+def manifest_path(root: Path, table: str) -> Path:
+    return root / MANIFESTS / f"{table}.json"
+
+
+def partition_dir(root: Path, dataset: str, table: str, date: str) -> Path:
+    return root / dataset / f"table={table}" / f"date={date}"
+
+
+def remove_uncommitted(root: Path, table: str, through: int, open_parts: Iterable[str] = ()) -> int:
+    """Delete the files of ``table`` that an interrupted export wrote past ``through`` (and
+    temporary files, and open-row files the manifest no longer lists: ``open_parts``); how many."""
+    keep = {root / rel for rel in open_parts}
+    removed = 0
+    for dataset in SCHEMAS:
+        base = root / dataset / f"table={table}"
+        if not base.is_dir():
+            continue
+        for path in base.glob("date=*/*"):
+            m = PART.fullmatch(path.name)
+            stale = OPEN.fullmatch(path.name) is not None and path not in keep
+            if path.name.startswith(".") or stale or (m is not None and int(m.group(1)) > through):
+                path.unlink()
+                removed += 1
+    return removed
+
+
+class PartWriter:
+    """The rows of one export of one table, from line *from_seq* on, written as they come: per
+    dataset and day, row groups of :attr:`CHUNK` rows into a hidden file, all renamed into place
+    by :meth:`commit` once the export knows its last line (or removed by :meth:`abort`). Memory
+    holds one chunk per dataset and day, not the export. Files are named ``<prefix>-<from>-<to>``
+    (``part``: final rows; ``open``: rows of what is still in play, replaced by the next export).
+
+    Rows come as values in the schema's column order; every :attr:`BATCH` of them are turned into
+    Arrow columns at once, while they are still in the processor's cache (turned later, a chunk's
+    rows are scattered over the heap and the copy waits on memory), and a chunk of batches is
+    written as one row group. Timestamps come as the log's ISO 8601 text (``...Z``) and are
+    parsed by Arrow."""
+
+    CHUNK = 16384  # rows per row group
+    BATCH = 1024  # rows per Arrow batch
+
+    def __init__(self, root: Path, table: str, from_seq: int, prefix: str = "part") -> None:
+        self.root, self.table, self.from_seq, self.prefix = root, table, from_seq, prefix
+        self.written: dict[str, int] = dict.fromkeys(SCHEMAS, 0)  # rows per dataset
+        self._chunks: dict[tuple[str, str], list[Sequence[Any]]] = defaultdict(list)  # rows not yet in a batch
+        self._batches: dict[tuple[str, str], list[pa.RecordBatch]] = defaultdict(list)  # the chunk's batches
+        self._batched: dict[tuple[str, str], int] = defaultdict(int)  # rows in those batches
+        self._files: dict[tuple[str, str], tuple[pq.ParquetWriter, Path]] = {}
+        self._rows: dict[tuple[str, str], int] = defaultdict(int)  # rows per file
+        self.parts: dict[str, int] = {}  # after commit: each file put in place (relative path) -> rows
+
+    def add(self, dataset: str, row: dict[str, Any]) -> None:
+        """Write *row* (with ``date``) to *dataset* (a key the schema does not name is left out)."""
+        self.add_values(dataset, row["date"], [row.get(name) for name in SCHEMAS[dataset].names])
+
+    def add_values(self, dataset: str, date: str, values: Sequence[Any]) -> None:
+        """Write a row of *dataset* on *date*: its *values* in the schema's column order."""
+        key = (dataset, date)
+        chunk = self._chunks[key]
+        chunk.append(values)
+        if len(chunk) >= self.BATCH:
+            self._batch(key)
+            if self._batched[key] >= self.CHUNK:
+                self._flush(key)
+
+    def _batch(self, key: tuple[str, str]) -> None:
+        """The rows of *key* not yet in a batch, made one."""
+        rows = self._chunks.pop(key, None)
+        if not rows:
+            return
+        schema = SCHEMAS[key[0]]
+        self._batches[key].append(pa.RecordBatch.from_arrays(
+            [_column(values, f.type) for values, f in zip(zip(*rows), schema, strict=True)], schema=schema))
+        self._batched[key] += len(rows)
+
+    def _flush(self, key: tuple[str, str]) -> None:
+        """The chunk of *key* written as a row group."""
+        self._batch(key)
+        batches = self._batches.pop(key, None)
+        rows = self._batched.pop(key, 0)
+        if not batches:
+            return
+        dataset, date = key
+        schema = SCHEMAS[dataset]
+        data = pa.Table.from_batches(batches, schema=schema)
+        file = self._files.get(key)
+        if file is None:
+            tmp = (partition_dir(self.root, dataset, self.table, date)
+                   / f".{self.prefix}-{self.from_seq:012d}.{os.getpid()}.tmp")
+            make_dirs(tmp.parent)
+            os.close(_create(tmp))  # made with FILE_MODE; the writer truncates it and keeps the mode
+            file = self._files[key] = (pq.ParquetWriter(tmp, schema, compression="zstd"), tmp)
+        file[0].write_table(data)
+        self.written[dataset] += rows
+        self._rows[key] += rows
+
+    def add_empty(self, dataset: str, date: str) -> None:
+        """Write an empty file of *dataset* (its schema, no rows) on *date*, unless this export
+        writes rows of it: every dataset then has a file a reader can open."""
+        if self.written[dataset] or any(d == dataset for d, _ in (*self._chunks, *self._batches)):
+            return
+        key = (dataset, date)
+        tmp = partition_dir(self.root, dataset, self.table, date) / f".{self.prefix}-{self.from_seq:012d}.{os.getpid()}.tmp"
+        make_dirs(tmp.parent)
+        os.close(_create(tmp))
+        writer = pq.ParquetWriter(tmp, SCHEMAS[dataset], compression="zstd")
+        writer.write_table(SCHEMAS[dataset].empty_table())
+        self._files[key] = (writer, tmp)
+        self._rows[key] = 0
+
+    def commit(self, to_seq: int) -> dict[str, int]:
+        """Write what is left, and put every file in place (fsynced) as the export of the lines up to
+        *to_seq*; the rows written per dataset."""
+        for key in {*self._chunks, *self._batches}:
+            self._flush(key)
+        for key, (writer, tmp) in self._files.items():
+            writer.close()
+            _fsync(tmp)
+            final = tmp.with_name(f"{self.prefix}-{self.from_seq:012d}-{to_seq:012d}.parquet")
+            os.replace(tmp, final)
+            self.parts[final.relative_to(self.root).as_posix()] = self._rows[key]
+        self.parts = dict(sorted(self.parts.items()))
+        self._files = {}
+        return self.written
+
+    def abort(self) -> None:
+        """Remove every file written: nothing of this export stays."""
+        for writer, tmp in self._files.values():
+            writer.close()
+            tmp.unlink(missing_ok=True)
+        self._files, self._chunks, self._rows = {}, defaultdict(list), defaultdict(int)
+        self._batches, self._batched = defaultdict(list), defaultdict(int)
+
+
+def _column(values: Sequence[Any], kind: pa.DataType) -> pa.Array:
+    """An Arrow column of *kind* from Python values (a timestamp from the log's ISO 8601 text)."""
+    if pa.types.is_timestamp(kind):
+        return pa.array(values, pa.string()).cast(kind)
+    return pa.array(values, kind)
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all (mode :data:`FILE_MODE`): a temporary file, fsynced,
+    renamed over it. On an error (a full disk) the temporary file is removed and the error raised."""
+    make_dirs(path.parent)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(_create(tmp), "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _create(path: Path) -> int:
+    """Open ``path`` for writing, emptied, with mode :data:`FILE_MODE` whatever the umask."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, FILE_MODE)
+    try:
+        os.fchmod(fd, FILE_MODE)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def make_dirs(path: Path) -> None:
+    """``mkdir -p path``, each folder made with mode :data:`DIR_MODE` whatever the umask (folders
+    that exist are left as they are)."""
+    missing = []
+    while not path.is_dir():
+        missing.append(path)
+        if path.parent == path:
+            break
+        path = path.parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder, DIR_MODE)
+        except FileExistsError:
+            if not folder.is_dir():
+                raise
+            continue  # made by another process meanwhile
+        os.chmod(folder, DIR_MODE)
+
+
+class DatasetBusyError(Exception):
+    """Another export held the dataset for longer than the export would wait (one line)."""
+
+
+@contextmanager
+def exclusive(root: Path, wait: float = LOCK_WAIT, busy: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Hold the dataset at ``root`` (made if missing) for one writer: an exclusive ``flock`` on
+    ``_manifests/.lock``, released when the block ends or the process dies. If another export
+    holds it, ``busy`` is told once (one line) and the lock is waited for up to ``wait`` seconds;
+    then :class:`DatasetBusyError`. The lock file is never deleted (that would let two writers
+    hold two different files)."""
+    make_dirs(root / MANIFESTS)
+    path = root / MANIFESTS / LOCK
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+    try:
+        if os.fstat(fd).st_mode & 0o022:
+            os.fchmod(fd, FILE_MODE)
+        if not _try_lock(fd):
+            holder = _holder(fd)
+            if busy is not None:
+                busy(f"{root}: another export{holder} is writing the dataset ({MANIFESTS}/{LOCK}): "
+                     f"waiting up to {wait:g} s for it")
+            deadline = time.monotonic() + wait
+            while not _try_lock(fd):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise DatasetBusyError(f"{root}: another export{_holder(fd) or holder} held the dataset for "
+                                           f"{wait:g} s ({MANIFESTS}/{LOCK}): nothing exported, try again later")
+                time.sleep(min(0.1, left))
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)  # who holds it, for the next one's message
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _try_lock(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as e:
+        if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            return False
+        raise
+    return True
+
+
+def _holder(fd: int) -> str:
+    """`` (pid N)`` of the export holding the lock, as it wrote it, or ``""``."""
+    text = os.pread(fd, 32, 0).decode(errors="replace").strip()
+    return f" (pid {text})" if text.isdigit() else ""
+
+
+class DatasetFormatError(DatasetError):
+    """A dataset written in another format than the readers' (one line: which, and to re-export)."""
+
+
+def check_format(root: Path, path: Path, dataset: str, form: int, meta: pq.FileMetaData) -> None:
+    """Raises :class:`DatasetFormatError` if *path*, a file of *dataset* its manifest says was
+    written in format *form* (older than :data:`FORMAT`), lacks a column of today's schema, and
+    :class:`IntegrityError` if a file of today's format does. *meta*: its footer."""
+    have = set(meta.schema.to_arrow_schema().names)
+    missing = [n for n in SCHEMAS[dataset].names if n not in have]
+    if not missing:
+        return
+    if form < FORMAT:
+        raise DatasetFormatError(
+            f"{root}: written by an older tablectl (dataset format {form}; {dataset} lacks {', '.join(missing)}): "
+            f"re-export its logs into a new dataset (tablectl export LOG... --to NEW_DATASET): nothing read")
+    raise IntegrityError(f"{path}: lacks the column(s) {', '.join(missing)} its export (dataset format {form}) "
+                         "writes: nothing read")
+
+
+class IntegrityError(DatasetError):
+    """The dataset's files are not what its manifests list (a file no manifest lists, a listed file
+    missing, rows that differ from the export's record): one line naming the file."""
+
+
+def listed_parts(root: Path) -> dict[str, list[Path]]:
+    """Per dataset, the files the manifests list: the only files readers read. Raises
+    :class:`IntegrityError` for a listed file that is missing, a file whose rows (its Parquet
+    footer) differ from what its export recorded, or a file in the dataset's folders that no
+    manifest lists — except hidden names (``.``, ``_``) and the files an interrupted export wrote
+    past its table's ``through_seq`` (never read; the next export deletes them). A manifest that
+    predates listed files has its exports' files found by name (``part-<from>-<to>.parquet``) and
+    their rows checked per dataset."""
+    manifests = {p.stem: Manifest.load(root, p.stem)
+                 for p in sorted((root / MANIFESTS).glob("*.json")) if not p.name.startswith("_")}
+    out: dict[str, list[Path]] = {name: [] for name in SCHEMAS}
+    listed: set[Path] = set()
+    for table, manifest in manifests.items():
+        where = f"{MANIFESTS}/{table}.json"
+        if manifest.format > FORMAT:
+            raise DatasetFormatError(f"{root}: {where} is of dataset format {manifest.format}, written by a newer "
+                                     f"tablectl (this one reads format {FORMAT} and older): nothing read")
+        if manifest.open_parts:
+            _check_listed(root, manifest.open_parts, where, "open rows", out, listed, manifest.format)
+        for export in manifest.exports:
+            span = f"seq {export.from_seq}-{export.to_seq}"
+            parts: dict[tuple[str, Path], int | None]  # (dataset, file) -> rows recorded
+            if export.parts is not None:
+                parts = {(rel.split("/", 1)[0], root / rel): n for rel, n in export.parts.items()}
+            else:
+                named = f"date=*/part-{export.from_seq:012d}-{export.to_seq:012d}.parquet"
+                parts = {(name, path): None for name in SCHEMAS
+                         for path in sorted((root / name / f"table={table}").glob(named))}
+            found: dict[str, int] = defaultdict(int)
+            first: dict[str, Path] = {}
+            for (name, path), recorded in parts.items():
+                if name not in out or not path.is_relative_to(root) or ".." in path.relative_to(root).parts:
+                    raise IntegrityError(f"{path}: listed by {where} ({span}) outside the datasets")
+                rows = _footer_checked(root, path, name, where, span, recorded, manifest.format)
+                found[name] += rows
+                first.setdefault(name, path)
+                out[name].append(path)
+                listed.add(path)
+            for name in SCHEMAS:
+                expected = export.rows.get(name, 0)
+                if found[name] != expected:
+                    at = first.get(name, root / name / f"table={table}")
+                    raise IntegrityError(f"{at}: the {name} files of {where} ({span}) hold {found[name]} rows, "
+                                         f"the export wrote {expected}")
+    for name in SCHEMAS:
+        for top, dirs, files in os.walk(root / name):
+            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))  # hidden: not data
+            rel = Path(top).relative_to(root / name).parts
+            for file in sorted(f for f in files if not f.startswith((".", "_"))):
+                path = Path(top, file)
+                if path in listed:
+                    continue
+                m = PART.fullmatch(file)
+                table = rel[0].removeprefix("table=") if len(rel) == 2 and rel[0].startswith("table=") else None
+                through = manifests[table].through_seq if table in manifests else 0
+                if m is not None and table is not None and int(m.group(1)) > through:
+                    continue  # written by an interrupted export: never committed, never read
+                if OPEN.fullmatch(file) is not None and table is not None:
+                    continue  # open rows an export replaced (or never committed): deleted by the next
+                raise IntegrityError(f"{path}: in the dataset but listed by no manifest (a copy? move it out of "
+                                     f"{root}): nothing read")
+    for files in out.values():
+        files.sort()
+    return out
+
+
+def _footer_checked(root: Path, path: Path, name: str, where: str, span: str, recorded: int | None, form: int) -> int:
+    """The rows of *path*, a file of dataset *name* that *where* lists, after checking its footer:
+    readable, the rows its export recorded (if it did) and every column of the format."""
+    try:
+        meta = pq.read_metadata(path)
+    except FileNotFoundError:
+        raise IntegrityError(f"{path}: listed by {where} ({span}) but missing") from None
+    except (OSError, pa.ArrowException) as e:
+        raise IntegrityError(f"{path}: listed by {where} ({span}) but not readable Parquet "
+                             f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
+    if recorded is not None and meta.num_rows != recorded:
+        raise IntegrityError(f"{path}: holds {meta.num_rows} rows, its export ({where}, {span}) wrote {recorded}")
+    check_format(root, path, name, form, meta)
+    return meta.num_rows
+
+
+def _check_listed(root: Path, parts: dict[str, int], where: str, span: str, out: dict[str, list[Path]],
+                  listed: set[Path], form: int = FORMAT) -> None:
+    """Check the files *parts* (relative path -> rows) that *where* lists and add them to *out*."""
+    for rel, recorded in parts.items():
+        name, path = rel.split("/", 1)[0], root / rel
+        if name not in out or ".." in Path(rel).parts:
+            raise IntegrityError(f"{path}: listed by {where} ({span}) outside the datasets")
+        _footer_checked(root, path, name, where, span, recorded, form)
+        out[name].append(path)
+        listed.add(path)
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,138 @@
+"""Each settled round's player decisions judged for the export (pure, no I/O).
+
+A :class:`Judge` takes a round's ``RoundHands`` as review's replay settled it and gives, per
+decision of each seat (by its place among the seat's decisions), the values the decisions dataset
+holds (:data:`COLUMNS`): the chosen and the best option's exact value per unit of the seat's
+initial main wager, the best option, the cost of the choice in units and in cents (units x the
+initial wager), and the best option had the seat seen the dealer's cards -- all None where the
+math does not value the decision. It also gives the round's *theoretical win*: what the house
+expects to win given the wagers and the decisions actually made, from the players' information
+(:meth:`Judge.theo_win`). One judge serves a whole export; the decision values are cached per
+process (``tablectl.gamemath.decisions.value``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tablectl.analytics.expected import wager_math
+from tablectl.gamemath.decisions.judge import JudgedDecision, judge_round, main_wager
+from tablectl.gamemath.decisions.value import DecisionError
+from tablectl.gamemath.variance.theo import COVERED as SPREAD_ENUMERATED
+from tablectl.gamemath.variance.theo import theo_variance
+from tablectl.games import GAMES
+from tablectl.rounds import RoundHands
+from tablectl.rules.errors import SettlementError
+
+#: the decisions dataset's judged columns, in schema order
+COLUMNS = ("ev_choice", "ev_best", "best", "cost_units", "cost", "best_knowing_dealer")
+NOT_JUDGED: tuple[None, ...] = (None,) * len(COLUMNS)
+
+
+
+@dataclass(frozen=True, slots=True)
+class RoundJudgement:
+    """A round's judged decisions, by (seat, place among the seat's decisions), as dataset values,
+    and its theoretical win in cents (None: some wager or decision the math does not value);
+    ``judged``: the decisions as ``gamemath.decisions.judge`` judged them (the sightings are made from them)."""
+
+    decisions: dict[tuple[int, int], tuple[Any, ...]]
+    theo_win: float | None
+    theo_var: float | None = None  # E[(win - theo_win)^2 | what the players saw], cents^2 (gamemath.variance.theo)
+    judged: tuple[JudgedDecision, ...] = ()
+
+
+def values(j: JudgedDecision, stake: int | None) -> tuple[Any, ...]:
+    """One judged decision as the decisions dataset's :data:`COLUMNS` (``stake``: the seat's
+    initial main wager in cents)."""
+    choice = j.values.get(j.point.choice)
+    best = j.values.get(j.best) if j.best is not None else None
+    cost = j.cost
+    cents = None if cost is None or stake is None else float(cost * stake)
+    return (None if choice is None else float(choice), None if best is None else float(best), j.best,
+            None if cost is None else float(cost), cents, j.best_knowing_dealer)
+
+
+class Judge:
+    """Judges rounds under the settlement rules review replayed them with (one per export)."""
+
+    def __init__(self) -> None:
+        # (game, decks, rules id) -> (D, {wager: its exact edge x D, an integer; None: not valued}):
+        # the edges are floats, so a common denominator D makes every one an integer numerator
+        self._edges: dict[tuple[str, int | None, str], tuple[int, dict[str, int | None]]] = {}
+
+    def round(self, hands: RoundHands, settlement: Any, decks: int | None, logged_rules: dict[str, Any] | None,
+              rules_key: str) -> RoundJudgement:
+        """Judge ``hands`` (settled under ``settlement``, from ``decks`` decks; ``logged_rules`` as
+        logged, ``rules_key`` their id) into dataset values and the round's theoretical win."""
+        out: dict[tuple[int, int], tuple[Any, ...]] = {}
+        judged: list[JudgedDecision] = []
+        theo: Fraction | int | None = 0  # the decisions' part, exact
+        seats = hands.seats
+        if any(s.decisions for s in seats):  # most rounds: no decision to judge
+            game = GAMES.get(hands.game)
+            main = main_wager(game.wagers if game else ())
+            try:
+                judged = judge_round(hands, settlement, decks or 1)
+            except DecisionError:
+                judged = []
+            stakes = {s.seat: s.wagers.get(main) for s in seats}
+            for j in judged:
+                stake = stakes.get(j.point.seat)
+                out[j.point.seat, j.point.index] = row = values(j, stake)
+                if theo is not None:
+                    theo = None if row[4] is None else theo + Fraction(j.cost or 0) * (stake or 0)
+        if theo is None:
+            return RoundJudgement(out, None, judged=tuple(judged))
+        denominator, edges = self._edges_of(hands.game, decks, logged_rules, rules_key)
+        # the wagers' part: the stakes times the edges, exact, in integers over one denominator
+        numerator = 0
+        banker = hands.banker_seat
+        for seat in seats:
+            if seat.seat == banker:
+                continue
+            for wager, stake in seat.wagers.items():
+                if stake:
+                    edge = edges.get(wager)
+                    if edge is None:
+                        return RoundJudgement(out, None, judged=tuple(judged))
+                    numerator += edge * stake
+        if not theo and hands.game not in SPREAD_ENUMERATED:  # no Fraction: int / int is float() of one
+            return RoundJudgement(out, numerator / denominator, None, tuple(judged))
+        exact = Fraction(numerator, denominator) + theo
+        return RoundJudgement(out, float(exact), _theo_var(hands, settlement, decks, exact), tuple(judged))
+
+    def _edges_of(self, game: str, decks: int | None, logged: dict[str, Any] | None,
+                  key: str) -> tuple[int, dict[str, int | None]]:
+        """A common denominator D and each wager's house edge x D (an integer; None: not valued)."""
+        found = self._edges.get((game, decks, key))
+        if found is None:
+            exact: dict[str, Fraction | None] = {}
+            if game != "texas-holdem-bonus" or _main_game_cached():  # else: its main game's analysis
+                # takes minutes: never started by an export
+                exact = {m.wager: None if m.edge is None else Fraction(m.edge) for m in wager_math(game, decks, logged)}
+            denominator = math.lcm(1, *(e.denominator for e in exact.values() if e is not None))
+            found = (denominator, {w: None if e is None else int(e * denominator) for w, e in exact.items()})
+            self._edges[game, decks, key] = found
+        return found
+
+
+def _theo_var(hands: RoundHands, settlement: Any, decks: int | None, theo: Fraction | float) -> float | None:
+    """The round's exact spread about ``theo`` (None: its game's unknown cards are not enumerated,
+    or its cards do not settle)."""
+    try:
+        return theo_variance(hands, settlement, decks or 1, theo)
+    except (SettlementError, ValueError):
+        return None
+
+
+def _main_game_cached() -> bool:
+    from tablectl.gamemath.holdem import strategy as holdem_strategy
+
+    return holdem_strategy.cached() is not None
+
+
+__all__ = ["COLUMNS", "NOT_JUDGED", "Judge", "RoundJudgement", "values"]

@@ -1,0 +1,46 @@
+"""Advantage-play figures that take long to count (Three Card Poker's, half a minute or more),
+computed once per machine and then read from the cache (``holdem_strategy.cache_dir()``:
+``$XDG_CACHE_HOME/tablectl``, else ``~/.cache/tablectl``), one JSON file per game, keyed by a
+version and by what the figures depend on. A cache file that cannot be read is counted again and
+replaced."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from tablectl.gamemath.advantage.figure import AdvantageFigure
+from tablectl.gamemath.holdem.strategy import cache_dir
+
+CACHE_VERSION = 1  # bump when the counting or the figures' shape changes
+
+
+def path_for(name: str, depends_on: str, cache: Path | None = None) -> Path:
+    """The cache file of the figures ``name`` computed under ``depends_on`` (e.g. a pay table)."""
+    key = hashlib.sha256(json.dumps([CACHE_VERSION, name, depends_on]).encode()).hexdigest()[:16]
+    return (cache or cache_dir()) / f"advantage-{name}-{key}.json"
+
+
+def load_or_compute(
+    name: str, depends_on: str, compute: Callable[[], list[AdvantageFigure]], cache: Path | None = None
+) -> list[AdvantageFigure]:
+    """The figures from the cache, or computed and stored (atomically, fsynced)."""
+    path = path_for(name, depends_on, cache)
+    try:
+        return [AdvantageFigure.from_cache(d) for d in json.loads(path.read_text(encoding="utf-8"))]
+    except FileNotFoundError:
+        pass
+    except (ValueError, KeyError, TypeError):
+        pass  # damaged or from another shape: counted again below
+    figures = compute()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as out:
+        out.write(json.dumps([f.to_cache() for f in figures]).encode())
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, path)
+    return figures

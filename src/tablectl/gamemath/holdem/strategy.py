@@ -1,0 +1,238 @@
+"""Texas Hold'em Bonus, the main game: the analysis a person reads — house edge, element of risk,
+average total bet, how often each decision is made, the 169 starting hands to play or fold, and
+the flop and turn strategy summarised by the hand the player holds — from the exact counts of
+``holdem_main``. The full analysis runs once per machine and is cached on disk
+(``$XDG_CACHE_HOME/tablectl``, else ``~/.cache/tablectl``), keyed by what it depends on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tablectl.gamemath.table import BetAnalysis, Tally
+from tablectl.rules.hand7 import CATEGORY_NAMES
+
+CACHE_VERSION = 2  # bump when the counting or the report changes
+VARIANTS = ("straight", "flush")  # the Ante pays from: the seed / the Atlantic City rule
+TURNS, RIVERS, DEALER_HANDS = 47, 46, 990
+DEALS_AFTER_HOLE = 19600 * TURNS * RIVERS * DEALER_HANDS  # flops x turns x rivers x dealer hands, per starting hand
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tablectl"
+
+
+def _cache_key() -> str:
+    what = json.dumps({"version": CACHE_VERSION, "variants": VARIANTS})
+    return hashlib.sha256(what.encode()).hexdigest()[:16]
+
+
+MAIN_BET = "main game (ante, flop, turn, river)"
+
+
+@dataclass(frozen=True)
+class MainGameAnalysis(BetAnalysis):
+    """One variant of the main game (the Ante pays from a straight, or from a flush) under
+    optimal play: the outcomes per Ante, and what a person reads besides the house edge."""
+
+    element_of_risk: Fraction = Fraction(0)  # the house edge per unit of all money wagered
+    average_bet: Fraction = Fraction(0)  # Ante + Flop + Turn + River, in Antes, per hand dealt
+    decisions: dict[str, float] = field(default_factory=dict)  # how often: fold, flop/turn/river bet
+    preflop: list[dict[str, Any]] = field(default_factory=list)  # the 169 starting hands: hand, play, ev
+    flop: list[dict[str, Any]] = field(default_factory=list)  # Turn bet share by the hand held after the flop
+    turn: list[dict[str, Any]] = field(default_factory=list)  # River bet share by the hand held after the turn
+    street_rules: list[dict[str, Any]] = field(default_factory=list)  # flop and turn rules (holdem_rules.StreetRules)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data.update({
+            "element_of_risk": float(self.element_of_risk),
+            "average_total_bet": float(self.average_bet),
+            "decisions": self.decisions,
+            "preflop": self.preflop,
+            "flop_strategy": self.flop,
+            "turn_strategy": self.turn,
+            "street_rules": self.street_rules,
+        })  # fmt: skip
+        return data
+
+    @property
+    def folds(self) -> list[str]:
+        return [p["hand"] for p in self.preflop if not p["play"]]
+
+
+def cached(cache: Path | None = None) -> list[MainGameAnalysis] | None:
+    """The analysis if this machine has it already, else None (nothing is computed)."""
+    stored = (cache or cache_dir()) / f"thb-main-{_cache_key()}.json"
+    if not stored.exists():
+        return None
+    return [_from_dict(d) for d in json.loads(stored.read_text(encoding="utf-8"))]
+
+
+def analyse(cache: Path | None = None, *, strategy_file: Path | None = None,
+            export: Path | None = None) -> list[MainGameAnalysis]:
+    """The main game's analysis for both variants (from the cache when it is there).
+    ``export``: also write the exact strategy there (``holdem_export``: Parquet or CSV), which
+    solves the game again (its values are not cached)."""
+    from tablectl.gamemath.holdem import export as holdem_export
+
+    if export is not None:
+        holdem_export.check_path(export)
+    folder = cache or cache_dir()
+    stored = folder / f"thb-main-{_cache_key()}.json"
+    decisions_file = folder / f"thb-main-{_cache_key()}.npz"
+    if export is None and stored.exists() and (strategy_file is None or decisions_file.exists()):
+        reports = [_from_dict(d) for d in json.loads(stored.read_text(encoding="utf-8"))]
+    else:
+        reports, arrays, table = _run(with_table=export is not None)
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_atomically(stored, json.dumps([_to_cache(r) for r in reports]).encode())
+        tmp = decisions_file.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, **arrays)
+        os.replace(tmp, decisions_file)
+        if export is not None and table is not None:
+            holdem_export.write(table, export)
+    if strategy_file is not None:
+        strategy_file.write_bytes(decisions_file.read_bytes())
+    return reports
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def _solve() -> tuple[np.ndarray, np.ndarray, list[str], list[tuple[Any, Any]]]:
+    """The full solve: the starting hands and, per Ante rule, its decisions
+    (``holdem_main.Decisions``) and exact values (``holdem_export.Solved``)."""
+    from tablectl.gamemath.holdem import main as hm
+    from tablectl.gamemath.holdem.export import Solved
+
+    reps, weights, labels = hm.starting_hands()
+    nodes = hm.count_nodes(reps)
+    won, lost = np.ascontiguousarray(nodes.won.T), np.ascontiguousarray(nodes.lost.T)
+    turn_y = won - lost
+    solved = []
+    for variant in VARIANTS:
+        d = hm.decisions(reps, nodes, variant)
+        qualified = np.ascontiguousarray(nodes.won_qualified[variant].T)
+        flop_y, flop_check = np.zeros((len(labels), hm.FLOP_NODES), np.int64), np.zeros((len(labels), hm.FLOP_NODES), np.int64)
+        hm.flop_values(reps, hm.BINOM, won, lost, qualified, flop_y, flop_check)
+        turn_x = qualified + 2 * won - 3 * lost
+        solved.append((d, Solved(variant, d.play_sum, flop_y, flop_check, turn_x, turn_y)))
+    return reps, weights, labels, solved
+
+
+def derive_street_rules(reps: np.ndarray, weights: np.ndarray, play: np.ndarray, values: Any) -> list[dict[str, Any]]:
+    """The flop and turn rules of one Ante rule's exact values (``holdem_export.Solved``),
+    measured against them."""
+    from tablectl.gamemath.holdem import rules as hr
+    from tablectl.gamemath.holdem.export import FLOP_UNIT, TURN_UNIT
+    from tablectl.gamemath.holdem.main import BINOM
+    from tablectl.gamemath.holdem.tables import RANK_KEY, flush, ranks
+
+    found = []
+    for street, n, gain, unit in (("flop", 3, values.flop_y, FLOP_UNIT), ("turn", 4, values.turn_y, TURN_UNIT)):
+        tally = np.zeros((hr.CELLS, 4), np.int64)
+        hr.tally_cells(reps, weights, play, n, gain, BINOM, RANK_KEY, ranks(n + 2), flush(), tally)
+        found.append(hr.derive(street, tally, unit).to_dict())
+    return found
+
+
+def _run(with_table: bool = False) -> tuple[list[MainGameAnalysis], dict[str, np.ndarray], Any]:
+    """Solve: the reports, the decision arrays (the ``.npz``) and, if asked, the strategy table."""
+    reps, weights, labels, solved = _solve()
+    reports = []
+    arrays: dict[str, np.ndarray] = {"hands": np.array(labels), "representatives": reps}
+    for d, values in solved:
+        variant = values.variant
+        play = d.play_sum > -DEALS_AFTER_HOLE
+        reports.append(replace(report(variant, reps, weights, labels, d), street_rules=derive_street_rules(reps, weights, play, values)))
+        arrays[f"{variant}_play"] = play
+        arrays[f"{variant}_turn_bet"] = d.turn_bet
+        arrays[f"{variant}_river_bet"] = d.river_bet
+    table = None
+    if with_table:
+        from tablectl.gamemath.holdem.export import strategy_table
+
+        table = strategy_table(reps, weights, labels, [values for _, values in solved])
+    return reports, arrays, table
+
+
+def report(variant: str, reps: np.ndarray, weights: np.ndarray, labels: list[str], d: Any) -> MainGameAnalysis:
+    """One variant's report from its decisions (``holdem_main.Decisions``)."""
+    from tablectl.gamemath.holdem import main as hm
+    from tablectl.gamemath.holdem.tables import RANK_KEY, flush, ranks
+
+    tally = Tally()
+    deals = int(weights.sum()) * DEALS_AFTER_HOLE
+    play = d.play_sum > -DEALS_AFTER_HOLE
+    folds = plays = turn_bets = river_bets = 0
+    preflop = []
+    for r, label in enumerate(labels):
+        w = int(weights[r])
+        preflop.append({"hand": label, "play": bool(play[r]), "ev": float(Fraction(int(d.play_sum[r]), DEALS_AFTER_HOLE))})
+        if not play[r]:
+            tally.add("fold", -1, w * DEALS_AFTER_HOLE)
+            folds += w * DEALS_AFTER_HOLE
+            continue
+        plays += w * DEALS_AFTER_HOLE
+        for bets in range(3):
+            tally.add(f"win, Ante paid, {bets} more bet(s)", 3 + bets, w * int(d.tally[r, 0, bets]))
+            tally.add(f"win, Ante pushed, {bets} more bet(s)", 2 + bets, w * int(d.tally[r, 1, bets]))
+            tally.add(f"loss, {bets} more bet(s)", -(3 + bets), w * int(d.tally[r, 2, bets]))
+            tally.add("tie", 0, w * int(d.tally[r, 3, bets]))
+        # a Turn bet is made on a flop: 47 x 46 x 990 deals follow; a River bet on a turn node,
+        # which 4 flops lead to (any of its cards may be the turn): 4 x 46 x 990 deals each
+        turn_bets += w * int(d.turn_bet[r].sum()) * hm.TURNS * hm.RIVERS * hm.DEALER_HANDS
+        river_bets += w * int(d.river_bet[r].sum()) * 4 * hm.RIVERS * hm.DEALER_HANDS
+    rules = {"ante_pays_from": variant, "strategy": "optimal"}
+    play_share, turn_share, river_share = Fraction(plays, deals), Fraction(turn_bets, deals), Fraction(river_bets, deals)
+    average = 1 + 2 * play_share + turn_share + river_share
+    shares = hm.category_shares(reps, weights, play, d.turn_bet, d.river_bet, hm.BINOM, RANK_KEY, ranks(5), ranks(6), flush())
+    outcomes = tally.lines()
+    edge = BetAnalysis(MAIN_BET, rules, outcomes).house_edge
+    return MainGameAnalysis(
+        MAIN_BET, rules, outcomes, (), edge / average, average,
+        {"fold": float(Fraction(folds, deals)), "flop_bet": float(play_share), "turn_bet": float(turn_share),
+         "river_bet": float(river_share)},
+        preflop, _shares(shares[0]), _shares(shares[1]),
+    )
+
+
+def _shares(counts: np.ndarray) -> list[dict[str, Any]]:
+    """Per hand category (those that occur): how often it is met and the share with a bet."""
+    total = int(counts[:, 0].sum())
+    return [
+        {"hand": CATEGORY_NAMES[cat], "share_of_boards": int(n) / total, "share_bet": int(n_bet) / int(n)}
+        for cat, (n, n_bet) in enumerate(counts) if n
+    ]
+
+
+def _to_cache(r: MainGameAnalysis) -> dict[str, Any]:
+    return {
+        "rules": r.rules, "outcomes": [[line.outcome, str(line.pays), line.combinations] for line in r.outcomes],
+        "element_of_risk": str(r.element_of_risk), "average_bet": str(r.average_bet),
+        "decisions": r.decisions, "preflop": r.preflop, "flop": r.flop, "turn": r.turn, "street_rules": r.street_rules,
+    }  # fmt: skip
+
+
+def _from_dict(d: dict[str, Any]) -> MainGameAnalysis:
+    from tablectl.gamemath.table import OutcomeLine
+
+    outcomes = tuple(OutcomeLine(o, Fraction(p), n) for o, p, n in d["outcomes"])
+    return MainGameAnalysis(MAIN_BET, d["rules"], outcomes, (), Fraction(d["element_of_risk"]), Fraction(d["average_bet"]),
+                            d["decisions"], d["preflop"], d["flop"], d["turn"], d.get("street_rules", []))
+
+
+__all__ = ["MAIN_BET", "MainGameAnalysis", "analyse", "cache_dir", "cached", "derive_street_rules", "report"]

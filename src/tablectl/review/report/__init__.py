@@ -1,0 +1,1 @@
+"""Review's reports: the text summary (``text``) and the HTML report with its SVG plots."""
