@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_review import generate, interleaved, peak_rss, ratios  # noqa: E402
 
-from tablectl.analytics.export.logs import export_table  # noqa: E402
+from tablectl.analytics.export.table import export_table  # noqa: E402
 from tablectl.eventlog.keys import load_private_key, load_public_key  # noqa: E402
 from tablectl.eventlog.trust import Trust  # noqa: E402
 from tablectl.review.engine import review  # noqa: E402

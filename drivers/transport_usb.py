@@ -14,7 +14,7 @@ from typing import Any
 
 from tablectl.drivers import usbids
 from tablectl.drivers.errors import DeviceUnavailable
-from tablectl.drivers.transport import parse_usb_address
+from tablectl.drivers.usb_address import parse_usb_address
 
 _READ_SIZE = usbids.MAX_PACKET * 64  # whole packets: a short buffer overflows on real hardware
 _WRITE_TIMEOUT_MS = 1000

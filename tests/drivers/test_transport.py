@@ -11,11 +11,11 @@ import tty
 from collections.abc import Iterator
 
 import pytest
-
 from tablectl.drivers.errors import DeviceUnavailable
-from tablectl.drivers.transport import UsbAddress, parse_usb_address, transport_for
+from tablectl.drivers.transport import transport_for
 from tablectl.drivers.transport_serial import SerialTransport
 from tablectl.drivers.transport_usb import UsbTransport
+from tablectl.drivers.usb_address import UsbAddress, parse_usb_address
 
 
 @pytest.fixture

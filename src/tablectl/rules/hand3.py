@@ -53,7 +53,9 @@ def _build() -> tuple[int, ...]:
     return tuple(table)
 
 
-_TABLE = _build()
+VALUES = _build()
+"""``value3`` of every hand by index ``rank_a * 169 + rank_b * 13 + rank_c`` (plus ``13**3`` when
+suited): the table the exact math reads vectorised."""
 
 QUEEN_HIGH = pack3(HIGH_CARD, 10, 1, 0)
 """The lowest queen-high hand (Q-3-2): a dealer qualifies with this value or more."""
@@ -69,7 +71,7 @@ def value3(cards: Sequence[int]) -> int:
     i = (a >> 2) * 169 + (b >> 2) * 13 + (c >> 2)
     if (a & 3) == (b & 3) == (c & 3):
         i += _SUITED
-    return _TABLE[i]
+    return VALUES[i]
 
 
 def category3(value: int) -> int:

@@ -106,7 +106,7 @@ class TableCore(lc.LifecycleModel):
         self.packets = self.kind == "shuffler"
         self.capped = self.kind != "csm"
         self.machine = lc.build_machine(self)
-        # the machine's events by trigger name: ``_fire`` calls ``Event.trigger`` directly (what
+        # the machine's events by trigger name: ``fire`` calls ``Event.trigger`` directly (what
         # ``model.trigger(name)`` does after looking the name up in this dict)
         self._events = self.machine.events
         self.base = lc.IDLE
@@ -183,7 +183,8 @@ class TableCore(lc.LifecycleModel):
     def open_violations(self) -> Any:
         return self.alarms.violations
 
-    def _fire(self, trigger: str) -> None:
+    def fire(self, trigger: str) -> None:
+        """Take the lifecycle transition ``trigger`` (its guards decide; no jump around them)."""
         before = self.state
         self._events[trigger].trigger(self)
         if self.state != before:
@@ -222,7 +223,7 @@ class TableCore(lc.LifecycleModel):
         for name, ident in (identities or {}).items():
             self.log.append("device_identified", name=name, kind=ident.kind.name.lower(), model=ident.model,
                             serial=ident.serial, firmware=ident.firmware)
-        self._fire("connect")
+        self.fire("connect")
         if resumed is not None:
             take_over(self, resumed)
 
@@ -230,7 +231,7 @@ class TableCore(lc.LifecycleModel):
         """The table goes offline."""
         if self.state != lc.OFFLINE:
             self.log.append("table_stopped", reason=reason, round=self.round_no or None)
-            self._fire("stop")
+            self.fire("stop")
 
     @property
     def penetration(self) -> float:
@@ -246,7 +247,7 @@ class TableCore(lc.LifecycleModel):
                 self.config.table, MAX_OPEN_VIOLATIONS,
             )
         if self.state in lc.BASE_STATES:
-            self._fire("hold")
+            self.fire("hold")
 
     def _card_fields(self, device: str, event_no: int) -> dict[str, Any]:
         """The fields every card line carries (penetration is added once the card is counted)."""
@@ -401,7 +402,7 @@ class TableCore(lc.LifecycleModel):
                     **{"from": position}, to=DISCARD, face="up",
                 )
         if cursor.done and self.state == lc.IN_ROUND:
-            self._complete_round()
+            self.complete_round()
 
     def _misread(self, device: str, event_no: int, where: str, to: str, face: str) -> None:
         self.alarms.misreads.append(Misread(where, to, device, event_no, face))
@@ -510,11 +511,12 @@ class TableCore(lc.LifecycleModel):
                     device=device, event_no=event.event_no,
                 )
         elif self.state == lc.READY:
-            self._fire("exhausted")
+            self.fire("exhausted")
 
     # --- shoes and shuffles --------------------------------------------------------------------
 
-    def _new_shoe(self, shoe_id: int) -> None:
+    def new_shoe(self, shoe_id: int) -> None:
+        """Shoe ``shoe_id`` is in play from now: the last one's end is logged and its counts reset."""
         if self.shoe is not None:
             self.log.end_shoe(self.shoe)
         self.shoe = shoe_id
@@ -541,9 +543,9 @@ class TableCore(lc.LifecycleModel):
         if not self._between_rounds():
             self._violation(va.WRONG_STATE, f"a shoe was loaded while the table is {self.state.replace('_', ' ')}", device=device, event_no=event.event_no)
             return
-        self._new_shoe(event.shoe_id)
+        self.new_shoe(event.shoe_id)
         self.deck_good = ok
-        self._fire("shoe_loaded")
+        self.fire("shoe_loaded")
         if not ok:
             self._violation(
                 va.DECK_CHECK, f"shoe of {event.cards} card(s) in {event.decks} deck(s); the table deals {self.config.decks} full deck(s)",
@@ -555,7 +557,7 @@ class TableCore(lc.LifecycleModel):
         if not self._between_rounds():
             self._violation(va.WRONG_STATE, f"a shuffle started while the table is {self.state.replace('_', ' ')}", device=device, event_no=event.event_no)
             return
-        self._fire("shuffle_started")
+        self.fire("shuffle_started")
 
     def _on_shuffle_done(self, device: str, event: ev.ShuffleDone) -> None:
         ok = event.deck_ok and event.decks == self.config.decks
@@ -568,9 +570,9 @@ class TableCore(lc.LifecycleModel):
         if not self._between_rounds():
             self._violation(va.WRONG_STATE, f"a shuffle finished while the table is {self.state.replace('_', ' ')}", device=device, event_no=event.event_no)
             return
-        self._new_shoe(event.shoe_id)
+        self.new_shoe(event.shoe_id)
         self.deck_good = ok
-        self._fire("shuffle_done")
+        self.fire("shuffle_done")
         if not ok:
             parts = []
             if event.missing:
@@ -590,7 +592,7 @@ class TableCore(lc.LifecycleModel):
         self.log.append("shoe_empty", shoe=self.shoe, device=device, event_no=event.event_no)
         self.exhausted = True
         if self.state == lc.READY:
-            self._fire("exhausted")
+            self.fire("exhausted")
 
     def _on_button(self, device: str, event: ev.ButtonPressed) -> None:
         burn = device == self.source and not self.packets
@@ -612,13 +614,13 @@ class TableCore(lc.LifecycleModel):
         key = (device, int(kind))
         if event.cleared:
             if self.alarms.faults.pop(key, None) is not None and not self.alarms.faults and self.state == lc.DEVICE_FAULT:
-                self._fire("fault_cleared")
+                self.fire("fault_cleared")
                 if self.state == lc.IN_ROUND:
                     self._after_cursor()
         else:
             self.alarms.faults[key] = event.detail or kind.name.lower()
             if self.state in lc.BASE_STATES or self.state == lc.HELD:
-                self._fire("fault")
+                self.fire("fault")
 
     # ============================================================== dealer inputs
 
@@ -691,7 +693,7 @@ class TableCore(lc.LifecycleModel):
         self.voided = None
         wagers = {s: dict(inp.wagers[s]) for s in seats} if inp.wagers is not None else None
         cursor = RoundCursor(game.script, RoundContext(seats, wagers, banker, self.packets, self.rules))
-        self._open_round(cursor, inp.banker_stake, self.last_round_announced)
+        self.open_round(cursor, inp.banker_stake, self.last_round_announced)
         # a banking game's rotation, for a restarted controller to carry on (tablectl.table.resume)
         rotation = {"banker_hands": banked, "bank_wanted": sorted(self.people.wanting)} if game.banker else {}
         self.log.append(
@@ -704,10 +706,10 @@ class TableCore(lc.LifecycleModel):
         )
         if past_last:
             self.log.append("alarm", kind=PAST_LAST_ROUND, round=self.round_no, penetration=self.penetration if self.capped else None)
-        self._fire("start_round")
+        self.fire("start_round")
         self._after_cursor()
 
-    def _open_round(self, cursor: RoundCursor, banker_stake: int | None, last: bool) -> None:
+    def open_round(self, cursor: RoundCursor, banker_stake: int | None, last: bool) -> None:
         """Round ``round_no`` is in play, on ``cursor``'s seats and wagers: nothing dealt yet."""
         ctx = cursor.context
         self.in_round = True
@@ -801,9 +803,9 @@ class TableCore(lc.LifecycleModel):
         if outlook == pen.LAST_ROUND and not self.needs_reshuffle and not self.last_round_announced:
             self.last_round_announced = True
             self.log.append("last_round", round=self.round_no + 1, shoe=self.shoe, penetration=self.penetration)
-        self._fire("end_round")
+        self.fire("end_round")
 
-    def _complete_round(self) -> None:
+    def complete_round(self) -> None:
         """All cards and decisions are in: settle (when the wagers are known) and go to settling."""
         cursor = self.cursor
         assert cursor is not None and cursor.hands is not None
@@ -816,14 +818,14 @@ class TableCore(lc.LifecycleModel):
             try:
                 settlement = settle(hands, self.settlement_rules)
             except SettlementError as e:
-                self._fire("round_complete")
+                self.fire("round_complete")
                 self._violation(va.SETTLEMENT_FAILED, str(e))
                 return
             for r in settlement.results:
                 line = {"round": self.round_no, "seat": r.seat, "bet": r.bet, "stake": r.stake, "outcome": r.outcome, "pays": r.pays, "net": r.net}
                 self.log.append("settled", **line)
                 self.settlement.append(line)
-        self._fire("round_complete")
+        self.fire("round_complete")
 
     def _dealer_change(self, inp: DealerChange) -> None:
         self._require(lc.IDLE, lc.SHUFFLING, lc.READY, lc.RESHUFFLE_DUE)
@@ -844,7 +846,7 @@ class TableCore(lc.LifecycleModel):
             self.shoe = None
         self.burns_due = []
         self.marks = 0
-        self._fire("shoe_removed")
+        self.fire("shoe_removed")
 
     def _offer_bank(self, inp: OfferBank) -> None:
         if not self.game.banker:
@@ -899,7 +901,7 @@ class TableCore(lc.LifecycleModel):
             self.base = lc.SETTLING
         if self.capped_out and self.base == lc.READY:
             self.base = lc.RESHUFFLE_DUE
-        self._fire("resolve")
+        self.fire("resolve")
         if self.state == lc.IN_ROUND:
             self._after_cursor()
 

@@ -65,7 +65,7 @@ def _resume_shoe(core: TableCore, shoe: ShoeInPlay) -> None:
     must get back), as do the last-round announcement, the end of the shoe, the dealer-change
     burns not dealt yet, the dealer's burn marks not used yet and the cards a supervisor wrote
     off; the burns after its shuffle were due only before its first card."""
-    core._new_shoe(shoe.shoe)
+    core.new_shoe(shoe.shoe)
     for c in shoe.cards:
         if c is None:
             core.unread += 1
@@ -86,7 +86,7 @@ def _resume_shoe(core: TableCore, shoe: ShoeInPlay) -> None:
         penetration=core.penetration, burns_due=list(core.burns_due), burn_marks=core.marks,
         written_off=[text(c) for c in shoe.written_off], drawn=shoe.drawn, device=shoe.device,
     )
-    core._fire("shoe_resumed")
+    core.fire("shoe_resumed")
 
 
 def _rebuild_round(core: TableCore, records: tuple[dict[str, Any], ...]) -> RoundRebuilt:
@@ -103,17 +103,17 @@ def _resume_round(core: TableCore, start: dict[str, Any], rebuilt: RoundRebuilt)
     it, so the next card goes where it would have gone; a round whose cards and decisions were
     all in is settled (once: what was logged stands) and waits for the dealer to collect."""
     core.round_no = start["round"]
-    core._open_round(rebuilt.cursor, start.get("banker_stake"), bool(start.get("last_round")))
+    core.open_round(rebuilt.cursor, start.get("banker_stake"), bool(start.get("last_round")))
     core.layout, core.decisions, core.settlement = rebuilt.layout, rebuilt.decisions, rebuilt.settlement
     assert core.cursor is not None
     cards = sum(len(held) for held in core.layout.values())
     core.log.append("round_resumed", round=core.round_no, cards=cards, settled=bool(core.settlement), complete=core.cursor.done)
-    core._fire("round_resumed")
+    core.fire("round_resumed")
     if core.cursor.done:
         if core.settlement:
-            core._fire("round_complete")
+            core.fire("round_complete")
         else:
-            core._complete_round()
+            core.complete_round()
 
 
 __all__ = ["take_over"]

@@ -22,13 +22,10 @@ import multiprocessing
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from tablectl.analytics.export.table import TableExport, export_table
 from tablectl.eventlog.trust import Trust
 from tablectl.review.workers import Forked
-
-if TYPE_CHECKING:
-    from tablectl.analytics.export.logs import TableExport
 
 Job = tuple[str, list[Path], Trust]  # (table, its files, what to trust)
 Progress = Callable[[int, int], None]
@@ -38,8 +35,6 @@ def export_in_workers(jobs: Sequence[Job], root: Path, workers: int,
                       progress: Progress | None = None) -> list[TableExport]:
     """Each job's ``export_table`` in a forked child, up to *workers* at a time; the results in
     the order of *jobs*."""
-    from tablectl.analytics.export.logs import export_table
-
     ctx = multiprocessing.get_context("fork")
     results: dict[int, TableExport] = {}
     running: dict[int, tuple[Forked[TableExport], Connection | None]] = {}

@@ -18,41 +18,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
-from itertools import combinations
 from math import lcm, perm
 
 import numpy as np
 
 from tablectl.gamemath.decisions.sight import HIGH, LOW, DecisionValues, Sight
+from tablectl.gamemath.decisions.threecard_sets import subsets, values3
 from tablectl.gamemath.decisions.threecard_showdowns import class_counts
-from tablectl.rules import hand3
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules.hand3 import QUEEN_HIGH, value3
 
-_TABLE = np.array(hand3._TABLE, dtype=np.int64)  # the rules engine's own lookup
-_SUITED = 13**3
 FOLD = tcp.FOLD_DECISION
-
-
-@cache
-def _subsets(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
-    """Every m-card set of one deck: cards (n x m), a 52-bit mask each, the high cards in each,
-    and (three cards) each set's value."""
-    sets = np.array(list(combinations(range(52), m)), dtype=np.int64).reshape(-1, m) if m else np.zeros((1, 0), np.int64)
-    masks = np.zeros(len(sets), dtype=np.uint64)
-    for j in range(m):
-        masks |= np.left_shift(np.uint64(1), sets[:, j].astype(np.uint64))
-    highs = ((sets >> 2) >= 10).sum(axis=1) if m else np.zeros(len(sets), dtype=np.int64)
-    return sets, masks, highs, _values3(sets) if m == 3 else None
-
-
-def _values3(hands: np.ndarray) -> np.ndarray:
-    """``value3`` of each row of an (n x 3) card array."""
-    r = hands >> 2
-    s = hands & 3
-    i = r[:, 0] * 169 + r[:, 1] * 13 + r[:, 2]
-    suited = (s[:, 0] == s[:, 1]) & (s[:, 1] == s[:, 2])
-    return _TABLE[i + suited * _SUITED]
 
 
 def dealer_weights(sight: Sight, size: int = 3) -> tuple[np.ndarray, np.ndarray]:
@@ -62,7 +38,7 @@ def dealer_weights(sight: Sight, size: int = 3) -> tuple[np.ndarray, np.ndarray]
     marks = [c for c in sight.dealer if isinstance(c, str)]
     want_high, want_low = marks.count(HIGH), marks.count(LOW)
     m = size - len(known)
-    sets, masks, highs, values = _subsets(m)
+    sets, masks, highs, values = subsets(m)
     seen = 0
     for c in sight.seen():
         seen |= 1 << c
@@ -77,7 +53,7 @@ def dealer_weights(sight: Sight, size: int = 3) -> tuple[np.ndarray, np.ndarray]
     else:
         weights = np.ones(len(highs), dtype=np.int64)
     if values is None:
-        values = _values3(np.hstack([np.full((len(sets), len(known)), known, dtype=np.int64), sets]))
+        values = values3(np.hstack([np.full((len(sets), len(known)), known, dtype=np.int64), sets]))
     return values, weights
 
 

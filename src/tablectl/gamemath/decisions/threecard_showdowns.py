@@ -27,6 +27,7 @@ from math import perm
 import numpy as np
 
 from tablectl.gamemath.decisions.sight import HIGH, LOW, Sight, is_high
+from tablectl.gamemath.decisions.threecard_sets import subsets, values3
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules.hand3 import QUEEN_HIGH, value3
 
@@ -48,11 +49,9 @@ class _Universe:
 
     def _every(self) -> Lists:
         """Every member's value, sorted, per group (from the three-card math's arrays, at once)."""
-        from tablectl.gamemath.decisions.threecard import _subsets, _values3  # that module counts with these tables
-
-        sets, _, highs, values = _subsets(self.size)
+        sets, _, highs, values = subsets(self.size)
         if values is None:
-            values = _values3(np.hstack([np.full((len(sets), 1), self.known, dtype=np.int64), sets]))
+            values = values3(np.hstack([np.full((len(sets), 1), self.known, dtype=np.int64), sets]))
         return [*(np.sort(values[highs == h]).tolist() for h in range(self.size + 1)), np.sort(values).tolist()]
 
     def _lists(self, members: Iterable[Sequence[int]]) -> Lists:

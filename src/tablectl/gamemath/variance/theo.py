@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from tablectl.gamemath.decisions.threecard import _subsets
+from tablectl.gamemath.decisions.threecard_sets import subsets
 from tablectl.gamemath.holdem.tables import RANK_KEY, flush, ranks
 from tablectl.gamemath.variance.theo_holdem import Class, holdem_classes
 from tablectl.rounds import RoundHands
@@ -70,15 +70,15 @@ def _seats_cards(hands: RoundHands) -> list[int]:
 
 @cache
 def _three_card_keys() -> tuple[np.ndarray, np.ndarray]:
-    """Per three-card set (``_subsets(3)``): its ranks' key sum and, per suit, its ranks' bits."""
-    sets = _subsets(3)[0]
+    """Per three-card set (``subsets(3)``): its ranks' key sum and, per suit, its ranks' bits."""
+    sets = subsets(3)[0]
     r, s = sets >> 2, sets & 3
     bits = np.stack([np.where(s == suit, np.left_shift(1, r), 0).sum(axis=1) for suit in range(4)])
     return RANK_KEY[r].sum(axis=1), bits
 
 
 def six_card_values(cards: Sequence[int], keep: np.ndarray) -> np.ndarray:
-    """The best five of ``cards`` (three) with each three-card set of ``_subsets(3)`` that ``keep``
+    """The best five of ``cards`` (three) with each three-card set of ``subsets(3)`` that ``keep``
     selects, as the rules engine's ``best_five`` values them (its lookup tables, ``holdem_tables``)."""
     sums, bits = _three_card_keys()
     best = ranks(6)[sums[keep] + int(sum(RANK_KEY[c >> 2] for c in cards))].astype(np.int64)
@@ -98,8 +98,8 @@ def _six_lines(table: Any) -> np.ndarray:
 
 @cache
 def _dealer_values() -> tuple[np.ndarray, np.ndarray]:
-    """The distinct values of the three-card sets (``_subsets(3)``) and each set's place among them."""
-    values = _subsets(3)[3]
+    """The distinct values of the three-card sets (``subsets(3)``) and each set's place among them."""
+    values = subsets(3)[3]
     found, back = np.unique(values, return_inverse=True)  # type: ignore[call-overload]
     return found.astype(np.int64), back
 
@@ -112,7 +112,7 @@ def _threecard_classes(hands: RoundHands, rules: Any) -> Iterator[Class]:
     held = 0
     for c in _seats_cards(hands):
         held |= 1 << c
-    sets, masks, _, _ = _subsets(3)
+    sets, masks, _, _ = subsets(3)
     keep = (masks & np.uint64(held)) == 0
     sets = sets[keep]
     dealer, back = _dealer_values()
