@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
-from tablectl.review.reentry import reentry_test
+from tablectl.review.shuffle.reentry import reentry_test
 from tablectl.review.shuffle.common import ObservedShuffle, QualityResult
 from tablectl.review.shuffle.guessing import guessing_test
 from tablectl.review.shuffle.models import riffles, shelf_shuffle, simulate_csm, uniform_shuffle

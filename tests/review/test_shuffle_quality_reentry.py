@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from tablectl.review.reentry import reentry_test
+from tablectl.review.shuffle.reentry import reentry_test
 from tablectl.review.shuffle.common import CsmEvent
 from tablectl.review.shuffle.models import simulate_csm
 

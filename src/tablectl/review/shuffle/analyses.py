@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tablectl.cards import DECK_SIZE
-from tablectl.review.reentry import reentry_test
+from tablectl.review.shuffle.reentry import reentry_test
 from tablectl.review.shuffle.common import (
     DEFAULT_THRESHOLDS,
     CsmEvent,
