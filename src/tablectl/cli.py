@@ -49,6 +49,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("export", "Export verified card logs as a Parquet dataset for surveillance."),
     "query": ("query", "SQL and named surveillance queries on an exported dataset (DuckDB)."),
     "floor": ("floor", "The floor report: hold against the game math by table, dealer and day."),
+    "pit": ("pit", "The live pit page over every table of a floor (--demo N: a whole floor here)."),
 }
 
 

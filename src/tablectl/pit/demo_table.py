@@ -1,0 +1,83 @@
+"""One simulated table of ``tablectl pit --demo``, as its own process: the table on simulated
+devices (``TableRuntime``), the virtual dealer at a pace a person can follow (the live display's
+``Paced``), planted mistakes at a rate, and the table's publisher (``tablectl.pit.nats.publish_log``)
+sending its log to the stream. SIGTERM stops the table (a clean shutdown, the log closed with its
+signed checkpoint), lets the publisher drain, and exits 0.
+
+    python -m tablectl.pit.demo_table CONFIG TABLE LOG_DIR URL [--seed S] [--pace P] [--mistakes R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one demo table until SIGTERM (or its rounds are played)."""
+    p = argparse.ArgumentParser(prog="tablectl.pit.demo_table")
+    p.add_argument("config", type=Path)
+    p.add_argument("table")
+    p.add_argument("log_dir", type=Path)
+    p.add_argument("url")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--pace", type=float, default=0.1)
+    p.add_argument("--mistakes", type=float, default=0.0)
+    p.add_argument("--rounds", type=int, default=1_000_000)
+    a = p.parse_args(argv)
+
+    from tablectl.config import load_config
+    from tablectl.display.live import Paced
+    from tablectl.pit.nats import publish_log
+    from tablectl.table.inputs import InputRejected
+    from tablectl.table.runtime import TableRuntime
+    from tablectl.table.virtual_dealer import DealerError, VirtualDealer
+
+    config = load_config(a.config)
+    config = dataclasses.replace(config, table=a.table)
+    a.log_dir.mkdir(parents=True, exist_ok=True)
+
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+
+    def publisher() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(publish_log(a.url, a.log_dir, a.table, stop))
+
+    runtime = TableRuntime(config, simulate=True, log_dir=a.log_dir, seed=a.seed, sim_options={"faults": []})
+    controller = runtime.start()
+    thread = threading.Thread(target=publisher, name="publisher", daemon=True)
+    thread.start()
+    stopping = threading.Event()
+
+    def terminate(signum: int, frame: object) -> None:
+        stopping.set()
+        controller.request_stop()
+
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGINT, terminate)
+    mistakes = open(a.log_dir.parent / f"{a.table}.mistakes.jsonl", "w", encoding="utf-8")  # noqa: SIM115
+    dealer = VirtualDealer(Paced(controller, a.pace), runtime.sims[config.card_device], seed=a.seed,  # type: ignore[arg-type]
+                           mistakes=a.mistakes, mistakes_log=mistakes)
+    try:
+        dealer.play(a.rounds)
+    except (DealerError, InputRejected) as e:
+        if not stopping.is_set():
+            print(f"{a.table}: {e}", file=sys.stderr)
+    finally:
+        mistakes.close()
+        runtime.stop()
+    time.sleep(0.7)  # the publisher sends the last lines (the shutdown checkpoint)
+    loop.call_soon_threadsafe(stop.set)
+    thread.join(5)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,288 @@
+"""The live feed: the stream's log lines into the floor state, and the state's changes out to every
+open page.
+
+:class:`Feed` subscribes to every table's log subject (an ordered JetStream consumer from the
+start of the stream, then from the last message it took) and to the collectors' alarm subjects;
+each line goes to the floor state (``state.Floor``) and to review's rounds (``rounds.RoundBook``).
+The broker going away is survived: the connection reconnects by itself, and on reconnecting (or
+when the stream is found ahead of what was delivered) the consumer is made again from the next
+stream sequence, so nothing is missed or taken twice (the state ignores a line it already has).
+
+:class:`Hub` fans out: every ``interval`` it renders each changed table's fragments once and
+queues them to every page that shows them (Server-Sent Events, ``app.py``), and once a second it
+looks for tables that fell silent. A page too slow to keep up is dropped; its browser reconnects
+and gets every fragment again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from tablectl.pit import nats as pn
+from tablectl.pit.rounds import RoundBook
+from tablectl.pit.state import Floor
+from tablectl.pit.views import Views
+
+#: events queued to one page before it counts as too slow and is dropped
+CLIENT_QUEUE = 2000
+
+
+@dataclass(eq=False)
+class Client:
+    """One open page: the table it shows (None: the floor) and its queue of SSE events."""
+
+    table: str | None
+    queue: asyncio.Queue[tuple[str, bytes] | None] = field(default_factory=lambda: asyncio.Queue(CLIENT_QUEUE))
+    dropped: bool = False
+
+    def put(self, event: str, data: bytes) -> None:
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait((event, data))
+        except asyncio.QueueFull:
+            self.dropped = True
+            with contextlib.suppress(asyncio.QueueEmpty):
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)  # the page's stream ends; its browser reconnects
+
+
+def _event(**data: Any) -> bytes:
+    return orjson.dumps(data)
+
+
+class Hub:
+    """The open pages, and what changed since they were last told."""
+
+    def __init__(self, views: Views, interval: float = 0.1) -> None:
+        self.views, self.interval = views, interval
+        self.clients: set[Client] = set()
+        self.dirty: set[str] = set()
+        self.alarms_version = -1
+        self.feed_text = "connecting to the stream"
+        self._feed_changed = False
+        self._kinds: dict[str, str] = {}
+        self.sent = 0
+
+    def changed(self, table: str) -> None:
+        self.dirty.add(table)
+
+    def feed_status(self, text: str) -> None:
+        if text != self.feed_text:
+            self.feed_text, self._feed_changed = text, True
+
+    def join(self, table: str | None) -> Client:
+        """A new page: queued every fragment it shows, then each change."""
+        c = Client(table)
+        c.put("feed", _event(text=self.feed_text))
+        if table is None:
+            for name in sorted(self.views.floor.tables):
+                c.put("tile", _event(table=name, html=self.views.tile(name)))
+            c.put("alarms", _event(html=self.views.alarms()))
+        else:
+            self._table_events(c, table)
+        self.clients.add(c)
+        return c
+
+    def leave(self, c: Client) -> None:
+        self.clients.discard(c)
+
+    def _table_events(self, c: Client, table: str) -> None:
+        v = self.views
+        c.put("tile", _event(table=table, html=v.tile(table)))
+        c.put("layout", _event(html=v.layout(table)))
+        c.put("rounds", _event(html=v.rounds_of(table)))
+
+    def flush(self) -> None:
+        """Tell every page what changed since the last flush (each fragment rendered once)."""
+        dirty, self.dirty = self.dirty, set()
+        floor_clients = [c for c in self.clients if c.table is None]
+        if self._feed_changed:
+            self._feed_changed = False
+            data = _event(text=self.feed_text)
+            for c in self.clients:
+                c.put("feed", data)
+        for table in sorted(dirty):
+            self._kinds[table] = self.views.tile_of(table).kind
+            tile = _event(table=table, html=self.views.tile(table))
+            for c in floor_clients:
+                c.put("tile", tile)
+            watchers = [c for c in self.clients if c.table == table]
+            if watchers:
+                layout = _event(html=self.views.layout(table))
+                rounds = _event(html=self.views.rounds_of(table))
+                for c in watchers:
+                    c.put("tile", tile)
+                    c.put("layout", layout)
+                    c.put("rounds", rounds)
+            self.sent += 1
+        if self.alarms_version != self.views.floor.alarms_version:
+            self.alarms_version = self.views.floor.alarms_version
+            alarms = _event(html=self.views.alarms())
+            for c in floor_clients:
+                c.put("alarms", alarms)
+
+    def look_for_silence(self) -> None:
+        """Mark the tables whose tile kind changed with the passing of time (fell silent)."""
+        for table in list(self.views.floor.tables):
+            kind = self.views.tile_of(table).kind
+            if self._kinds.get(table) != kind:
+                self._kinds[table] = kind
+                self.dirty.add(table)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Flush every ``interval``; look for silence every second."""
+        last_look = 0.0
+        while not stop.is_set():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stop.wait(), self.interval)
+            now = time.monotonic()
+            if now - last_look >= 1.0:
+                last_look = now
+                self.look_for_silence()
+            self.flush()
+
+
+class Feed:
+    """The stream's log lines and alarms into the floor state (see the module's docstring)."""
+
+    def __init__(self, url: str, floor: Floor, rounds: RoundBook, on_change: Callable[[str], None],
+                 on_status: Callable[[str], None] = lambda s: None) -> None:
+        self.url, self.floor, self.rounds = url, floor, rounds
+        self.on_change, self.on_status = on_change, on_status
+        self.last_stream_seq = 0
+        self.lines = 0
+        self.refused = 0  # lines on one table's subject that name another table
+        self._resubscribe = asyncio.Event()
+        self._sub: Any = None
+        self.connected = False
+
+    # ------------------------------------------------------------------ the lines
+
+    def take(self, subject: str, data: bytes, stream_seq: int = 0) -> None:
+        """One message of a log subject (also what tests and the load bench call directly)."""
+        if stream_seq:
+            if stream_seq <= self.last_stream_seq:
+                return
+            self.last_stream_seq = stream_seq
+        table = pn.table_of(subject)
+        try:
+            rec = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            self.refused += 1
+            return
+        if not isinstance(rec, dict) or table is None or rec.get("table") != table:
+            self.refused += 1  # a line published on another table's subject is not that table's
+            return
+        self.lines += 1
+        if self.floor.apply(rec):
+            self.rounds.feed(table, data)
+            self.on_change(table)
+
+    def take_alarm(self, subject: str, data: bytes) -> None:
+        """One message of an alarm subject (the collector's: a line refused, a gap, a fork)."""
+        table = pn.table_of(subject) or "?"
+        try:
+            msg = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            msg = {"detail": data[:200].decode("utf-8", "replace")}
+        if not isinstance(msg, dict):
+            msg = {"detail": str(msg)}
+        kind = str(msg.get("kind") or msg.get("reason") or "collector")
+        what = str(msg.get("detail") or msg.get("message") or kind)
+        todo = str(msg.get("what_to_do") or "Surveillance: review the table's log (tablectl review) before trusting its copy.")
+        ts = str(msg.get("ts") or time.strftime("%Y-%m-%dT%H:%M:%S.000000Z", time.gmtime()))
+        self.floor.external_alarm(table, ts, kind, what, todo)
+        self.on_change(table)
+
+    # ------------------------------------------------------------------ the subscription
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Subscribe, and subscribe again whenever the broker comes back, until ``stop``."""
+        from nats.js import api
+
+        async def disconnected() -> None:
+            self.connected = False
+            self.on_status("broker unreachable: reconnecting")
+
+        async def reconnected() -> None:
+            self.connected = True
+            self.on_status("broker back: catching up")
+            self._resubscribe.set()
+
+        async def on_log(msg: Any) -> None:
+            seq = 0
+            with contextlib.suppress(Exception):
+                seq = msg.metadata.sequence.stream
+            self.take(msg.subject, msg.data, seq)
+
+        async def on_alarm(msg: Any) -> None:
+            self.take_alarm(msg.subject, msg.data)
+
+        nc = None
+        while nc is None and not stop.is_set():
+            try:
+                nc = await pn.connect(self.url, disconnected_cb=disconnected, reconnected_cb=reconnected)
+            except Exception:
+                self.on_status(f"broker unreachable at {self.url}: retrying")
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(stop.wait(), 1.0)
+        if nc is None:
+            return
+        self.connected = True
+        try:
+            with contextlib.suppress(Exception):
+                await nc.subscribe(pn.ALARM_SUBJECTS, cb=on_alarm)
+            js = nc.jetstream(timeout=2.0)
+            idle_checks = 0
+            while not stop.is_set():
+                if self._resubscribe.is_set():
+                    self._resubscribe.clear()
+                    await self._drop()
+                if self._sub is None and nc.is_connected:
+                    try:
+                        start = self.last_stream_seq + 1
+                        config = api.ConsumerConfig(deliver_policy=api.DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=start)
+                        self._sub = await js.subscribe(pn.LOG_SUBJECTS, cb=on_log, ordered_consumer=True, config=config,
+                                                       idle_heartbeat=2.0)
+                        self.on_status("live from the stream")
+                    except Exception as e:
+                        self._sub = None
+                        self.on_status(f"waiting for the stream ({type(e).__name__})")
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(stop.wait(), 1.0)
+                # a consumer lost with a restarted broker delivers nothing: compare with the stream
+                if self._sub is not None and nc.is_connected:
+                    idle_checks += 1
+                    if idle_checks >= 3:
+                        idle_checks = 0
+                        before = self.last_stream_seq
+                        try:
+                            info = await js.stream_info(await js.find_stream_name_by_subject(pn.log_subject("any")))
+                            behind = info.state.last_seq > before
+                        except Exception:
+                            behind = False
+                        if behind:
+                            await asyncio.sleep(1.0)
+                            if self.last_stream_seq == before:
+                                self._resubscribe.set()
+        finally:
+            await self._drop()
+            with contextlib.suppress(Exception):
+                await nc.close()
+
+    async def _drop(self) -> None:
+        sub, self._sub = self._sub, None
+        if sub is not None:
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
+
+
+__all__ = ["CLIENT_QUEUE", "Client", "Feed", "Hub"]
