@@ -42,10 +42,11 @@ class Demo:
     mistakes: float = 0.05
     seed: int = 1
     env: dict[str, str] | None = None  # the tables' environment (default: this process's)
-    broker: Any = None
+    broker: Any = None  # a running broker to use (the demo starts and stops its own when None)
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     collector: subprocess.Popen[bytes] | None = None
     _tmp: Any = None
+    _own_broker: bool = False
 
     @property
     def url(self) -> str:
@@ -66,8 +67,9 @@ class Demo:
             self._tmp = tempfile.TemporaryDirectory(prefix="tablectl-pit-demo-")
             self.root = Path(self._tmp.name)
         self.root.mkdir(parents=True, exist_ok=True)
-        self.broker = live_broker(self.root / "broker")
-        self.broker.__enter__()
+        if self.broker is None:
+            self.broker, self._own_broker = live_broker(self.root / "broker"), True
+            self.broker.__enter__()
         try:
             for i in range(1, self.tables + 1):
                 self.start_table(i)
@@ -124,7 +126,7 @@ class Demo:
             self.collector.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.collector.wait(10)
-        if self.broker is not None:
+        if self._own_broker:
             self.broker.__exit__(None, None, None)
         if self._tmp is not None:
             self._tmp.cleanup()

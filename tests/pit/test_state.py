@@ -1,0 +1,183 @@
+"""The pit's floor state, folded from plain log records (no broker, no browser)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablectl.pit.state import Floor, epoch
+from tablectl.table.validation import WHAT_TO_DO
+
+T0 = "2026-05-01T21:00:00.000000Z"
+
+
+class Log:
+    """Records of one table, numbered and timed as the table writes them."""
+
+    def __init__(self, table: str = "T1", start: str = T0) -> None:
+        self.table, self.seq, self.t = table, 0, epoch(start)
+
+    def __call__(self, event: str, *, after: float = 0.1, **fields: Any) -> dict[str, Any]:
+        import datetime as dt
+
+        self.seq += 1
+        self.t += after
+        ts = dt.datetime.fromtimestamp(self.t, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        return {"seq": self.seq, "event": event, "ts": ts, "table": self.table, **fields}
+
+
+def started(log: Log) -> list[dict[str, Any]]:
+    return [
+        log("log_opened", previous=None),
+        log("table_started", game="one-card-poker", decks=6, seats=7, source="shoe", source_kind="shoe",
+            house_rules={"dp_declines_war": "push"}, pay_tables={}),
+        log("state", to="idle", round=None),
+        log("dealer_change", dealer="dealer-7"),
+        log("shoe_loaded", shoe=1, decks=6, cards=312, deck_ok=True),
+        log("state", to="ready", round=None),
+    ]
+
+
+def a_round(log: Log, n: int, net: int = -500) -> list[dict[str, Any]]:
+    return [
+        log("round_started", round=n, seats=[2, 5], wagers={"2": {"primary": 1000}, "5": {"primary": 500, "tie": 100}},
+            banker=1, banker_stake=100000, dealer="dealer-7"),
+        log("state", to="in_round", round=n),
+        log("dealt", card="TC", to="seat:2", face="up", round=n, penetration=0.01),
+        log("dealt", card="QS", to="seat:5", face="up", round=n, penetration=0.02),
+        log("dealt", card="9H", to="dp", face="down", round=n, penetration=0.03),
+        log("settled", round=n, seat=2, bet="primary", stake=1000, outcome="lose", pays="", net=net),
+        log("state", to="settling", round=n),
+        log("round_ended", round=n, complete=True),
+        log("state", to="ready", round=n),
+    ]
+
+
+def floor_of(*records: list[dict[str, Any]]) -> Floor:
+    f = Floor()
+    for batch in records:
+        for r in batch:
+            f.apply(r)
+    return f
+
+
+def test_a_table_started_shows_its_game_dealer_and_state() -> None:
+    log = Log()
+    t = floor_of(started(log)).tables["T1"]
+    assert (t.game, t.dealer, t.state) == ("one-card-poker", "dealer-7", "ready")
+
+
+def test_a_round_started_is_the_tiles_round_and_its_seats_are_in_play() -> None:
+    log = Log()
+    f = floor_of(started(log), a_round(log, 1), a_round(log, 2)[:3])
+    t = f.tables["T1"]
+    assert t.round == 2
+    assert t.seats_in_play() == [2, 5]
+    assert t.status(t.last_heard)[:2] == ("dealing", "dealing round 2")
+
+
+def test_the_days_handle_and_win_come_from_the_wagers_and_the_settlement() -> None:
+    log = Log()
+    t = floor_of(started(log), a_round(log, 1, net=-1000), a_round(log, 2, net=1000), a_round(log, 3, net=-1000)).tables["T1"]
+    assert t.day is not None
+    assert (t.day.rounds, t.day.handle, t.day.win) == (3, 3 * 1600, 1000)
+    assert t.day.hold == 1000 / 4800
+
+
+def test_the_expected_hold_weighs_each_wagers_edge_by_its_stake() -> None:
+    log = Log()
+    t = floor_of(started(log), a_round(log, 1)).tables["T1"]
+    edges = {"primary": 0.0, "tie": 0.15}
+    assert t.expected_hold(lambda game, decks, rules: edges) == (1500 * 0.0 + 100 * 0.15) / 1600
+
+
+def test_no_math_no_expected_hold() -> None:
+    log = Log()
+    t = floor_of(started(log), a_round(log, 1)).tables["T1"]
+    assert t.expected_hold(lambda game, decks, rules: None) is None
+
+
+def test_a_face_down_card_stays_hidden_on_the_layout_until_revealed() -> None:
+    log = Log()
+    f = floor_of(started(log), a_round(log, 1)[:5])
+    lay = f.tables["T1"].layout
+    assert lay is not None and dict(lay.others()) == {"dp": [None]}
+    f.apply(log("revealed", round=1, to="dp", cards=["9H"]))
+    assert dict(lay.others()) == {"dp": ["9H"]}
+
+
+def test_a_violation_holds_the_table_with_why_and_what_to_do() -> None:
+    log = Log()
+    f = floor_of(started(log), a_round(log, 1)[:3])
+    f.apply(log("violation", kind="burn_missing", round=1, detail="the shuffle's burn was not drawn"))
+    f.apply(log("state", to="held", round=1))
+    t = f.tables["T1"]
+    kind, status, todo = t.status(t.last_heard)
+    assert kind == "held"
+    assert "burn missing" in status and "the shuffle's burn was not drawn" in status
+    assert todo == WHAT_TO_DO["burn_missing"]
+    assert (t.day.violations, t.day.holds) == (1, 1)  # type: ignore[union-attr]
+
+
+def test_an_alarm_lists_the_table_time_what_happened_and_what_to_do_newest_first() -> None:
+    a, b = Log("A"), Log("B")
+    f = floor_of(started(a), started(b))
+    f.apply(a("violation", kind="too_many_cards", round=3, detail="a card the round does not need"))
+    f.apply(b("violation", kind="penetration_cap", round=9, detail="past the cap"))
+    assert [(x.table, x.kind, x.what_to_do) for x in f.alarms] == [
+        ("B", "penetration_cap", WHAT_TO_DO["penetration_cap"]),
+        ("A", "too_many_cards", WHAT_TO_DO["too_many_cards"]),
+    ]
+
+
+def test_a_resolution_closes_the_alarm_with_the_supervisor_and_the_note() -> None:
+    log = Log()
+    f = floor_of(started(log))
+    v = log("violation", kind="too_many_cards", round=1, detail="x")
+    f.apply(v)
+    f.apply(log("resolved", supervisor="pit-anna", note="card found under the shoe", violations=[v["seq"]], kinds=["too_many_cards"]))
+    alarm = f.alarms[0]
+    assert (alarm.open, alarm.resolved_by, alarm.note) == (False, "pit-anna", "card found under the shoe")
+    assert f.tables["T1"].open_alarms() == ()
+
+
+def test_a_device_fault_says_what_the_attendant_must_do() -> None:
+    log = Log()
+    f = floor_of(started(log))
+    f.apply(log("fault", fault="jam", cleared=False, detail="card jammed", device="shoe"))
+    f.apply(log("state", to="device_fault", round=None))
+    kind, status, todo = f.tables["T1"].status(f.tables["T1"].last_heard)
+    assert (kind, todo) == ("fault", "Clear the device fault (attendant).")
+    assert "card jammed" in status
+
+
+def test_a_table_heard_nothing_from_for_30_seconds_is_silent() -> None:
+    log = Log()
+    t = floor_of(started(log)).tables["T1"]
+    assert t.status(t.last_heard + 29.0)[0] == "ready"
+    kind, status, _ = t.status(t.last_heard + 30.0)
+    assert kind == "silent" and "silent for 30 s" in status
+
+
+def test_a_stopped_table_says_so_until_it_writes_again() -> None:
+    log = Log()
+    f = floor_of(started(log))
+    f.apply(log("table_stopped", reason="stop", round=None))
+    assert f.tables["T1"].status(f.tables["T1"].last_heard)[0] == "stopped"
+    f.apply(log("log_opened", previous="x"))
+    assert f.tables["T1"].status(f.tables["T1"].last_heard)[0] != "stopped"
+
+
+def test_a_line_taken_twice_counts_once() -> None:
+    log = Log()
+    records = started(log) + a_round(log, 1)
+    f = floor_of(records, records)
+    assert f.tables["T1"].day.handle == 1600  # type: ignore[union-attr]
+
+
+def test_a_new_day_starts_the_figures_again() -> None:
+    log = Log(start="2026-05-01T23:59:50.000000Z")
+    f = floor_of(started(log), a_round(log, 1))
+    log.t += 60
+    f.apply_all(a_round(log, 2))
+    day = f.tables["T1"].day
+    assert day is not None and (day.date, day.rounds, day.handle) == ("2026-05-02", 1, 1600)
