@@ -32,6 +32,7 @@ import pytest
 from tablectl.commands.run import Terminated, _Termination
 from tablectl.eventlog import LogCorruptError, iter_events, keyring
 from tablectl.eventlog.verify import verify
+from tablectl.table.stopping import StopReason, for_signal
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "tables" / "one-card-poker.toml"
 
@@ -41,7 +42,7 @@ from tablectl.commands.run import _Termination
 
 termination = _Termination()
 stops = []
-termination.arm(lambda: stops.append(1))
+termination.arm(lambda reason: stops.append(reason))
 threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGTERM)).start()
 while not stops:
     exec("x = sum(range(5000))")
@@ -91,14 +92,14 @@ def test_a_sigterm_inside_code_run_from_a_string_only_asks_for_the_stop_and_the_
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_the_signal_handler_only_asks_for_the_stop_and_never_raises(signum: int) -> None:
     termination = _Termination()
-    stops: list[int] = []
+    stops: list[StopReason] = []
     try:
-        termination.arm(lambda: stops.append(signum))
+        termination.arm(stops.append)
         signal.raise_signal(signum)
         signal.raise_signal(signum)
     finally:
         termination.restore()
-    assert termination.requested and stops == [signum, signum]
+    assert termination.requested and stops == [for_signal(signum)] * 2
 
 
 def test_a_signal_before_the_table_is_armed_is_acted_on_when_it_is() -> None:
@@ -106,7 +107,7 @@ def test_a_signal_before_the_table_is_armed_is_acted_on_when_it_is() -> None:
     try:
         signal.raise_signal(signal.SIGTERM)
         with pytest.raises(Terminated):
-            termination.arm(lambda: None)
+            termination.arm(lambda reason: None)
     finally:
         termination.restore()
 
@@ -125,8 +126,9 @@ class Stopped:
     recovered: bool  # the second run found an unclean shutdown
 
 
-# how a stopped table's log ends: the table goes offline, then the log's signed shutdown checkpoint
-CLEAN_END = [("table_stopped", "stop"), ("state", "offline"), ("checkpoint", "shutdown")]
+# how a stopped table's log ends: the table goes offline (a signal stopped it), then the log's
+# signed shutdown checkpoint
+CLEAN_END = [("table_stopped", "signal"), ("state", "offline"), ("checkpoint", "shutdown")]
 _CARD_EVENTS = ("drawn", "dealt", "burned")  # a card out of the shoe: outside a round, dealt, burned
 
 
@@ -219,12 +221,12 @@ def stop_while_cards_flow(log_dir: Path, rng: random.Random, *, how: str = "floo
                    again.returncode, recovered)
 
 
-def _assert_clean_stop(stopped: Stopped) -> None:
+def _assert_clean_stop(stopped: Stopped, reason: str = "signal") -> None:
     assert stopped.code == 130, stopped.stderr
     assert "Traceback" not in stopped.stderr, stopped.stderr
     assert stopped.ok and not stopped.findings, stopped.findings
     assert stopped.cards > 0
-    assert stopped.last == CLEAN_END
+    assert stopped.last == [("table_stopped", reason), *CLEAN_END[1:]]
     assert (stopped.rerun, stopped.recovered) == (130, False)
 
 
@@ -238,7 +240,7 @@ def test_a_sigterm_while_the_virtual_dealer_plays_stops_it_cleanly(tmp_path: Pat
 
 @pytest.mark.slow
 def test_a_ctrl_c_while_a_device_floods_the_table_stops_it_cleanly(tmp_path: Path) -> None:
-    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", random.Random(), signum=signal.SIGINT))
+    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", random.Random(), signum=signal.SIGINT), "ctrl_c")
 
 
 def test_a_sigterm_under_the_live_display_while_the_virtual_dealer_plays_stops_it_cleanly(tmp_path: Path) -> None:
@@ -247,7 +249,7 @@ def test_a_sigterm_under_the_live_display_while_the_virtual_dealer_plays_stops_i
 
 @pytest.mark.slow
 def test_a_ctrl_c_under_the_live_display_while_the_virtual_dealer_plays_stops_it_cleanly(tmp_path: Path) -> None:
-    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", random.Random(), how="display", signum=signal.SIGINT))
+    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", random.Random(), how="display", signum=signal.SIGINT), "ctrl_c")
 
 
 @pytest.mark.slow

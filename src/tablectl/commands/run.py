@@ -18,11 +18,16 @@ With ``--simulate`` and no signing key configured, the log is signed with the ta
 kept in a private directory (``$XDG_STATE_HOME/tablectl/session-keys``, mode 0700), never in the
 log directory, and enrolled in the keyring for review (``tablectl.table.session_key``).
 
-SIGTERM (or Ctrl-C: SIGINT) stops the table cleanly at any moment: while the table is starting it
-is remembered and acted on once the log is open (a log is never left half-opened and unsigned);
-after that the table takes what is queued, logs ``table_stopped`` and commits, and once its
-owner thread has ended the log closes with a signed shutdown checkpoint. The signal handler only
-notes the signal and queues the stop; it never raises into the code the main thread is running.
+SIGTERM (or Ctrl-C: SIGINT; or SIGHUP) stops the table cleanly at any moment, within
+``tablectl.table.stopping.STOP_DEADLINE`` (10 s) whatever is queued: while the table is starting
+it is remembered and acted on once the log is open (a log is never left half-opened and
+unsigned); after that the table stops at once: it commits what it is applying, logs
+``table_stopped`` naming the signal (``reason`` ``signal`` or ``ctrl_c``, ``signal`` its name) and
+commits, and takes nothing more of what is queued (never acknowledged, so each device sends it
+again at the next start); once its owner thread has ended the log closes with a signed shutdown
+checkpoint. The end of autoplay, the display's quit key and an error stop the table as
+``autoplay_done``, ``quit`` and ``error``. The signal handler only notes the signal and asks for
+the stop; it never raises into the code the main thread is running.
 
 Exit codes: 0 done; 1 the table was held without a planted mistake (a violation found);
 2 bad input or configuration; 3 the log on disk does not verify; 4 a device could not be used;
@@ -53,6 +58,7 @@ from tablectl.cli import (
     CommandError,
 )
 from tablectl.commands.options import Finite
+from tablectl.table.stopping import AUTOPLAY_DONE, ERROR, QUIT, STOP, StopReason, for_signal
 
 # errors of the file system holding the log, not of its configuration: a restart helps once the
 # space (or the disk) is back
@@ -70,26 +76,30 @@ class Terminated(KeyboardInterrupt):
 
 
 class _Termination:
-    """SIGTERM and SIGINT for ``run``. The handler never raises: it notes the signal
-    (``requested``) and, once ``arm`` has named how to stop the table, calls that (it must be safe
-    in a signal handler: ``TableController.request_stop``). The main thread, where it waits, sees
-    ``requested`` or the table ending, and stops the table from there. A signal before ``arm``
-    makes ``arm`` raise :class:`Terminated` (the log is open by then and is closed cleanly)."""
+    """SIGTERM, SIGINT and SIGHUP for ``run``. The handler never raises: it notes the signal
+    (``requested``, ``reason``) and, once ``arm`` has named how to stop the table, calls that with
+    the reason (it must be safe in a signal handler: ``TableController.request_stop``). The main
+    thread, where it waits, sees ``requested`` or the table ending, and stops the table from
+    there. A signal before ``arm`` makes ``arm`` raise :class:`Terminated` (the log is open by
+    then and is closed cleanly, naming that signal)."""
 
-    SIGNALS = (signal.SIGTERM, signal.SIGINT)
+    SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
     def __init__(self) -> None:
         self.requested = False
-        self._stop: Callable[[], None] | None = None
+        self.reason: StopReason | None = None  # the first signal's
+        self._stop: Callable[[StopReason], None] | None = None
         self.previous = {signum: signal.signal(signum, self) for signum in self.SIGNALS}
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         self.requested = True
+        if self.reason is None:
+            self.reason = for_signal(signum)
         stop = self._stop
         if stop is not None:
-            stop()
+            stop(self.reason)
 
-    def arm(self, stop: Callable[[], None]) -> None:
+    def arm(self, stop: Callable[[StopReason], None]) -> None:
         """From now on a signal calls ``stop``; raises :class:`Terminated` if one came before."""
         self._stop = stop
         if self.requested:
@@ -317,27 +327,33 @@ def _run(
             raise CommandError(f"--truth {truth}: {e.strerror or e}", EXIT_USAGE) from None
     seated = SeatedPlayers(player_errors, profiles or {}, writer.decision if writer else None)
     interrupted = False
+    why = ERROR  # until the run ends as it should
 
     def stopping() -> bool:
         return termination is not None and termination.requested
 
+    def stop_at_once(reason: StopReason) -> None:  # in the signal handler
+        controller.request_stop(reason.reason, signal=reason.signal, at_once=True)
+
     try:
         if termination is not None:
-            termination.arm(controller.request_stop)
+            termination.arm(stop_at_once)
         if headless:
-            _run_headless(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, players=seated, where=where,
-                          stopping=stopping)
+            why = _run_headless(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, players=seated,
+                                where=where, stopping=stopping)
         else:
-            _run_display(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, players=seated, pace=pace, where=where,
-                         demo_supervisor=demo_supervisor, stopping=stopping)
+            why = _run_display(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, players=seated,
+                               pace=pace, where=where, demo_supervisor=demo_supervisor, stopping=stopping)
     except KeyboardInterrupt:
         interrupted = True
+        if termination is not None and termination.reason is not None:  # a signal before the table was armed
+            stop_at_once(termination.reason)
     finally:
         if out is not None:
             out.close()
         if writer is not None:
             writer.close()
-        runtime.stop()  # a signed "shutdown" checkpoint closes the log, whatever ended the run
+        runtime.stop(reason=why)  # a signed "shutdown" checkpoint closes the log, whatever ended the run
     if controller.error is not None:  # a stop asked for after the log failed is still that failure
         raise _failure(config, controller.error)
     if interrupted or stopping():
@@ -368,36 +384,42 @@ def _report(config, report, where) -> str:  # type: ignore[no-untyped-def]
     )
 
 
-def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_out, where, stopping, players=SeatedPlayers()) -> None:  # type: ignore[no-untyped-def]
+def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_out, where, stopping, players=SeatedPlayers()) -> str:  # type: ignore[no-untyped-def]
     """No display: serve until SIGTERM / Ctrl-C, or have the virtual dealer play ``rounds``.
     A signal stops the controller (``stopping()`` says so); the dealer then finds its inputs
-    rejected and this returns."""
+    rejected and this returns. Returns why the table is to stop (``tablectl.table.stopping``)."""
     from tablectl.table.inputs import InputRejected
     from tablectl.table.virtual_dealer import DealerError
 
     if rounds is None:
         click.echo(f"{config.table}: running ({config.game}); log in {where}; Ctrl-C stops", err=True)
-        controller.wait_stopped()  # until SIGTERM / Ctrl-C stops it, or its log failed
-        return
+        # until a signal stops it, or its log failed; once a signal came, the caller waits for the
+        # table with a deadline (the runtime's stop), never here without one
+        while not controller.wait_stopped(0.25) and not stopping():
+            pass
+        return STOP
     dealer = _virtual_dealer(controller, runtime, config, seed=seed, rate=rate, mistakes_out=mistakes_out, players=players)
     try:
         report = dealer.play(rounds)
     except (DealerError, InputRejected) as e:
         if controller.error is not None or stopping():
-            return  # the log failed under the dealer (reported as that), or the table was stopped
+            return STOP  # the log failed under the dealer (reported as that), or the table was stopped
         if not isinstance(e, DealerError):
             raise
         raise CommandError(f"{config.table}: {e}", EXIT_FINDINGS) from None
     if stopping():
-        return
+        return STOP
     click.echo(_report(config, report, where))
+    return AUTOPLAY_DONE
 
 
 def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_out, pace, players=SeatedPlayers(), where, demo_supervisor=False,  # type: ignore[no-untyped-def]
-                 stopping=lambda: False) -> None:
+                 stopping=lambda: False) -> str:
     """The live display in this terminal, with the virtual dealer playing (``rounds``) or a
-    person at the keys; the report line is printed after the display gives the terminal back."""
-    from tablectl.display.live import QUIT, SIGNALLED, Paced, run_live
+    person at the keys; the report line is printed after the display gives the terminal back.
+    Returns why the table is to stop (``tablectl.table.stopping``)."""
+    from tablectl.display.live import QUIT as DISPLAY_QUIT
+    from tablectl.display.live import SIGNALLED, Paced, run_live
     from tablectl.table.virtual_dealer import DealerError
 
     autoplay = None
@@ -414,7 +436,7 @@ def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_ou
         notice = f"demo supervisor: id {DEMO_SUPERVISOR}, credential {DEMO_CREDENTIAL} (simulated, no [supervisors])"
     result = run_live(controller, autoplay=autoplay, sim=sim, notice=notice, supervisor_hint=hint)
     if controller.error is not None:
-        return  # the log failed: reported as that by the caller
+        return STOP  # the log failed: reported as that by the caller
     if result.reason == SIGNALLED or stopping():
         raise Terminated  # the table was stopped under the display (and the dealer, if it played)
     if isinstance(result.autoplay_error, DealerError):
@@ -423,5 +445,8 @@ def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_ou
         raise result.autoplay_error
     if result.autoplay_result is not None:
         click.echo(_report(config, result.autoplay_result, where))
-    elif result.reason != QUIT:
+        return AUTOPLAY_DONE
+    if result.reason != DISPLAY_QUIT:
         click.echo(f"{config.table}: display ended ({result.reason}); log in {where}", err=True)
+        return STOP
+    return QUIT

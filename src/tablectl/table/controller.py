@@ -13,10 +13,14 @@ device may forget it, and an input's future completes only once its effects are 
 
 A ``Stop`` ends the owner thread after everything queued before it: the table goes offline
 (``table_stopped``) and that is committed; what is queued after it is not taken (a device event
-stays with its device, an input is rejected). The owner thread is the log's only writer while it
-runs; ``finished`` says when it has ended, so whoever closes the log waits for that, never for
-``Thread.join`` (on Python 3.11 a join interrupted by a signal can mark a running thread as
-ended, CPython gh-90882).
+stays with its device, an input is rejected). A stop *at once* (a signal's: ``request_stop(...,
+at_once=True)``, or an orderly ``stop`` past its grace) does not wait for the queue: the owner
+thread stops before the next item it would take, commits what it applied, and leaves the rest
+(device events unacknowledged, so their devices send them again at the next start; inputs
+rejected), so a stop takes milliseconds whatever is queued (up to ``MAX_INBOX_EVENTS`` slow events
+were minutes). The owner thread is the log's only writer while it runs; ``finished`` says when it
+has ended, so whoever closes the log waits for that, never for ``Thread.join`` (on Python 3.11 a
+join interrupted by a signal can mark a running thread as ended, CPython gh-90882).
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from tablectl.table.inputs import (
     Stop,
 )
 from tablectl.table.resume import LogState
+from tablectl.table.stopping import ORDERLY_GRACE
 from tablectl.table.view import TableView
 
 _log = logging.getLogger(__name__)
@@ -95,8 +100,10 @@ class TableController:
         self._thread: threading.Thread | None = None
         self._thread_name = thread_name or f"tablectl-table:{config.table}"
         self._finished = threading.Event()  # set by the owner thread once it will not write again
+        self._halt: Stop | None = None  # a stop at once: the owner thread takes nothing more (set once)
         self.error: BaseException | None = None
         self.batches = 0
+        self.left = 0  # device events queued when the table stopped and not taken (their devices keep them)
 
     # --- wiring -----------------------------------------------------------------------------------
 
@@ -120,19 +127,28 @@ class TableController:
         self._thread = threading.Thread(target=self._run, name=self._thread_name, daemon=True)
         self._thread.start()
 
-    def stop(self, reason: str = "stop", timeout: float = 10.0) -> bool:
-        """Take what is queued, go offline, commit, and end the owner thread (idempotent); whether
-        it has ended within ``timeout`` seconds (only then may the log be closed)."""
+    def stop(self, reason: str = "stop", timeout: float = 10.0, *, grace: float = ORDERLY_GRACE) -> bool:
+        """Take what is queued (for at most ``grace`` seconds, then stop at once), go offline,
+        commit, and end the owner thread (idempotent); whether it has ended within ``timeout``
+        seconds (only then may the log be closed)."""
         if self._thread is None:
             return True
         if not self._finished.is_set():
             self.request_stop(reason)
+            if not self._finished.wait(min(grace, timeout)):
+                self.request_stop(reason, at_once=True)
         return self._finished.wait(timeout)
 
-    def request_stop(self, reason: str = "stop") -> None:
-        """Queue a ``Stop`` and return at once. Safe in a signal handler: it only puts on the
-        inbox (a ``SimpleQueue``, whose ``put`` is reentrant)."""
-        self._inbox.put((Stop(reason), None))
+    def request_stop(self, reason: str = "stop", *, signal: str | None = None, at_once: bool = False) -> None:
+        """Queue a ``Stop`` and return at once; ``at_once``: the owner thread takes nothing more
+        of what is queued (device events stay with their devices, inputs are rejected, new ones
+        at once). ``reason`` and ``signal`` go on ``table_stopped``. Safe in a signal handler: it
+        only sets an attribute and puts on the inbox (a ``SimpleQueue``, whose ``put`` is
+        reentrant)."""
+        stop = Stop(reason, signal)
+        if at_once and self._halt is None:
+            self._halt = stop
+        self._inbox.put((stop, None))
 
     @property
     def finished(self) -> bool:
@@ -168,6 +184,9 @@ class TableController:
         """Enqueue a dealer input; the future completes (None, or ``InputRejected``) once applied
         and committed."""
         future: Future[Any] = Future()
+        if self._halt is not None:  # stopping at once: the owner thread takes no more inputs
+            future.set_exception(InputRejected("the table is stopping"))
+            return future
         self._inbox.put((inp, future))
         if self._finished.is_set():  # the owner thread will not take it
             self._reject_pending(InputRejected("the table is stopped"))
@@ -262,9 +281,12 @@ class TableController:
         finally:
             self._finished.set()  # before the inbox is emptied: a later submit sees it and rejects
             failed = self.error
-            self._reject_pending(InputRejected(f"the event log failed: {failed}" if failed else "the table is stopped"))
+            self.left += self._reject_pending(InputRejected(f"the event log failed: {failed}" if failed else "the table is stopped"))
             with self._progress:
                 self._progress.notify_all()
+            if self.left and failed is None:
+                _log.warning("table %s: stopped with %d device event(s) queued and not taken: their devices keep them "
+                             "and send them again at the next start", self.config.table, self.left)
 
     def _serve(self) -> None:
         inbox = self._inbox
@@ -280,9 +302,13 @@ class TableController:
             replies: list[tuple[Future[Any], Any, BaseException | None]] = []
             events = 0
             for head, tail in batch:
+                if self._halt is not None and not stopping:  # a stop at once: nothing more is taken
+                    stopping = True
+                    core.go_offline(self._halt.reason, self._halt.signal)
                 if isinstance(head, str):
                     events += 1
                     if stopping:
+                        self.left += 1
                         continue  # after the stop: not taken, its device keeps it
                     try:
                         core.handle_event(head, tail)
@@ -295,7 +321,7 @@ class TableController:
                     continue
                 if isinstance(head, Stop):
                     stopping = True
-                    core.go_offline(head.reason)
+                    core.go_offline(head.reason, head.signal)
                     if isinstance(tail, Future):
                         replies.append((tail, None, None))
                     continue
@@ -356,12 +382,16 @@ class TableController:
         _log.exception("table %s: internal error on %s", self.config.table, what)
         self.log.append("internal_error", error=f"{type(error).__name__}: {error}", what=what[:200])
 
-    def _reject_pending(self, rejection: InputRejected) -> None:
-        """Empty the inbox once the owner thread has ended: each input's future is rejected."""
+    def _reject_pending(self, rejection: InputRejected) -> int:
+        """Empty the inbox once the owner thread has ended: each input's future is rejected;
+        returns how many device events were in it (not taken: their devices keep them)."""
+        events = 0
         while True:
             try:
-                _, tail = self._inbox.get_nowait()
+                head, tail = self._inbox.get_nowait()
             except queue.Empty:
-                return
-            if isinstance(tail, Future) and not tail.done():
+                return events
+            if isinstance(head, str):
+                events += 1
+            elif isinstance(tail, Future) and not tail.done():
                 tail.set_exception(rejection)

@@ -227,10 +227,11 @@ class TableCore(lc.LifecycleModel):
         if resumed is not None:
             take_over(self, resumed)
 
-    def go_offline(self, reason: str = "stop") -> None:
-        """The table goes offline."""
+    def go_offline(self, reason: str = "stop", signal: str | None = None) -> None:
+        """The table goes offline: ``table_stopped`` says why (``tablectl.table.stopping``), and
+        which signal stopped it when one did."""
         if self.state != lc.OFFLINE:
-            self.log.append("table_stopped", reason=reason, round=self.round_no or None)
+            self.log.append("table_stopped", reason=reason, round=self.round_no or None, **({"signal": signal} if signal else {}))
             self.fire("stop")
 
     @property

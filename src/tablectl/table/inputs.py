@@ -121,9 +121,11 @@ class Snapshot:
 
 @dataclass(frozen=True, slots=True)
 class Stop:
-    """Stop the controller's thread after what is queued before it."""
+    """Stop the controller's thread after what is queued before it (or at once: a signal's,
+    ``TableController.request_stop``); ``reason`` and ``signal`` go on ``table_stopped``."""
 
     reason: str = "stop"
+    signal: str | None = None
 
 
 DealerInput = (

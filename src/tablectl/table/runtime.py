@@ -6,11 +6,13 @@ driver with ``resume_after`` = the highest event number already logged for it (n
 before is adopted where its events begin, logged as ``device_adopted``); then start the
 controller, which takes over from the log what was in play: round numbers, the dealer and the
 bank's rotation, the shoe (or continuous shuffler) and its round (``tablectl.table.resume``).
-Stop order is the reverse: the controller takes what is queued, logs ``table_stopped`` and
-commits; once its owner thread has ended (the log's only writer while it runs) the drivers and
-simulators stop and the log closes last with a signed shutdown checkpoint. If the owner thread
-does not end within the stop timeout the log is left as it is, never closed under a writer: the
-next open finds an unclean shutdown and records a recovery.
+Stop order is the reverse: the controller takes what is queued (for at most
+``tablectl.table.stopping.ORDERLY_GRACE`` seconds; a signal's stop, asked for before, takes
+nothing more), logs ``table_stopped`` and commits; once its owner thread has ended (the log's only
+writer while it runs) the drivers and simulators stop and the log closes last with a signed
+shutdown checkpoint. If the owner thread does not end within ``STOP_TIMEOUT`` the log is left as
+it is, never closed under a writer: the next open finds an unclean shutdown and records a
+recovery.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from tablectl.table.controller import TableController
 from tablectl.table.resume import read_back
 
 _log = logging.getLogger(__name__)
-STOP_TIMEOUT = 15.0  # seconds the controller has to take what is queued and end (the unit allows 20 s)
+STOP_TIMEOUT = 5.0  # seconds the controller has to end once asked (a stop's deadline is 10 s: tablectl.table.stopping)
 
 
 @dataclass
@@ -110,11 +112,12 @@ class TableRuntime:
         self.servers[name] = server
         return address
 
-    def stop(self, *, clean: bool = True) -> None:
-        """Stop the controller, the drivers and the simulators, then close the log (idempotent)."""
+    def stop(self, *, clean: bool = True, reason: str = "stop") -> None:
+        """Stop the controller (``reason`` for ``table_stopped``, unless it was stopped already),
+        the drivers and the simulators, then close the log (idempotent)."""
         writer_done = True
         if self.controller is not None:
-            writer_done = self.controller.stop(timeout=STOP_TIMEOUT)
+            writer_done = self.controller.stop(reason, timeout=STOP_TIMEOUT)
             if not writer_done:
                 _log.error("table %s: the table did not stop within %g s; the event log is left open "
                            "(the next start records a recovery)", self.config.table, STOP_TIMEOUT)
