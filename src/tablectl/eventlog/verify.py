@@ -667,6 +667,146 @@ class _Verifier:
                      f"the log is table {table!r}'s; {self.trust.source} holds table {self.trust.table!r}'s keys")
 
 
+@dataclass(frozen=True)
+class ChainHead:
+    """Where a verified log stands, as plain values: what :class:`LineVerifier` goes on from.
+
+    ``seq`` and ``digest``: the last line (its BLAKE2b-256 hex, the next line's ``prev``), covered
+    by a valid signature; ``reason``: that checkpoint's reason (``shutdown``: the next start is a
+    clean ``log_opened``); ``keys``: ``KeySchedule.state()`` (None: no keys checked); ``file`` and
+    ``file_lines``: the file the last line is in and its lines, so that findings name lines exactly."""
+
+    table: str | None
+    seq: int
+    digest: str
+    reason: str | None
+    keys: dict[str, Any] | None = None
+    file: str | None = None
+    file_lines: int = 0
+
+    @classmethod
+    def of(cls, report: VerifyReport) -> ChainHead:
+        """The head of a log :func:`verify` found fully signed (``ValueError`` otherwise: a log that
+        does not verify, or ends in lines no signature covers, is no place to go on from)."""
+        if not report.ok or report.last_head is None or report.signed_seq != report.last_seq:
+            raise ValueError("the log does not verify up to a signed checkpoint at its last line")
+        files = report.files
+        return cls(report.table, int(report.last_seq or 0), report.last_digest, report.last_head[3],
+                   report.key_state, Path(files[-1]).name if files else None, 0)
+
+
+@dataclass
+class Advance:
+    """What :meth:`LineVerifier.advance` made of a run of lines."""
+
+    accepted: bool  # the head moved to the run's last line
+    findings: list[Finding]  # integrity failures (why not accepted) or warnings (an unclean shutdown)
+    unsigned: int  # lines at the run's end no valid signature covers (0 when accepted and signed)
+
+
+class LineVerifier:
+    """:func:`verify`'s checks, for a log that arrives a run of lines at a time (the live collector).
+
+    The same verifier as :func:`verify` and ``tablectl review`` — the same fast path, the same
+    findings — kept from run to run instead of reading files. :meth:`advance` verifies a run of
+    lines going on from :attr:`head` and takes it only if it holds: no integrity finding and (with
+    ``signed``) every line covered by a signature in the run, i.e. the run ends with a checkpoint
+    that verifies under the trusted keys. A run that is not taken changes nothing, so a corrected
+    or genuine run can follow. End-of-log checks (``unsigned_tail``, ``not_closed``) do not apply:
+    a live log has no end yet.
+    """
+
+    def __init__(self, trust: Trust | Ed25519PublicKey | Iterable[Ed25519PublicKey] | None,
+                 head: ChainHead | None = None) -> None:
+        self._v = _Verifier([], Trust.of(trust), False)
+        if head is not None and head.seq > 0:
+            v = self._v
+            v.resumed = True
+            v.exp, v.prev = head.seq + 1, head.digest.encode("ascii")
+            v.covered_seq = head.seq
+            v.covered_reason = head.reason
+            v.shutdown_seq = head.seq if head.reason == fmt.SHUTDOWN else -1
+            v.report.table, v.report.first_seq = head.table, 1
+            if head.file is not None:
+                v.files.append(Path(head.file))
+                v.file_lines.append(head.file_lines)
+                v.report.files.append(head.file)
+            if v.schedule is not None and head.keys is not None:
+                v.schedule.restore(head.keys)
+
+    @property
+    def head(self) -> ChainHead:
+        """The last line taken."""
+        v = self._v
+        return ChainHead(v.report.table, v.exp - 1, v.prev.decode("ascii"), v.covered_reason,
+                         v.schedule.state() if v.schedule is not None else None,
+                         v.files[-1].name if v.files else None, v.file_lines[-1] if v.file_lines else 0)
+
+    @property
+    def signatures_checked(self) -> bool:
+        return self._v.schedule is not None
+
+    def advance(self, lines: Sequence[tuple[str, bytes]], *, signed: bool = True) -> Advance:
+        """Verify ``lines`` — ``(file name, line bytes without its newline)`` in log order, going
+        on from :attr:`head` — and take them if they hold (see the class docstring)."""
+        v = self._v
+        saved = self._save()
+        v.report.findings, v.counts, v.report.suppressed, v.report.heads = [], {}, 0, {}
+        new_files = len(v.files)
+        i, n = 0, len(lines)
+        while i < n:
+            name = lines[i][0]
+            j = i + 1
+            while j < n and lines[j][0] == name:
+                j += 1
+            parts = [line for _, line in lines[i:j]]
+            if not v.files or v.files[-1].name != name:
+                v.files.append(Path(name))
+                v.file_lines.append(0)
+                v.report.files.append(name)
+            index = len(v.files) - 1
+            lineno = v.file_lines[index]
+            if not v.batch(index, lineno, parts):
+                v.lines(index, lineno, parts)
+            v.file_lines[index] = lineno + len(parts)
+            v.resumed = True
+            i = j
+        table = v.report.table
+        for index in range(new_files, len(v.files)):
+            parsed = fmt.parse_file_name(v.files[index].name)
+            if table is not None and parsed is not None and parsed[0] != table:
+                v.add(TABLE_MISMATCH, index, 1, None,
+                      f"file named for table {parsed[0]!r} holds lines of table {table!r}")
+        if v.trust is not None and v.trust.table is not None and table is not None and v.trust.table != table:
+            v.add(TABLE_MISMATCH, len(v.files) - 1, 1, None,
+                  f"lines of table {table!r}; {v.trust.source} holds table {v.trust.table!r}'s keys")
+        findings = v.report.findings
+        unsigned = v.exp - 1 - v.covered_seq
+        accepted = not any(f.integrity for f in findings) and (not signed or unsigned == 0)
+        if not accepted:
+            self._restore(saved)
+        v.report.findings = []
+        return Advance(accepted, findings, unsigned)
+
+    def _save(self) -> tuple[Any, ...]:
+        v = self._v
+        return (v.exp, v.prev, v.covered_seq, v.covered_at, v.covered_reason, v.shutdown_seq, v.pending_unclean,
+                v.resumed, set(v.wrong_keys), len(v.files), v.file_lines[-1] if v.file_lines else 0,
+                v.report.table, v.report.first_seq, v.report.checkpoints, v.report.last_head,
+                v.schedule.state() if v.schedule is not None else None)
+
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        v = self._v
+        (v.exp, v.prev, v.covered_seq, v.covered_at, v.covered_reason, v.shutdown_seq, v.pending_unclean,
+         v.resumed, v.wrong_keys, nfiles, last_lines, v.report.table, v.report.first_seq, v.report.checkpoints,
+         v.report.last_head, keys) = saved
+        del v.files[nfiles:], v.file_lines[nfiles:], v.report.files[nfiles:]
+        if v.file_lines:
+            v.file_lines[-1] = last_lines
+        if v.schedule is not None and keys is not None:
+            v.schedule.restore(keys)
+
+
 def _successor(text: object) -> Ed25519PublicKey | None:
     """The key a ``key_rotation`` checkpoint's ``next_key`` (64 hex) names, or None."""
     try:
