@@ -46,6 +46,7 @@ def command(url: str | None, listen: str, users: Path | None, dataset: Path | No
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        sock.listen(1024)  # connections wait in the backlog from now on, before the server takes them
     except OSError as e:
         raise CommandError(f"pit: cannot listen on {listen}: {e.strerror or e}", EXIT_USAGE) from None
     from tablectl.pit.app import PitConfig

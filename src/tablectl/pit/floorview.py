@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tablectl.analytics.floor.render import fmt, hold_plot, sections, summary
 
 
 @dataclass
@@ -38,6 +37,8 @@ class Findings:
 
 def findings(report: Any) -> Findings:
     """A ``FloorReport``'s findings as the view shows them."""
+    from tablectl.analytics.floor.render import fmt, hold_plot, sections, summary
+
     out: list[Section] = []
     flags = 0
     for title, result, columns, flagged in sections(report):
