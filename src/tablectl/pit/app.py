@@ -228,8 +228,10 @@ def build(config: PitConfig, *, edges: Edges | None = None, findings: FloorFindi
                 c.put("end", b"{}")
                 with contextlib.suppress(asyncio.QueueFull):
                     c.queue.put_nowait(None)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.gather(*pit.tasks, return_exceptions=True), 5.0)
+            _, pending = await asyncio.wait(pit.tasks, timeout=2.0)
+            for task in pending:  # a connect to a broker that is not there: given up
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
             close = getattr(pit.edges, "close", None)
             if close is not None:
                 close()
