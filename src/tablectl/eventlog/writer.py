@@ -34,7 +34,7 @@ import structlog
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tablectl import __version__
-from tablectl.files import private_mkdir
+from tablectl.files import create_new, link_refused, open_existing, open_lock, private_mkdir
 
 from . import logformat as fmt
 from .errors import LogClosedError, LogCorruptError, LogFailedError, LogLockedError
@@ -443,7 +443,7 @@ class EventLog:
 
     def _lock(self) -> int:
         path = self._dir / f".tablectl-{self._table}.lock"
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+        fd = open_lock(path, FILE_MODE, "log's lock file")  # never through a planted link, never truncated
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -467,8 +467,8 @@ class EventLog:
 
     def _open_file(self, number: int, *, reuse: bool) -> None:
         path = self._dir / fmt.file_name(self._table, number)
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | (0 if reuse else os.O_EXCL)
-        self._fd = os.open(path, flags, FILE_MODE)
+        flags = os.O_WRONLY | os.O_APPEND  # never through a planted link
+        self._fd = open_existing(path, flags, "log") if reuse else create_new(path, FILE_MODE, "log", flags)
         self._path = path
         self._file_number = number
         self._fsync_dir()
@@ -477,6 +477,9 @@ class EventLog:
 
     def _open_log(self) -> None:
         files = fmt.log_files(self._dir, self._table).get(self._table, [])
+        for path in files:
+            if path.is_symlink():  # written, cut or read back through: never
+                raise link_refused(path, "log")
         torn = None
         nonempty = [p for p in files if p.stat().st_size > 0]
         if nonempty:
@@ -551,7 +554,7 @@ class EventLog:
 
     def _set_aside_torn_tail(self, path: Path) -> dict[str, Any] | None:
         """Move a partial last line (no newline: the write was cut) to ``<file>.torn[.N]``."""
-        with open(path, "r+b") as f:
+        with os.fdopen(open_existing(path, os.O_RDWR, "log"), "r+b") as f:
             size = f.seek(0, os.SEEK_END)
             keep = size
             while keep > 0:
@@ -571,7 +574,7 @@ class EventLog:
             while aside.exists():
                 aside = path.with_name(f"{path.name}.torn.{n}")
                 n += 1
-            fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, FILE_MODE)
+            fd = create_new(aside, FILE_MODE, "log's torn tail")
             try:
                 view = memoryview(torn)
                 while view:
