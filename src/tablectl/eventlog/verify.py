@@ -34,7 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from . import logformat as fmt
 from .errors import LogCorruptError, LogInputError
-from .trust import KEY_ROTATION, RETIRED_KEY, UNANNOUNCED_KEY, WRONG_KEY, KeySchedule, Refusal, Trust
+from .trust import BAD_HANDOVER, KEY_ROTATION, RETIRED_KEY, UNANNOUNCED_KEY, WRONG_KEY, KeySchedule, Refusal, Trust
 
 # Integrity findings: the log cannot be trusted as it stands.
 MALFORMED = "malformed"  # a line without the log layout (or not JSON where it must be)
@@ -42,8 +42,9 @@ ALTERED = "altered"  # a line's hash does not match the next line's prev
 SEQUENCE = "sequence"  # seq not contiguous: lines missing, duplicated or reordered
 BAD_START = "bad_start"  # the log does not begin at seq 1 with the genesis prev
 BAD_SIGNATURE = "bad_signature"
-# WRONG_KEY, RETIRED_KEY, UNANNOUNCED_KEY (tablectl.eventlog.trust): a checkpoint signed by a key
-# not trusted, outside its span or retired, or that took over without an introduction
+# WRONG_KEY, RETIRED_KEY, UNANNOUNCED_KEY, BAD_HANDOVER (tablectl.eventlog.trust): a checkpoint
+# signed by a key not trusted, outside its span or retired, or that took over without an
+# introduction; a key_rotation to a key other than the successor the keyring (or --key) names
 TABLE_MISMATCH = "table_mismatch"  # a file named for another table, or lines of another table
 UNSIGNED_CHECKPOINT = "unsigned_checkpoint"
 BAD_RECOVERY = "bad_recovery"  # a recovery line that does not describe the line before it
@@ -99,6 +100,19 @@ class Finding:
 
 
 @dataclass
+class Signer:
+    """A key and the lines its verified checkpoints cover, ``from_seq`` .. ``to_seq``: who signed what."""
+
+    key: str
+    from_seq: int
+    to_seq: int
+    checkpoints: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "from_seq": self.from_seq, "to_seq": self.to_seq, "checkpoints": self.checkpoints}
+
+
+@dataclass
 class VerifyReport:
     """The outcome of :func:`verify`."""
 
@@ -111,7 +125,8 @@ class VerifyReport:
     signed_seq: int = 0  # every line up to here is covered by a verified signature
     checkpoints: int = 0  # checkpoints whose signature verified (or were accepted unchecked)
     signatures_checked: bool = True
-    key_ids: list[str] = field(default_factory=list)
+    key_ids: list[str] = field(default_factory=list)  # the keys trusted
+    signers: list[Signer] = field(default_factory=list)  # the keys that signed, each with its lines, in log order
     findings: list[Finding] = field(default_factory=list)
     suppressed: int = 0  # findings beyond MAX_FINDINGS_PER_KIND, counted only
     #: seq -> digest (hex) of every accepted checkpoint line: the heads an anchor may name
@@ -150,6 +165,7 @@ class VerifyReport:
             "lines": self.lines, "first_seq": self.first_seq, "last_seq": self.last_seq,
             "signed_seq": self.signed_seq, "checkpoints": self.checkpoints,
             "signatures_checked": self.signatures_checked, "key_ids": self.key_ids,
+            "signers": [signer.to_dict() for signer in self.signers],
             "findings": [f.to_dict() for f in self.findings], "suppressed": self.suppressed,
         }
 
@@ -573,7 +589,10 @@ class _Verifier:
                 successor = _successor(record.get("next_key"))
                 if successor is None:
                     self.add(MALFORMED, index, lineno, seq, "key_rotation checkpoint without a next_key (64 hex)")
-            self.schedule.accept(kid, seq, successor)
+            refusal = self.schedule.accept(kid, seq, successor)
+            if refusal is not None:
+                self.add(refusal.kind, index, lineno, seq, refusal.message)
+            self.signed(kid, seq)
         self.report.checkpoints += 1
         head = fmt.digest(line)
         self.report.heads[seq] = head
@@ -586,6 +605,15 @@ class _Verifier:
         if self.pending_unclean is not None:
             self.add(UNCLEAN_SHUTDOWN, *self.pending_unclean)
             self.pending_unclean = None
+
+    def signed(self, kid: str, seq: int) -> None:
+        """Key *kid*'s checkpoint at *seq* verified: the lines since the last one are its."""
+        signers = self.report.signers
+        if signers and signers[-1].key == kid:
+            signers[-1].to_seq = seq
+            signers[-1].checkpoints += 1
+        else:
+            signers.append(Signer(kid, self.covered_seq + 1, seq))
 
     def recovery(self, index: int, lineno: int, seq: int, record: dict[str, Any], first: bool) -> None:
         if not first and (record.get("last_seq") != seq - 1 or str(record.get("last_hash")).encode() != self.prev):
@@ -687,8 +715,10 @@ class ChainHead:
     @classmethod
     def of(cls, report: VerifyReport) -> ChainHead:
         """The head of a log :func:`verify` found fully signed (``ValueError`` otherwise: a log that
-        does not verify, or ends in lines no signature covers, is no place to go on from)."""
-        if not report.ok or report.last_head is None or report.signed_seq != report.last_seq:
+        does not verify, or ends in lines no signature covers, is no place to go on from). A log
+        still being written may end at any signed checkpoint: ``not_closed`` is no obstacle."""
+        failures = [f for f in report.integrity_failures if f.kind != NOT_CLOSED]
+        if failures or report.last_head is None or report.signed_seq != report.last_seq:
             raise ValueError("the log does not verify up to a signed checkpoint at its last line")
         files = report.files
         return cls(report.table, int(report.last_seq or 0), report.last_digest, report.last_head[3],
