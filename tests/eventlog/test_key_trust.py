@@ -11,8 +11,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tablectl.eventlog import EventLog, generate_key, key_id
 from tablectl.eventlog import keyring as kr
-from tablectl.eventlog.trust import RETIRED_KEY, UNANNOUNCED_KEY, WRONG_KEY, KeySchedule, Refusal, Trust
-from tablectl.eventlog.verify import TABLE_MISMATCH, verify
+from tablectl.eventlog.trust import (
+    BAD_HANDOVER, RETIRED_KEY, UNANNOUNCED_KEY, WRONG_KEY, KeySchedule, KeySpan, Refusal, Trust, effective_spans,
+)
+from tablectl.eventlog.verify import TABLE_MISMATCH, iter_events, verify
 
 Deal = Callable[[EventLog, int, int, int], int]
 
@@ -130,3 +132,106 @@ def test_keyring_files_are_never_group_or_world_writable(tmp_path: Path) -> None
         os.umask(old)
     assert (tmp_path / "ring").stat().st_mode & 0o022 == 0
     assert (tmp_path / "ring" / "T1.toml").stat().st_mode & 0o022 == 0
+
+
+def rotation_seq(directory: Path) -> int:
+    return next(r["seq"] for r in iter_events([directory]) if r.get("reason") == "key_rotation")
+
+
+def forked(tmp_path: Path, deal: Deal, successor: Ed25519PrivateKey) -> tuple[Path, Ed25519PrivateKey, int]:
+    """A log whose first key hands over to *successor* at its second start: (log, first key, the
+    hand-over's seq)."""
+    k1, logs = generate_key(), tmp_path / "logs"
+    session(logs, k1, deal)
+    session(logs, successor, deal, previous=k1, shoe=2)
+    session(logs, successor, deal, shoe=3)
+    return logs, k1, rotation_seq(logs)
+
+
+def test_a_hand_over_to_another_key_than_the_keyring_enrols_from_the_next_seq_is_an_integrity_failure(
+    tmp_path: Path, deal: Deal,
+) -> None:
+    k3, ring = generate_key(), tmp_path / "ring"
+    logs, k1, at = forked(tmp_path, deal, k3)
+    kr.enrol(ring, "T1", k1.public_key())
+    kr.enrol(ring, "T1", generate_key().public_key(), from_seq=at + 1)
+    assert BAD_HANDOVER in kinds(logs, kr.trust(ring, "T1"))
+
+
+def test_a_hand_over_inside_the_first_keys_span_to_a_key_other_than_the_named_successor_is_an_integrity_failure(
+    tmp_path: Path, deal: Deal,
+) -> None:
+    k3, ring = generate_key(), tmp_path / "ring"
+    logs, k1, at = forked(tmp_path, deal, k3)
+    kr.enrol(ring, "T1", k1.public_key())
+    kr.enrol(ring, "T1", generate_key().public_key(), from_seq=at + 500)  # the real successor, later
+    assert BAD_HANDOVER in kinds(logs, kr.trust(ring, "T1"))
+
+
+def test_a_hand_over_before_the_seq_the_keyring_enrols_the_successor_from_is_an_integrity_failure(
+    tmp_path: Path, deal: Deal,
+) -> None:
+    k2, ring = generate_key(), tmp_path / "ring"
+    logs, k1, at = forked(tmp_path, deal, k2)
+    kr.enrol(ring, "T1", k1.public_key())
+    kr.enrol(ring, "T1", k2.public_key(), from_seq=at + 5)
+    assert BAD_HANDOVER in kinds(logs, kr.trust(ring, "T1"))
+
+
+def test_a_hand_over_to_the_successor_the_keyring_enrols_from_the_next_seq_verifies(tmp_path: Path, deal: Deal) -> None:
+    k2, ring = generate_key(), tmp_path / "ring"
+    logs, k1, at = forked(tmp_path, deal, k2)
+    kr.enrol(ring, "T1", k1.public_key())
+    kr.enrol(ring, "T1", k2.public_key(), from_seq=at + 1)
+    kr.retire(ring, "T1", key_id(k1), at)
+    report = verify([logs], kr.trust(ring, "T1"))
+    assert report.clean, report.findings
+
+
+def test_a_key_introduced_where_the_keyring_names_no_successor_signs_to_the_end_of_the_open_span(
+    tmp_path: Path, deal: Deal,
+) -> None:
+    ring = tmp_path / "ring"
+    logs, k1, _ = forked(tmp_path, deal, generate_key())
+    kr.enrol(ring, "T1", k1.public_key())
+    report = verify([logs], kr.trust(ring, "T1"))
+    assert report.clean, report.findings
+
+
+def test_a_key_introduced_under_a_retired_key_signs_nothing_past_the_retirement(tmp_path: Path, deal: Deal) -> None:
+    ring = tmp_path / "ring"
+    logs, k1, at = forked(tmp_path, deal, generate_key())
+    kr.enrol(ring, "T1", k1.public_key())
+    kr.retire(ring, "T1", key_id(k1), at + 3)
+    assert RETIRED_KEY in kinds(logs, kr.trust(ring, "T1"))
+
+
+def test_a_key_introduced_by_an_introduced_key_inherits_the_first_keys_open_span(tmp_path: Path, deal: Deal) -> None:
+    k1, k2, k3, logs, ring = generate_key(), generate_key(), generate_key(), tmp_path / "logs", tmp_path / "ring"
+    session(logs, k1, deal)
+    session(logs, k2, deal, previous=k1, shoe=2)
+    session(logs, k3, deal, previous=k2, shoe=3)
+    kr.enrol(ring, "T1", k1.public_key())
+    report = verify([logs], kr.trust(ring, "T1"))
+    assert report.clean, report.findings
+
+
+def test_with_several_keys_given_a_hand_over_to_a_key_not_given_is_an_integrity_failure(
+    tmp_path: Path, deal: Deal,
+) -> None:
+    logs, k1, _ = forked(tmp_path, deal, generate_key())
+    assert BAD_HANDOVER in kinds(logs, [k1.public_key(), generate_key().public_key()])
+
+
+def test_the_report_names_each_key_that_signed_with_the_lines_it_signed(tmp_path: Path, deal: Deal) -> None:
+    k2 = generate_key()
+    logs, k1, at = forked(tmp_path, deal, k2)
+    report = verify([logs], k1.public_key())
+    assert [(s.key, s.from_seq, s.to_seq) for s in report.signers] == [
+        (key_id(k1), 1, at), (key_id(k2), at + 1, report.last_seq)]
+
+
+def test_an_enrolled_keys_span_ends_where_the_next_key_is_enrolled_from_whatever_its_until_seq() -> None:
+    k1, k2 = generate_key().public_key(), generate_key().public_key()
+    spans = effective_spans([KeySpan(k1, 1, 500), KeySpan(k2, 145)])
+    assert [(s.from_seq, s.until_seq) for s in spans] == [(1, 144), (145, None)]

@@ -14,7 +14,7 @@ from html import escape
 from tablectl.review.engine import ReviewReport
 from tablectl.review.model import RoundRecord
 from tablectl.review.report import svg
-from tablectl.review.report.text import money, round_lines
+from tablectl.review.report.text import money, round_lines, signed_by
 
 MAX_ANOMALY_ROWS = 2000
 
@@ -63,8 +63,7 @@ def render(report: ReviewReport, *, rounds: Sequence[RoundRecord] = ()) -> str:
         "<h2>Verification</h2>",
     ]
     if v.signatures_checked:
-        parts.append(f"<p>{v.checkpoints} checkpoint signature(s) verified with key {escape(', '.join(v.key_ids))}; "
-                     f"signed through seq {v.signed_seq}.</p>")
+        parts.append(f"<p>Signatures: {escape(signed_by(v))}; signed through seq {v.signed_seq}.</p>")
     else:
         parts.append("<p><b>Signatures not checked</b> (no key given): only the chain's consistency was verified.</p>")
     if v.findings:

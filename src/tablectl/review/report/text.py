@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tablectl.eventlog.verify import VerifyReport
 from tablectl.review.engine import ReviewReport
 from tablectl.review.model import RoundRecord
 
@@ -31,12 +32,21 @@ def _pct(x: Any) -> str:
     return f"{x:.1%}" if isinstance(x, (int, float)) else "-"
 
 
+def signed_by(v: VerifyReport) -> str:
+    """Who signed which lines: each key with the seqs its verified checkpoints cover, in log order
+    (the keys that signed, not the keys trusted)."""
+    if not v.signers:
+        return f"no checkpoint verified with the key(s) trusted ({', '.join(v.key_ids) or 'none'})"
+    each = ", ".join(f"key {s.key} seq {s.from_seq}..{s.to_seq}" for s in v.signers)
+    return f"{v.checkpoints} checkpoint(s) verified: {each}"
+
+
 def verification_lines(report: ReviewReport) -> list[str]:
     v = report.verification
     out = [f"log: table {report.recon.table or v.table or '?'}, {len(v.files)} file(s), {v.lines:,} lines, "
            f"seq {v.first_seq}..{v.last_seq}" + (f", {report.recon.first_ts} .. {report.recon.last_ts}" if report.recon.first_ts else "")]
     if v.signatures_checked:
-        out.append(f"signatures: {v.checkpoints} checkpoint(s) verified with key {', '.join(v.key_ids)}; signed through seq {v.signed_seq}")
+        out.append(f"signatures: {signed_by(v)}; signed through seq {v.signed_seq}")
     else:
         out.append("signatures: NOT CHECKED (no --key): only the chain's consistency was verified")
     if report.anchored:
