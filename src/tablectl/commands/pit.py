@@ -59,9 +59,13 @@ def command(url: str | None, listen: str, users: Path | None, dataset: Path | No
     from tablectl.pit.floorview import FloorFindings
 
     with Demo(demo, demo_dir, pace=demo_pace, mistakes=demo_mistakes) as floor:
-        config.url, config.dataset = floor.url, floor.dataset
+        config.url = floor.url
         click.echo(f"pit: demo floor of {demo} table(s); broker {floor.url}; logs in {floor.logs}")
-        findings = FloorFindings(floor.dataset, min(floor_every, 120.0), before=floor.export)
+        if dataset is not None:  # a dataset of its own for the floor report view
+            findings = FloorFindings(dataset, floor_every)
+        else:  # the demo's tables' logs, exported as they close
+            config.dataset = floor.dataset
+            findings = FloorFindings(floor.dataset, min(floor_every, 120.0), before=floor.export)
         _serve(config, sock, findings)
 
 

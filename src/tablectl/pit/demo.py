@@ -7,7 +7,6 @@ context manager: leaving it stops the tables (clean shutdowns), the collector an
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import subprocess
 import sys
@@ -102,19 +101,26 @@ class Demo:
 
     def start_collector(self) -> None:
         """``tablectl collect URL --to DIR`` when the live package provides it."""
-        if importlib.util.find_spec("tablectl.live.collect") is None:
+        from tablectl.cli import COMMANDS
+
+        if "collect" not in COMMANDS:  # not in this tree yet
             return
         assert self.root is not None
         self.collector = subprocess.Popen([sys.executable, "-m", "tablectl", "collect", self.url, "--to", str(self.root / "collected")],
                                           env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
 
     def export(self) -> None:
-        """Export the tables' logs to the demo's dataset (for the floor report view)."""
+        """Export the tables' logs to the demo's dataset (for the floor report view). Export takes
+        only closed, signed logs: while a table deals, its log ends in lines no checkpoint signs
+        yet, and the export refuses it (RuntimeError, its one line)."""
         dirs = [str(d) for d in sorted(self.logs.glob("*")) if d.is_dir() and any(d.glob("*.jsonl"))]
-        if dirs:
-            subprocess.run([sys.executable, "-m", "tablectl", "export", *dirs, "--to", str(self.dataset)],
-                           env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           timeout=300, check=False)
+        if not dirs:
+            return
+        r = subprocess.run([sys.executable, "-m", "tablectl", "export", *dirs, "--to", str(self.dataset)],
+                           env=self.env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300, check=False)
+        if r.returncode != 0:
+            lines = r.stderr.strip().splitlines()
+            raise RuntimeError(lines[-1] if lines else f"tablectl export exited with {r.returncode}")
 
     def __exit__(self, *exc: object) -> None:
         for name in list(self.procs):

@@ -1,5 +1,6 @@
 """One simulated table of ``tablectl pit --demo``, as its own process: the table on simulated
-devices (``TableRuntime``), the virtual dealer at a pace a person can follow (the live display's
+devices (``TableRuntime``, its log signed with the simulated table's session key, enrolled in the
+keyring as ``tablectl run --simulate`` does), the virtual dealer at a pace a person can follow (the live display's
 ``Paced``), planted mistakes at a rate, and the table's publisher (``tablectl.pit.nats.publish_log``)
 sending its log to the stream. SIGTERM stops the table (a clean shutdown, the log closed with its
 signed checkpoint), lets the publisher drain, and exits 0.
@@ -37,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     from tablectl.pit.nats import publish_log
     from tablectl.table.inputs import InputRejected
     from tablectl.table.runtime import TableRuntime
+    from tablectl.table.session_key import session_key
     from tablectl.table.virtual_dealer import DealerError, VirtualDealer
 
     config = load_config(a.config)
@@ -50,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.set_event_loop(loop)
         loop.run_until_complete(publish_log(a.url, a.log_dir, a.table, stop))
 
-    runtime = TableRuntime(config, simulate=True, log_dir=a.log_dir, seed=a.seed, sim_options={"faults": []})
+    key = session_key(a.table, a.log_dir).private  # signed as `tablectl run --simulate` signs, enrolled in the keyring
+    runtime = TableRuntime(config, simulate=True, log_dir=a.log_dir, seed=a.seed, signing_key=key, sim_options={"faults": []})
     controller = runtime.start()
     thread = threading.Thread(target=publisher, name="publisher", daemon=True)
     thread.start()

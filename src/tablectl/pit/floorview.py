@@ -78,15 +78,19 @@ class FloorFindings:
         """Work the report out now (blocking)."""
         if self.dataset is None:
             return
+        self.error = None
         try:
             if self.before is not None:
-                self.before()
+                try:
+                    self.before()
+                except Exception as e:  # the dataset could not be brought up to date: the last report stays
+                    self.error = f"{type(e).__name__}: {e}"
             from tablectl.analytics.floor.report import floor
 
-            if not self.dataset.exists():
-                self.error = f"{self.dataset}: no dataset yet"
+            if not (self.dataset / "_manifests").exists():
+                self.error = self.error or f"{self.dataset}: no dataset yet"
                 return
-            self.latest, self.at, self.error = findings(floor(self.dataset)), time.time(), None
+            self.latest, self.at = findings(floor(self.dataset)), time.time()
         except Exception as e:  # a dataset being written, no rounds yet: said on the page, tried again later
             self.error = f"{type(e).__name__}: {e}"
 
