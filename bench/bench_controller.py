@@ -33,7 +33,10 @@ Modes (``python bench/bench_controller.py MODE [--cards N] [--games ocp,oftm,tcp
            inside), per card and per device event; card path = ``time.perf_counter`` around
            each card event's ``handle_event`` (incl. its ``log.append``; a card that completes
            a round also settles it). Also the log's append cost per line and settlement's
-           cost per round.
+           cost per round. Per logged line, the all-in CPU against a bare chained writer's
+           (``bare_chained_write``: orjson, BLAKE2b chain, buffered writes; the very bytes the
+           run logged) over the same lines, ``--repeat`` runs side by side: the ratio's median
+           and range (issue 35's goal: at most 3x).
 ``stack``  the full stack in ONE process: the simulator served on a pty by its thread, the real
            serial transport, framer, link and driver (its I/O thread), the controller's thread,
            a signed ``EventLog`` (fsync on, and off). Cards/s and device events/s, wall clock;
@@ -52,9 +55,12 @@ Every run deals at least ``--cards`` cards (default 60,000).
 from __future__ import annotations
 
 import argparse
+import gc
+import hashlib
 import os
 import random
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -65,11 +71,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from tablectl.cards import DECK_SIZE, text
 from tablectl.config import TableConfig, parse_config
 from tablectl.drivers import events as ev
 from tablectl.eventlog import EventLog, generate_key
 from tablectl.games.procedure import RoundContext
+from tablectl.simulators.nvstore import NvStore
 from tablectl.table import penetration as pen
 from tablectl.table.core import TableCore
 from tablectl.table.cursor import RoundCursor
@@ -239,15 +248,20 @@ class Table:
 
 class RecordTable(Table):
     """``cost`` mode: records the rounds as one stream of device events, inputs and commits (in
-    the order a controller's inbox would hold them), to be replayed into a ``TableCore``."""
+    the order a controller's inbox would hold them), to be replayed into a ``TableCore``. At each
+    commit it tells the device's store that what was fed before it is persisted, as the table's
+    driver would: a device whose host never acknowledges fills its store and refuses to deal."""
 
-    def __init__(self, batch: int) -> None:
+    def __init__(self, batch: int, store: NvStore) -> None:
         self.batch = batch
+        self.store = store
         self.stream: list[tuple[int, Any]] = []  # (0, event) | (1, input) | (2, None): commit
         self.since_commit = 0
+        self.fed = 0  # the highest device event number fed
 
     def feed(self, event: ev.DeviceEvent) -> None:
         self.stream.append((0, event))
+        self.fed = max(self.fed, event.event_no)
         self._tick()
 
     def submit(self, inp: Any) -> None:
@@ -262,6 +276,7 @@ class RecordTable(Table):
     def finish(self, event_no: int) -> None:
         self.stream.append((2, None))
         self.since_commit = 0
+        self.store.persisted(self.fed)
 
 
 class Receipts:
@@ -299,14 +314,17 @@ class Receipts:
 
 class RecordInputs(Table):
     """Records the inputs in the recorded session, each with the device event number that must
-    have reached the inbox before it (what the dealer waits for)."""
+    have reached the inbox before it (what the dealer waits for). What has reached the inbox the
+    run's table persists: the device's store is told so, or a long session fills it."""
 
-    def __init__(self, steps: list[tuple[str, Any, Any, int]]) -> None:
+    def __init__(self, steps: list[tuple[str, Any, Any, int]], store: NvStore) -> None:
         self.steps = steps
+        self.store = store
         self.synced = 0
 
     def sync(self, event_no: int) -> None:
         self.synced = max(self.synced, event_no)
+        self.store.persisted(self.synced)
 
     def submit(self, inp: Any) -> None:
         self.steps.append(("in", inp, None, self.synced))
@@ -448,17 +466,18 @@ class Dealer:
 # --- 1. cost: the controller alone ----------------------------------------------------------------
 
 
-def bench_cost(g: Game, cards: int, batch: int) -> dict[str, float]:
+def bench_cost(g: Game, cards: int, batch: int, repeat: int = 3) -> dict[str, Any]:
     """The rounds are recorded first (the dealer and the device models, no table), then replayed
-    into a fresh ``TableCore`` twice: once under one ``time.thread_time`` pair (all in: every
-    event, input and commit; no timer inside), once with ``time.perf_counter`` around each card
-    event only (the card path)."""
+    into a fresh ``TableCore``: ``repeat`` times under one ``time.thread_time`` pair (all in:
+    every event, input and commit; no timer inside), each run followed by the bare chained writer
+    over the lines it logged (``bare_chained_write``; the pair side by side), and once with
+    ``time.perf_counter`` around each card event only (the card path)."""
     from tablectl.simulators.factory import build_device
 
     with tempfile.TemporaryDirectory() as tmp:
         cfg = make_config(g, Path(tmp))
-        recorder = RecordTable(batch)
         sim = build_device(g.driver, decks=g.decks, seed=11, load=False)
+        recorder = RecordTable(batch, sim.store)
         dealer = Dealer(g, cfg, SimOps(sim, recorder.feed), recorder, seed=12)
         dealer.start(loaded=False)
         counts = dealer.play(cards)
@@ -468,15 +487,21 @@ def bench_cost(g: Game, cards: int, batch: int) -> dict[str, float]:
         card_events = sum(1 for k, x in stream if k == 0 and isinstance(x, (ev.CardDrawn, ev.PacketDelivered)))
         device_events = sum(1 for k, _ in stream if k == 0)
         inputs = sum(1 for k, _ in stream if k == 1)
-        results = {}
-        for timed in (False, True):
-            directory = Path(tmp) / f"log-{timed}"
+        all_in: list[float] = []
+        per_line: list[float] = []
+        bare_per_line: list[float] = []
+        card_time = 0.0
+        lines = 0
+        for run in range(repeat + 1):
+            timed = run == repeat  # the last run: the card path
+            directory = Path(tmp) / f"log-{run}"
             log = EventLog(directory, cfg.table, signing_key=generate_key(), fsync=False, rotate=g.rotate)
             core = TableCore(cfg, log)
             core.go_online()
             lines0 = log.seq
             device = g.driver
             handle_event, handle_input, commit = core.handle_event, core.handle_input, log.commit
+            gc.collect()
             if not timed:
                 t0 = time.thread_time()
                 for kind, x in stream:
@@ -486,10 +511,9 @@ def bench_cost(g: Game, cards: int, batch: int) -> dict[str, float]:
                         handle_input(x)
                     else:
                         commit()
-                results["all"] = time.thread_time() - t0
+                all_in.append(time.thread_time() - t0)
             else:
                 clock = time.perf_counter
-                card_time = 0.0
                 card_types = (ev.CardDrawn, ev.PacketDelivered)
                 for kind, x in stream:
                     if kind == 0:
@@ -503,24 +527,66 @@ def bench_cost(g: Game, cards: int, batch: int) -> dict[str, float]:
                         handle_input(x)
                     else:
                         commit()
-                results["card"] = card_time
-            results["lines"] = log.seq - lines0
+            lines = log.seq - lines0
             violations = list(core.alarms.violations)
             log.close()
             assert not violations, violations
+            if not timed:
+                per_line.append(all_in[-1] / lines)
+                files = sorted(directory.glob("*.jsonl"))
+                records = [orjson.loads(line) for p in files for line in p.read_bytes().splitlines()]
+                gc.collect()
+                bare, written = bare_chained_write(records, directory / "bare.out", batch)
+                bare_per_line.append(bare / len(records))
+                if run == 0:  # the bare writer writes the very bytes the log holds
+                    assert written.read_bytes() == b"".join(p.read_bytes() for p in files), "bare writer differs"
     return {
         "cards": n_cards,
         "card_events": card_events,
         "rounds": counts.rounds,
-        "us_card_path": results["card"] / n_cards * 1e6,
-        "us_card_event": results["card"] / card_events * 1e6,
-        "us_all_in": results["all"] / n_cards * 1e6,
-        "us_per_event": results["all"] / (device_events + inputs) * 1e6,
+        "us_card_path": card_time / n_cards * 1e6,
+        "us_card_event": card_time / card_events * 1e6,
+        "us_all_in": statistics.median(all_in) / n_cards * 1e6,
+        "us_per_event": statistics.median(all_in) / (device_events + inputs) * 1e6,
         "device_events": device_events,
         "inputs": inputs,
-        "us_round": results["all"] / counts.rounds * 1e6,
-        "lines_per_round": results["lines"] / counts.rounds,
+        "us_round": statistics.median(all_in) / counts.rounds * 1e6,
+        "lines_per_round": lines / counts.rounds,
+        "us_line": [t * 1e6 for t in per_line],
+        "us_bare_line": [t * 1e6 for t in bare_per_line],
+        "line_ratio": [a / b for a, b in zip(per_line, bare_per_line, strict=True)],
     }
+
+
+def bare_chained_write(records: list[dict[str, Any]], path: Path, group: int) -> tuple[float, Path]:
+    """The floor of any chained log writer, in CPU seconds: each of *records* (a log's parsed
+    lines, its own ``ts`` and ``sig`` kept) rendered with orjson with ``seq`` and ``prev`` set by
+    the writer, hashed (BLAKE2b-256) into the chain, buffered, and written every *group* lines
+    (no fsync). Writes the same bytes as the log the records came from."""
+    dumps, blake2b = orjson.dumps, hashlib.blake2b
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        t0 = time.thread_time()
+        head = "0" * 64
+        buffer: list[bytes] = []
+        for seq, record in enumerate(records, 1):
+            line_dict = record.copy()
+            line_dict["seq"] = seq
+            del line_dict["prev"]
+            line_dict["prev"] = head
+            line = dumps(line_dict)
+            head = blake2b(line, digest_size=32).hexdigest()
+            buffer.append(line)
+            if len(buffer) >= group:
+                buffer.append(b"")
+                os.write(fd, b"\n".join(buffer))
+                buffer = []
+        if buffer:
+            buffer.append(b"")
+            os.write(fd, b"\n".join(buffer))
+        return time.thread_time() - t0, path
+    finally:
+        os.close(fd)
 
 
 def bench_append(lines: int = 200_000) -> float:
@@ -604,7 +670,7 @@ def record_session(g: Game, cfg: TableConfig, cards: int) -> tuple[list[tuple[st
 
     sim = build_device(g.driver, decks=g.decks, seed=3)
     ops = RecordOps(sim)
-    dealer = Dealer(g, cfg, ops, RecordInputs(ops.steps), seed=4)
+    dealer = Dealer(g, cfg, ops, RecordInputs(ops.steps, sim.store), seed=4)
     dealer.start(loaded=g.driver == "shoe")
     counts = dealer.play(cards)
     return ops.steps, counts
@@ -800,6 +866,7 @@ def main() -> None:
     parser.add_argument("--cards", type=int, default=60_000, help="cards per run (at least)")
     parser.add_argument("--games", default="ocp,oftm,tcp")
     parser.add_argument("--batch", type=int, default=64, help="events per commit in the cost mode")
+    parser.add_argument("--repeat", type=int, default=3, help="all-in runs of the cost mode, each beside a bare chained writer")
     parser.add_argument("--fsync", choices=("on", "off", "both"), default="both")
     parser.add_argument("--append-lines", type=int, default=200_000, help="log lines of the EventLog.append timing (cost mode)")
     parser.add_argument("--settle-rounds", type=int, default=20_000, help="rounds per game of the settle timing (cost mode)")
@@ -811,7 +878,7 @@ def main() -> None:
     if args.mode in ("cost", "all"):
         print("controller alone, fed plain values (TableCore + signed EventLog, fsync off; CPU time):")
         for g in games:
-            r = bench_cost(g, args.cards, args.batch)
+            r = bench_cost(g, args.cards, args.batch, args.repeat)
             per_event = f" ({r['us_card_event']:.1f} us per packet event)" if g.driver == "shuffler" else ""
             print(
                 f"  {g.title:28s} card path {r['us_card_path']:5.1f} us/card{per_event}; all in {r['us_all_in']:5.1f} us/card"
@@ -819,6 +886,10 @@ def main() -> None:
                 f" ({r['lines_per_round']:.1f} log lines/round; {r['cards']:,} cards, {r['device_events']:,} device events,"
                 f" {r['inputs']:,} inputs)"
             )
+            ratio = r["line_ratio"]
+            print(f"  {'':28s} per logged line: controller {statistics.median(r['us_line']):.2f} us, bare chained writer"
+                  f" {statistics.median(r['us_bare_line']):.2f} us: {statistics.median(ratio):.2f}x"
+                  f" ({min(ratio):.2f}-{max(ratio):.2f}) over {len(ratio)} runs side by side")
         print(f"  EventLog.append: {bench_append(args.append_lines):.2f} us/line (CPU)")
         s = bench_settle(args.settle_rounds)
         print("  settle, 7 seats: " + ", ".join(f"{k} {v:.1f} us/round" for k, v in s.items()))
