@@ -9,7 +9,13 @@ write cut short by a full disk) is set aside with a warning, and the new line go
 own after it. Exit codes: 0 anchored (or already anchored); 3 integrity failure (the log does not
 verify, has no signed checkpoint, or lost an anchored head; the anchor file's chain is broken); 2
 bad input (paths, keys, no trusted key, an unreadable anchor file, one that cannot be opened for
-writing); 5 the anchor file cannot be written (a full disk, an I/O error).
+writing, a symbolic link in place of it); 5 the anchor file cannot be written (a full disk, an I/O
+error).
+
+Runs at once take turns (an ``flock`` on the anchor file, held while the file is read again and
+the line appended, not while the log verifies): each links its line to the line before it, the
+other's included. A full anchor file (16 MiB) is continued in the next file of its chain
+(``floor.jsonl`` -> ``floor.2.jsonl``), found from the first: give the first file always.
 """
 
 from __future__ import annotations
@@ -39,7 +45,10 @@ def command(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
     from tablectl.eventlog import anchor as anc
     from tablectl.eventlog.errors import LogInputError
     from tablectl.eventlog.verify import log_table, resolve_paths, verify
+    from tablectl.files import LinkRefusedError, link_refused
 
+    if anchor_path.is_symlink():  # refused before the log is verified; made and appended to without following links
+        raise CommandError(str(link_refused(anchor_path, "anchor file")), EXIT_USAGE)
     try:
         files = resolve_paths(paths)
         trust = trust_for(files, keys, keyring_dir)
@@ -49,7 +58,8 @@ def command(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
         if trust.beside:
             raise CommandError(f"{trust.beside[0]}: the key lies in the folder of the log it would vouch for; enrol the "
                                "table's key in the keyring (tablectl keyring add): nothing anchored", EXIT_USAGE)
-        known = anc.read_anchors(anchor_path) if anchor_path.exists() else None
+        if anchor_path.exists():
+            anc.read_anchors(anchor_path)  # one that cannot be read: said before the log is verified
         report = verify(files, trust)
     except LogInputError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
@@ -57,22 +67,28 @@ def command(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
         raise CommandError(f"integrity failure: {report.integrity_failures[0]}; nothing anchored", EXIT_INTEGRITY)
     if report.last_head is None or report.table is None:
         raise CommandError(f"{report.files[-1]}: no signed checkpoint to anchor", EXIT_INTEGRITY)
-    if known is not None:
-        for offset in known.torn:
-            click.echo(f"tablectl: warning: {anchor_path}: byte {offset}: a torn anchor line (a write cut short); "
-                       "set aside", err=True)
-        lost = anc.check(report, known) if known.broken or anc.newest_anchor(known, report.table) else None
-        if lost is not None:
-            where = lost if lost.kind == anc.ANCHOR_CHAIN else lost.message
-            raise CommandError(f"integrity failure: {where}; nothing anchored", EXIT_INTEGRITY)
     seq, head, kid, reason, ts = report.last_head
-    newest = anc.newest_anchor(known or [], report.table)
-    if newest is not None and newest.seq == seq and newest.head == head:
-        click.echo(f"table {report.table}: seq {seq} already anchored in {anchor_path}")
-        return
     try:
-        anc.append_anchor(anchor_path, anc.Anchor(report.table, seq, head, kid, reason, ts, anc.now()), known)
+        with anc.locked(anchor_path):  # another run's line, appended meanwhile, is read again here
+            known = anc.read_anchors(anchor_path)
+            for offset in known.torn:
+                click.echo(f"tablectl: warning: {known.files[-1]}: byte {offset}: a torn anchor line (a write cut "
+                           "short); set aside", err=True)
+            lost = anc.check(report, known) if known.broken or anc.newest_anchor(known, report.table) else None
+            if lost is not None:
+                where = lost if lost.kind == anc.ANCHOR_CHAIN else lost.message
+                raise CommandError(f"integrity failure: {where}; nothing anchored", EXIT_INTEGRITY)
+            newest = anc.newest_anchor(known, report.table)
+            if newest is not None and newest.seq == seq and newest.head == head:
+                click.echo(f"table {report.table}: seq {seq} already anchored in {anchor_path}")
+                return
+            written = anc.append_anchor(anchor_path, anc.Anchor(report.table, seq, head, kid, reason, ts, anc.now()),
+                                        known)
+    except LogInputError as e:
+        raise CommandError(str(e), EXIT_USAGE) from None
+    except LinkRefusedError as e:
+        raise CommandError(str(e), EXIT_USAGE) from None
     except OSError as e:
         code = EXIT_STORAGE if e.errno in _STORAGE_ERRORS else EXIT_USAGE
-        raise CommandError(f"{anchor_path}: cannot write the anchor file: {e.strerror or e}", code) from None
-    click.echo(f"table {report.table}: anchored seq {seq} ({reason}, head {head[:16]}...) in {anchor_path}")
+        raise CommandError(f"{e.filename or anchor_path}: cannot write the anchor file: {e.strerror or e}", code) from None
+    click.echo(f"table {report.table}: anchored seq {seq} ({reason}, head {head[:16]}...) in {written}")

@@ -22,17 +22,32 @@ disk) is set aside: at the end of the file, with a warning; anywhere else, only 
 line names its byte offset in ``set_aside`` (the next ``tablectl anchor`` starts its line on a new
 line, names the torn lines and links to the last whole line). Any other line that is not an
 anchor is an error.
+
+A file is never written past :data:`ANCHOR_FILE_BYTES` (16 MiB, about 54,000 lines): the line
+that would take it past goes to the next file of its chain (``floor.jsonl``, ``floor.2.jsonl``,
+``floor.3.jsonl``, ...), linked to the last line of the full one as if it followed it in the same
+file. Readers given the first file read the whole chain (:func:`read_anchors`); a file missing
+from the middle of the chain (a later one still there) breaks it. Appends are made one at a time
+(:func:`locked`: an ``flock`` on the first file), so two ``tablectl anchor`` runs at once never
+link to the same line. The files are made 0640 and never written through a link
+(``tablectl.files``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import os
-from dataclasses import dataclass
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
+
+from tablectl.files import MAX_ANCHOR_BYTES, create_new, open_for_append_nofollow, read_regular
 
 from .errors import LogInputError
 from .logformat import GENESIS, digest
@@ -45,6 +60,10 @@ ANCHOR_FORMAT_UNCHAINED = 1
 ANCHOR_MISSING = "anchor_missing"
 #: finding kind: the anchor file's lines do not link (one inserted, moved or appended again)
 ANCHOR_CHAIN = "anchor_chain"
+#: no anchor file is written past this size: the next line goes to the next file of the chain
+ANCHOR_FILE_BYTES = MAX_ANCHOR_BYTES
+#: what an anchor file is made with: readable by surveillance's group, writable by its owner only
+FILE_MODE = 0o640
 
 
 @dataclass(frozen=True)
@@ -69,14 +88,37 @@ class Anchor:
         return line
 
 
+def chain_file(first: Path, number: int) -> Path:
+    """The *number*-th file of the anchor chain that starts at *first* (1: *first* itself):
+    ``floor.jsonl``, ``floor.2.jsonl``, ``floor.3.jsonl``, ..."""
+    first = Path(first)
+    return first if number == 1 else first.with_name(f"{first.stem}.{number}{first.suffix}")
+
+
+def _stray_files(first: Path, count: int) -> list[Path]:
+    """Files named as the chain's after its *count* files (the chain then has a gap), in order."""
+    pattern = re.compile(re.escape(first.stem) + r"\.([1-9][0-9]*)" + re.escape(first.suffix))
+    try:
+        names = os.listdir(first.parent)
+    except OSError:
+        return []
+    found = sorted((int(m.group(1)), name) for name in names if (m := pattern.fullmatch(name)))
+    return [first.with_name(name) for n, name in found if n > count]
+
+
 class AnchorFile(list[Anchor]):
-    """The anchors of one file, in file order, and what reading it found: the first break in the
-    chain of its lines (an integrity finding), the byte offsets of torn lines at its end (set
-    aside; the next line names them), and what the next line must link to."""
+    """The anchors of one chain of anchor files (one file until the first is full), in file
+    order, and what reading it found: the first break in the chain of its lines (an integrity
+    finding), the byte offsets of torn lines at the end of its last file (set aside; the next
+    line names them), and what the next line must link to."""
 
     def __init__(self, path: Path) -> None:
         super().__init__()
         self.path = Path(path)
+        #: the files read, the chain's first file (*path*) first
+        self.files: list[Path] = []
+        #: the size of the last file: the next line goes to the next file if it would pass the limit
+        self.last_size = 0
         #: the first line that does not link to the line before it, if any
         self.broken: Finding | None = None
         #: byte offsets of the lines after the last whole line that are not anchors (a torn write)
@@ -107,18 +149,48 @@ def _parse(line: bytes) -> dict[str, Any] | None:
 
 
 def read_anchors(path: Path) -> AnchorFile:
-    """Every anchor in *path*, in file order, with the chain's first break (see
-    :class:`AnchorFile`). Raises :class:`LogInputError` (one line) for a file that cannot be read,
-    or a line that is not an anchor and that no later line sets aside."""
-    try:
-        from tablectl.files import MAX_ANCHOR_BYTES, read_regular  # a FIFO or /dev/zero: refused, not read
-        data = read_regular(path, "anchor file", MAX_ANCHOR_BYTES)
-    except OSError as e:
-        raise LogInputError(f"{path}: cannot read the anchor file: {e.strerror or e}") from None
+    """Every anchor in the chain of anchor files that starts at *path* (*path*, then
+    ``<stem>.2<suffix>``, ... while they exist: :func:`chain_file`), in file order, with the
+    chain's first break (see :class:`AnchorFile`); a chain file missing before a later one is a
+    break too. Raises :class:`LogInputError` (one line) for a file that cannot be read, or a line
+    that is not an anchor and that no later line sets aside."""
     out = AnchorFile(path)
-    out.ends_whole = not data or data.endswith(b"\n")
-    chained = False
-    pending: list[tuple[int, int]] = []  # (line number, byte offset) of lines that are not anchors
+    state = _Reading()
+    number = 1
+    while True:
+        file = chain_file(out.path, number)
+        if number > 1 and not os.path.lexists(file):
+            break
+        try:  # a FIFO or /dev/zero: refused, not read
+            data = read_regular(file, "anchor file", MAX_ANCHOR_BYTES)
+        except OSError as e:
+            raise LogInputError(f"{file}: cannot read the anchor file: {e.strerror or e}") from None
+        out.files.append(file)
+        out.last_size = len(data)
+        out.ends_whole = not data or data.endswith(b"\n")
+        _read_lines(file, data, out, state)
+        number += 1
+    stray = _stray_files(out.path, len(out.files))
+    if stray and out.broken is None:
+        out.broken = Finding(ANCHOR_CHAIN, str(stray[0]), 1, None,
+                             f"an anchor file after {chain_file(out.path, len(out.files) + 1).name}, which is missing: "
+                             "a file of the anchor chain was removed")
+    out.torn = [at for _, _, at in state.pending]
+    return out
+
+
+@dataclass
+class _Reading:
+    """Where reading a chain of anchor files is, across its files."""
+
+    chained: bool = False  # a format 2 line has been read
+    # (file, line number, byte offset) of the lines since the last anchor that are not anchors
+    pending: list[tuple[Path, int, int]] = field(default_factory=list)
+
+
+def _read_lines(path: Path, data: bytes, out: AnchorFile, state: _Reading) -> None:
+    """The anchors of one file of the chain (*data*, read from *path*) added to *out*."""
+    pending = state.pending
     offset = 0
     for n, line in enumerate(data.split(b"\n"), start=1):
         start, offset = offset, offset + len(line) + 1
@@ -126,20 +198,20 @@ def read_anchors(path: Path) -> AnchorFile:
             continue
         rec = _parse(line)
         if rec is None:
-            pending.append((n, start))
+            pending.append((path, n, start))
             continue
         if rec["anchor"] == ANCHOR_FORMAT:
-            skipped = [at for _, at in pending]
+            skipped = [at for _, _, at in pending]
             if pending and skipped != rec["set_aside"]:
-                raise LogInputError(f"{path}:{pending[0][0]}: not an anchor line")
+                raise LogInputError(f"{pending[0][0]}:{pending[0][1]}: not an anchor line")
             if (rec["prev"] != out.tail or rec["set_aside"] != skipped) and out.broken is None:
                 out.broken = Finding(ANCHOR_CHAIN, str(path), n, rec["seq"],
                                      "the anchor line does not link to the line before it (prev): a line of the "
                                      "anchor file was inserted, moved, removed or appended again")
-            chained = True
+            state.chained = True
         elif pending:
-            raise LogInputError(f"{path}:{pending[0][0]}: not an anchor line")
-        elif chained and out.broken is None:
+            raise LogInputError(f"{pending[0][0]}:{pending[0][1]}: not an anchor line")
+        elif state.chained and out.broken is None:
             out.broken = Finding(ANCHOR_CHAIN, str(path), n, rec["seq"],
                                  "an unchained (format 1) anchor line after chained ones: a line of the anchor "
                                  "file was inserted or appended again")
@@ -147,8 +219,6 @@ def read_anchors(path: Path) -> AnchorFile:
         out.tail = digest(line)
         out.append(Anchor(rec["table"], rec["seq"], rec["head"], rec.get("key"), rec.get("reason"), rec.get("ts"),
                           str(rec.get("anchored_at"))))
-    out.torn = [at for _, at in pending]
-    return out
 
 
 def newest_anchor(anchors: list[Anchor], table: str | None) -> Anchor | None:
@@ -185,30 +255,57 @@ def check(report: VerifyReport, anchors: list[Anchor]) -> Finding | None:
     return None
 
 
-def append_anchor(path: Path, anchor: Anchor, after: AnchorFile | None) -> None:
-    """Append *anchor* to the file at *path* (created 0640 if need be), linked to the last whole
-    line of *after* (what :func:`read_anchors` read of it; None for a file that does not exist) and
-    on a line of its own, and fsync it (and, for a new file, its directory). Raises OSError."""
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold the anchor chain that starts at *path* for one writer (an exclusive ``flock`` on its
+    first file, made 0640 if missing, never through a link), until the block ends or the process
+    dies. Read the chain again inside the block: a run that held it before may have appended."""
     path = Path(path)
-    new = not path.exists()
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o640)
+    fd, made = open_for_append_nofollow(path, FILE_MODE, "anchor file")
     try:
-        line = anchor.to_dict(after.tail, after.torn) if after is not None else anchor.to_dict(GENESIS)
-        data = orjson.dumps(line) + b"\n"
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if made:
+            _fsync_dir(path.parent)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def append_anchor(path: Path, anchor: Anchor, after: AnchorFile | None) -> Path:
+    """Append *anchor* to the chain of anchor files that starts at *path*, linked to the last whole
+    line of *after* (what :func:`read_anchors` read of it; None for a file that does not exist) and
+    on a line of its own, and fsync it (and, for a new file, its directory); the file written.
+    The line goes to the chain's last file, or to a new next file (:func:`chain_file`) when it
+    would take the last one past :data:`ANCHOR_FILE_BYTES`. Files are made 0640 and never written
+    through a link. Hold :func:`locked` around reading *after* and this. Raises OSError."""
+    path = Path(path)
+    line = orjson.dumps(anchor.to_dict(after.tail, after.torn) if after is not None else anchor.to_dict(GENESIS)) + b"\n"
+    target, size = (after.files[-1], after.last_size) if after is not None and after.files else (path, 0)
+    if size and size + len(line) + 1 > ANCHOR_FILE_BYTES:  # full: the chain goes on in the next file
+        target = chain_file(path, len(after.files) + 1) if after is not None else path
+        fd, new = create_new(target, FILE_MODE, "anchor file", os.O_WRONLY | os.O_APPEND), True
+    else:
         if after is not None and not after.ends_whole:
-            data = b"\n" + data
-        view = memoryview(data)
+            line = b"\n" + line
+        fd, new = open_for_append_nofollow(target, FILE_MODE, "anchor file")
+    try:
+        view = memoryview(line)
         while view:
             view = view[os.write(fd, view) :]
         os.fsync(fd)
     finally:
         os.close(fd)
     if new:
-        dfd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
+        _fsync_dir(target.parent)
+    return target
+
+
+def _fsync_dir(directory: Path) -> None:
+    dfd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
 
 
 def now() -> str:
