@@ -17,7 +17,7 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from tablectl.files import MAX_KEY_BYTES, private_mkdir, read_regular
+from tablectl.files import MAX_KEY_BYTES, create_new, link_refused, private_mkdir, read_regular
 
 PRIVATE_KEY_FILE = "table.key"
 PUBLIC_KEY_FILE = "table.pub"
@@ -52,10 +52,9 @@ def key_id(key: Ed25519PrivateKey | Ed25519PublicKey) -> str:
     return hashlib.sha256(public_bytes(key)).hexdigest()[:16]
 
 
-def _write_new(path: Path, data: bytes, mode: int) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
+def _write_new(path: Path, data: bytes, mode: int, what: str) -> None:
+    fd = create_new(path, mode, what)  # O_EXCL, never through a link; exactly *mode* whatever the umask
     try:
-        os.fchmod(fd, mode)  # the umask must not widen or narrow what we asked for
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
@@ -79,12 +78,14 @@ def save_keypair(
 
     Creates *directory* (and its missing parents) if needed, mode 0755 whatever the umask (never
     group- or world-writable). Raises ``FileExistsError`` (with ``filename`` set) if either file
-    already exists, before writing anything.
+    already exists, and ``LinkRefusedError`` if either is a link, before writing anything.
     """
     key = key if key is not None else generate_key()
     private_mkdir(directory, 0o755)  # what it creates: never group- or world-writable, whatever the umask
     private_path, public_path = directory / f"{name}.key", directory / f"{name}.pub"
-    for path in (private_path, public_path):
+    for path, what in ((private_path, "private key"), (public_path, "public key")):
+        if path.is_symlink():
+            raise link_refused(path, what)
         if os.path.lexists(path):
             raise FileExistsError(17, "file exists", str(path))
     private_pem = key.private_bytes(
@@ -93,8 +94,8 @@ def save_keypair(
     public_pem = key.public_key().public_bytes(
         serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
     )
-    _write_new(private_path, private_pem, 0o600)
-    _write_new(public_path, public_pem, 0o644)
+    _write_new(private_path, private_pem, 0o600, "private key")
+    _write_new(public_path, public_pem, 0o644, "public key")
     _fsync_dir(directory)
     return KeyPairFiles(private_path, public_path, key_id(key))
 
