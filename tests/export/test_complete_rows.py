@@ -82,7 +82,7 @@ def test_look_alike_dealer_ids_are_warned_about(swapped: tuple[Path, list[dict],
 def test_the_floor_header_names_the_days_it_covers(swapped: tuple[Path, list[dict], dict], tablectl: Tablectl) -> None:
     dataset, _, _ = swapped
     done = tablectl("floor", dataset)
-    assert done.out.splitlines()[0].startswith(f"floor report of {dataset}, 2026-11-02 .. 2026-11-03;")
+    assert " ".join(done.out.split("\n\n")[0].split()).startswith(f"floor report of {dataset}, 2026-11-02 .. 2026-11-03 ")
 
 
 def floor_in(dataset: Path, columns: int) -> Done:
@@ -92,10 +92,26 @@ def floor_in(dataset: Path, columns: int) -> Done:
     return Done(proc.returncode, proc.stdout, proc.stderr)
 
 
-def test_the_floor_report_fits_the_terminal(exported: Path) -> None:
+def test_the_floor_report_through_a_pipe_has_no_line_over_80_columns(exported: Path) -> None:
     done = floor_in(exported, 80)
-    tables = [line for line in done.out.splitlines() if line[:1] in "┏┃│└┡┗╇━"]
-    assert tables and max(len(line) for line in tables) <= 80
+    assert done.out and max(len(line) for line in done.out.splitlines()) <= 80
+
+
+def test_the_floor_report_at_80_columns_shows_each_tables_figures_whole_on_its_line(exported: Path) -> None:
+    out = floor_in(exported, 80).out
+    lines = out[out.index("\nTables ("):].split("\n\n")[0].splitlines()
+    report = orjson.loads(run_tablectl("floor", exported, "--json").out)
+    for table in report["tables"]:
+        [line] = [line for line in lines if line[2:].startswith(table["table_id"] + " ")]
+        for figure in (f"{table['rounds']:,}", f"{table['win'] / 100:,.0f}", f"{100 * table['hold']:.2f}%",
+                       f"{table['z']:+.2f}"):
+            assert f" {figure}" in f"{line} ", (figure, line)
+
+
+def test_the_wide_floor_report_shows_every_column(exported: Path) -> None:
+    done = run_tablectl("floor", exported, "--wide")
+    assert "left out to fit" not in done.out
+    assert all(heading in done.out for heading in ("penetration", "theo sd $", "band high", "viol/100"))
 
 
 def test_pays_is_null_where_a_bet_pays_nothing(exported: Path) -> None:

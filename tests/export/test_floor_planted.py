@@ -144,14 +144,14 @@ def test_the_honest_floor_raises_at_most_one_chance_alarm_over_tables_banks_deal
         honest: Reported) -> None:
     report = honest.report
     lowest = min(t["z"] for t in report["tables"] if t["z"] is not None)
-    flags = _not_flagged(report, "not_judged", "seats")
-    print(f"honest floor: flagged {_not_flagged(report, 'not_judged')}; lowest table z {lowest:+.2f}; "
-          f"expected false alarms {report['expected_false_alarms']:.3f}; not judged {report['flagged']['not_judged']}")
+    flags = _not_flagged(report, "not_judged", "partly_judged", "seats")
+    print(f"honest floor: flagged {_not_flagged(report, 'not_judged', 'partly_judged')}; lowest table z {lowest:+.2f}; "
+          f"expected false alarms {report['expected_false_alarms']:.3f}; partly judged {report['flagged']['partly_judged']}")
     # each family holds its false-alarm rate: about 0.16 alarms expected here, two or more about 1 floor in 100
     assert report["expected_false_alarms"] < 0.25 and sum(len(v) for v in flags.values()) <= 1
     assert honest.code == (1 if flags or report["flagged"]["seats"] else 0)  # a seat flagged is a finding too
     # the player-dealer's stake covers the table in 9 rounds of 10: judged but for the rounds it could bind
-    assert report["flagged"]["not_judged"] == ["tcp-1", "tcp-2", "tcp-3"]
+    assert report["flagged"]["partly_judged"] == ["tcp-1", "tcp-2", "tcp-3"] and report["flagged"]["not_judged"] == []
     tcp = [t for t in report["tables"] if t["game"] == "three-card-poker"]
     assert all(t["rules"] == "partly judged" and t["z"] is not None for t in tcp)
     assert all(t["rules"] == "approved" for t in report["tables"] if t not in tcp)

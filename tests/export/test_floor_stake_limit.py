@@ -56,4 +56,4 @@ def test_rounds_the_limit_could_bind_are_reported_not_judged_with_their_count(tc
     (finding,) = [f for f in report["rules"] if f["finding"] == "not judged"]
     assert 0 < binds < len(rounds)
     assert re.match(rf"stake limit could bind: {binds} rounds", finding["detail"])
-    assert finding["rounds"] == binds and report["flagged"]["not_judged"] == ["tcp-1"]
+    assert finding["rounds"] == binds and report["flagged"]["partly_judged"] == ["tcp-1"] and report["flagged"]["not_judged"] == []

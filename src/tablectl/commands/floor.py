@@ -44,6 +44,7 @@ def _day(value: str | None, option: str) -> str | None:
 @click.option("--html", "html_path", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
               help="Also write the report as a self-contained HTML page.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--wide", is_flag=True, help="Every column of every section, however wide the lines.")
 @click.option("--approved", "approved", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE",
               help="The approved game math (default: DATASET/_manifests/approved.toml if kept, else the shipped one).")
 @click.option("--z", "z_limit", type=Finite(min=0.0, min_open=True), default=3.0, show_default=True,
@@ -51,7 +52,7 @@ def _day(value: str | None, option: str) -> str | None:
 @click.option("--alpha", type=Finite(min=0.0, max=1.0, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Family-wise false-alarm rate of each family (tables, player banks, dealers, days, seats; Bonferroni).")
 def command(dataset: Path, date_from: str | None, date_to: str | None, html_path: Path | None, as_json: bool,
-            approved: Path | None, z_limit: float, alpha: float) -> None:
+            approved: Path | None, z_limit: float, alpha: float, wide: bool) -> None:
     """The floor report of DATASET (made by tablectl export)."""
     import sys
 
@@ -89,7 +90,7 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
     if as_json:
         click.echo(orjson.dumps(report.to_dict(), default=str, option=orjson.OPT_INDENT_2))
     else:
-        render_text(report, click.echo)
+        render_text(report, click.echo, wide=wide)
     if any(report.flagged[k] for k in ("tables", "player_banks", "rules", "dealers", "days", "seats", "shufflers",
                                        "hand_shuffles", "theo_tables", "theo_dealers", "theo_days", "advantage_play")):
         click.get_current_context().exit(EXIT_FINDINGS)

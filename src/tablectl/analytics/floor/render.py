@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-import io
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -12,6 +12,7 @@ from tablectl.analytics.dataset.queries import Result
 from tablectl.analytics.floor import detection_render as floor_detection_render
 from tablectl.analytics.floor import theo as floor_theo
 from tablectl.analytics.floor.report import FloorReport
+from tablectl.analytics.floor.text_table import Column, fit
 
 #: (column, heading, format) of the per-table / dealer / day sections
 _GROUP_COLUMNS: list[tuple[str, str, str]] = [
@@ -100,77 +101,79 @@ def summary(report: FloorReport) -> list[str]:
                        f"{k} p <= {a.p_limit:.2g}{' a side' if k == 'player_banks' else ''} "
                        f"(band z {'+-' if k == 'player_banks' else '-'}{a.limit:.2f}, {a.tests} tests)"
                        for k, a in report.alarms.items())
-    lines = [f"floor report of {report.dataset}, {period_}; flagged (the bank lost more than the game math allows; "
-             f"a player bank outside its band either way): "
+    hidden = (f"; play from hidden cards {report.advantage.method.capitalize()} at {report.advantage.alpha:g}"
+              if report.advantage is not None and report.advantage.tests else "")
+    lines = [f"floor report of {report.dataset}, {period_}",
+             f"flagged (the bank lost more than the game math allows; a player bank outside its band either way): "
              f"{limits or f'z <= -{report.z_limit:g}'}; shufflers with combined p < {report.p_limit:g}",
              f"alarms: p from each wager's exact distribution (z shown for reading); {report.correction} at "
-             f"family-wise alpha {report.alpha:g} per family, never at z nearer than {report.z_limit:g}; "
-             f"expected false alarms on an honest floor: {report.expected_false_alarms():.3f}",
+             f"family-wise alpha {report.alpha:g} per family, never at z nearer than {report.z_limit:g}{hidden}; "
+             f"expected false alarms on an honest floor, every family: at most {report.expected_false_alarms():.3f}",
              f"variance: {report.variance}",
              f"judged against the approved math {report.approved}"]
     lines += report.house_revenue
+    labels = {"not_judged": "NOT JUDGED tables (rules the game math does not model)",
+              "partly_judged": "PARTLY JUDGED tables (the rounds a bank's stake limit could change are left out; "
+                               "the others judged)"}
     for what, names in report.flagged.items():
         if names:
-            lines.append(f"NOT JUDGED tables: {', '.join(names)}" if what == "not_judged" else f"FLAGGED {what}: {', '.join(names)}")
-    if not any(names for what, names in report.flagged.items() if what != "not_judged"):
+            lines.append(f"{labels.get(what, f'FLAGGED {what}')}: {', '.join(names)}")
+    if not any(names for what, names in report.flagged.items() if what not in labels):
         lines.append("nothing flagged")
     return lines
 
 
-def render_text(report: FloorReport, echo: Callable[[str], None], *, width: int | None = None) -> None:
-    """The report as rich tables, printed through ``echo``, no wider than ``width`` (default: the
-    terminal's, ``COLUMNS`` when set): columns are narrowed and their cells wrapped to fit."""
+#: each column's rank when the terminal is too narrow for all: 0 shown first, 4 left out first
+_RANKS = {
+    "table_id": 0, "dealer": 0, "date": 0, "seat": 0, "player": 0, "serial": 0, "finding": 0, "wager": 0,
+    "edge": 0, "rounds": 1, "win": 1, "hold": 1, "expected_hold": 1, "z": 1, "p": 1, "bank": 1, "detail": 1,
+    "player_net": 1, "combined_p": 1, "game": 3, "theo_z": 2, "handle": 2, "expected_player_net": 2,
+    "edge_as_played": 2, "theo_win": 2, "test": 2, "figure": 2, "expected": 2, "round_span": 2, "rules": 3,
+    "judged_hold": 3, "band_low": 3, "band_high": 3, "shuffled_by": 3, "kind": 3, "shoes": 3, "tables": 3,
+    "rules_id": 4, "decks": 3, "judged_by": 3, "player_bank_win": 3, "variance": 3,
+}
+_WRAPS = frozenset({"detail", "note", "strategy", "judged_by", "rules_id", "rules"})
+_NUMERIC = frozenset({"money", "pct", "z", "p", "int", "num"})
+
+
+def render_text(report: FloorReport, echo: Callable[[str], None], *, width: int | None = None,
+                wide: bool = False) -> None:
+    """The report as plain-text tables printed through ``echo``, no line wider than ``width``
+    (default: the terminal's, ``COLUMNS`` when set, 80 through a pipe): each section shows the
+    columns that fit, most telling first, and says which it left out; a number is never split.
+    ``wide``: every column, whatever the width. A flagged row starts with ``!``."""
     import shutil
 
-    width = width or shutil.get_terminal_size().columns
-    from rich.console import Console
-    from rich.table import Table
+    width = None if wide else (width or shutil.get_terminal_size().columns)
 
-    console = Console(file=io.StringIO(), width=width, record=True, force_terminal=False)
-    for title, result, columns, flagged in sections(report):
-        if title == "Seats":
-            rows = [r for r in result.dicts() if flagged(r)]
-            title = f"Seats outside the band ({len(rows)} of {len(result.rows)})"
-        else:
-            rows = result.dicts()
-        shown = fit_columns(columns, [[fmt(r.get(c), k) for c, _, k in columns] for r in rows], width)
-        if len(shown) < len(columns):
-            title += f" (left out to fit {width} columns: {', '.join(h for c in columns if c not in shown for h in [c[1]])})"
-        columns = shown
-        table = Table(title=title, title_justify="left")
-        for _, heading, _ in columns:
-            table.add_column(heading, overflow="fold")
-        for row in rows:
-            table.add_row(*(fmt(row.get(c), k) for c, _, k in columns), style="bold red" if flagged(row) else None)
-        console.print(table)
-    text = console.export_text()
-    for line in [*summary(report), *text.rstrip("\n").split("\n")]:
-        echo(line.rstrip())
-    if report.advantage is not None:
-        for line in floor_detection_render.lines(report.advantage):
+    def say(line: str, indent: str = "  ") -> None:
+        if width is None or len(line) <= width:
             echo(line)
+            return
+        for part in textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
+                                  break_on_hyphens=False):
+            echo(part)
 
-
-#: the columns of a section, in the order they are left out when the terminal is too narrow
-_DROP_ORDER = ("seq_to", "seq_from", "penetration", "faults", "holds_per_100", "violations_per_100", "judged_hold", "band_low", "band_high",
-               "variance", "note", "strategy", "expected_player_net", "win", "figure", "expected", "test", "rules_id",
-               "tables", "shoes", "rounds", "game", "kind")
-
-
-def fit_columns(columns: list[tuple[str, str, str]], cells: list[list[str]], width: int) -> list[tuple[str, str, str]]:
-    """The columns to show in ``width`` characters: all if their widest cells (and the longest
-    word of each heading) fit, else without the ones of :data:`_DROP_ORDER`, first first, until
-    they do (what still does not fit wraps)."""
-    need = {}
-    for i, (name, heading, _) in enumerate(columns):
-        widest = max([len(w) for w in heading.split()] + [len(row[i]) for row in cells])
-        need[name] = widest + 3  # a space each side and the rule
-    shown = list(columns)
-    for name in _DROP_ORDER:
-        if sum(need[c] for c, _, _ in shown) + 1 <= width:
-            break
-        shown = [c for c in shown if c[0] != name]
-    return shown
+    for line in summary(report):
+        say(line)
+    for title, result, columns, flagged in sections(report):
+        rows = result.dicts()
+        if title == "Seats":
+            rows = [r for r in rows if flagged(r)]
+            title = f"Seats outside the band ({len(rows)} of {len(result.rows)})"
+        cols = [Column(heading, kind in _NUMERIC, name in _WRAPS, _RANKS.get(name, 4)) for name, heading, kind in columns]
+        fitted = fit(cols, [[fmt(r.get(c), k) for c, _, k in columns] for r in rows], [bool(flagged(r)) for r in rows],
+                     width)
+        echo("")
+        say(title + (" (! flagged)" if any(flagged(r) for r in rows) else ""))
+        if fitted.left_out:
+            say(f"(left out to fit {width} columns, --wide shows them: {', '.join(fitted.left_out)})")
+        for line in fitted.lines:
+            echo(line)
+    if report.advantage is not None:
+        echo("")
+        for line in floor_detection_render.lines(report.advantage):
+            say(line, indent=" " * (len(line) - len(line.lstrip()) + 2))
 
 
 def render_html(report: FloorReport) -> str:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import time
+from statistics import NormalDist
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,8 +112,10 @@ class FloorReport:
         return flagged_row(row, alarms, "low") or (family == "player_banks" and flagged_row(row, alarms, "high"))
 
     def expected_false_alarms(self) -> float:
-        """The expected number of false alarms over all families on an honest floor."""
-        return sum(a.expected_false_alarms for a in self.alarms.values())
+        """The expected number of false alarms over all families on an honest floor, at most: the
+        play-from-hidden-cards family adds its family-wise alpha (Holm: at most that many)."""
+        hidden = self.advantage.alpha if self.advantage is not None and self.advantage.tests else 0.0
+        return sum(a.expected_false_alarms for a in self.alarms.values()) + hidden
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -178,7 +181,8 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
         "player_banks": [r["table_id"] for r in tables.dicts()
                          if r["bank"] == "player" and _high(r, alarms["player_banks"])],
         "rules": sorted({f["table_id"] for f in findings if f["finding"] in ("not approved", "changed")}),
-        "not_judged": sorted({f["table_id"] for f in findings if f["finding"] == "not judged"}),
+        "not_judged": sorted({f["table_id"] for f in findings if _mark(f) == "not judged"}),
+        "partly_judged": sorted({f["table_id"] for f in findings if _mark(f) == "partly judged"}),
         "dealers": [r["dealer"] for r in dealers.dicts() if _low(r, alarms["dealers"])],
         "days": [str(r["date"]) for r in days.dicts() if _low(r, alarms["days"])],
         "seats": [f"{r['table_id']}:{r['seat']}" for r in seats.dicts() if _low(r, alarms["seats"])],
@@ -196,7 +200,7 @@ def _judge_theo(report: FloorReport, raw: dict[str, Result], alpha: float, z_lim
     """The ``theo`` family (``floor_theo``): tables, dealers and days against the theoretical win
     from the play made, either side."""
     tests, limit, expected = floor_theo.limit(raw, alpha, z_limit)
-    report.alarms[floor_theo.FAMILY] = Alarms(tests, limit, expected)
+    report.alarms[floor_theo.FAMILY] = Alarms(tests, limit, expected, NormalDist().cdf(-limit), z_limit)
     report.flagged.update(floor_theo.flagged(raw, limit))
 
 
