@@ -50,6 +50,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "query": ("query", "SQL and named surveillance queries on an exported dataset (DuckDB)."),
     "floor": ("floor", "The floor report: hold against the game math by table, dealer and day."),
     "pit": ("pit", "The live pit page over every table of a floor (--demo N: a whole floor here)."),
+    "broker": ("broker", "Run the floor's NATS broker with JetStream (nats-server)."),
+    "collect": ("collect", "Collect every table's log from the broker into verified copies."),
 }
 
 

@@ -343,6 +343,40 @@ class LogConfig:
         )))
 
 
+@dataclasses.dataclass(frozen=True)
+class PublishConfig:
+    """``[publish]``: where the table's publisher sends its log (``tablectl.live``, docs/live.md):
+    the broker's URL (several, comma-separated: a cluster's nodes) and how to sign in (a NATS
+    credentials file, an nkey seed file, or a user and a password file) and TLS; files kept apart
+    from the log folder. ``drain``: seconds the publisher may go on sending after the table stops."""
+
+    url: str
+    creds: Path | None = None
+    nkey: Path | None = None
+    user: str | None = None
+    password_file: Path | None = None
+    tls_ca: Path | None = None
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    drain: float = 5.0
+
+    @classmethod
+    def read(cls, value: Any, loc: Loc) -> PublishConfig:
+        """From its TOML table at ``loc`` (``Invalid`` on the first problem)."""
+        path = _checked(optional(as_path), _path_or_none)
+        return cls(**table_fields(value, loc, cls.__name__, (
+            ("url", as_str, REQUIRED), ("creds", path, None), ("nkey", path, None), ("user", optional(as_str), None),
+            ("password_file", path, None), ("tls_ca", path, None), ("tls_cert", path, None), ("tls_key", path, None),
+            ("drain", _before(_drain), 5.0),
+        )))
+
+
+def _drain(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 60:
+        raise ValueError(f"{_short(value)}: seconds, 0 to 60")
+    return float(value)
+
+
 def _table_id(value: str) -> str:
     if not TABLE_ID.fullmatch(value):
         raise ValueError(f"{value!r}: letters, digits, '.', '_', '-' (at most 64)")
@@ -406,6 +440,7 @@ _TABLE_FIELDS: tuple[tuple[str, Check, Any], ...] = (
     ("supervisors", _checked(table_of(as_str), _supervisors), dict),
     ("allow_no_supervisors", as_bool, False),
     ("log", LogConfig.read, REQUIRED),
+    ("publish", optional(PublishConfig.read), None),
     ("source", optional(as_path), None),
 )
 
@@ -431,6 +466,7 @@ class TableConfig:
     pay_tables: dict[str, Any] = dataclasses.field(default_factory=dict)
     supervisors: dict[str, str] = dataclasses.field(default_factory=dict)
     allow_no_supervisors: bool = False  # a production table may run with nobody to resolve a hold
+    publish: PublishConfig | None = None  # [publish]: stream the log to the floor's broker
     source: Path | None = None
 
     @classmethod

@@ -450,3 +450,9 @@ def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_ou
         click.echo(f"{config.table}: display ended ({result.reason}); log in {where}", err=True)
         return STOP
     return QUIT
+
+
+# --publish URL / [publish]: the table's log streamed to the floor's broker (tablectl.live, docs/live.md)
+from tablectl.commands.publish_option import with_publisher  # noqa: E402
+
+command = with_publisher(command)

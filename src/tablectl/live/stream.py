@@ -6,6 +6,7 @@ to a broker through a nats-py JetStream context.
 Subjects
     ``tablectl.<table>.log``    every line of a table's log, one line per message, in log order
     ``tablectl.<table>.alarm``  what the collector refused for that table (JSON, see collect.py)
+    ``tablectl.<table>.status`` the table's publisher's state every few seconds (JSON, not kept)
     ``LOG_SUBJECTS = "tablectl.*.log"``, ``ALARM_SUBJECTS = "tablectl.*.alarm"``: the wildcards.
 
 A table name may hold ``.``, which a NATS subject uses between tokens; in a subject it is written
@@ -19,7 +20,8 @@ Message ids
     checks it against the table and the chain, see docs/live.md).
 
 API
-    ``log_subject(table) -> str``, ``alarm_subject(table) -> str``, ``table_of(subject) -> str | None``
+    ``log_subject(table) -> str``, ``alarm_subject(table) -> str``, ``status_subject(table) -> str``,
+    ``table_of(subject) -> str | None``
     ``msg_id(table, log, seq) -> str``, ``parse_msg_id(text) -> MsgId | None``
     ``StreamSettings(name="TABLECTL_LOGS", replicas=1, duplicate_window=120.0, max_age=7 days)``
     ``stream_config(settings) -> nats.js.api.StreamConfig``
@@ -37,6 +39,7 @@ from typing import Any
 PREFIX = "tablectl"
 LOG_SUBJECTS = "tablectl.*.log"
 ALARM_SUBJECTS = "tablectl.*.alarm"
+STATUS_SUBJECTS = "tablectl.*.status"
 STREAM = "TABLECTL_LOGS"
 ALARM_STREAM = "TABLECTL_ALARMS"
 DURABLE = "collector"  # the collector's durable consumer, unless named otherwise
@@ -69,10 +72,16 @@ def alarm_subject(table: str) -> str:
     return f"{PREFIX}.{subject_token(table)}.alarm"
 
 
+def status_subject(table: str) -> str:
+    """``tablectl.<table>.status``: the table's publisher's state every few seconds (JSON, core NATS,
+    not kept): ``{"table", "published_seq", "log_seq", "behind", "connected", "unreachable_s"}``."""
+    return f"{PREFIX}.{subject_token(table)}.status"
+
+
 def table_of(subject: str) -> str | None:
-    """The table a ``tablectl.<table>.log`` or ``.alarm`` subject names; None for any other subject."""
+    """The table a ``tablectl.<table>.log``, ``.alarm`` or ``.status`` subject names; None for any other."""
     parts = subject.split(".")
-    if len(parts) != 3 or parts[0] != PREFIX or parts[2] not in ("log", "alarm"):
+    if len(parts) != 3 or parts[0] != PREFIX or parts[2] not in ("log", "alarm", "status"):
         return None
     table = parts[1].replace("~", ".")
     return table if _TABLE.match(table) else None
@@ -204,6 +213,6 @@ async def ensure_alarm_stream(js: Any, replicas: int = 1, max_age: float = DEFAU
     return ALARM_STREAM
 
 
-__all__ = ["ALARM_STREAM", "ALARM_SUBJECTS", "DURABLE", "LOG_SUBJECTS", "MSG_ID_HEADER", "MsgId", "STREAM",
+__all__ = ["ALARM_STREAM", "ALARM_SUBJECTS", "DURABLE", "LOG_SUBJECTS", "MSG_ID_HEADER", "MsgId", "STATUS_SUBJECTS", "STREAM",
            "StreamSettings", "alarm_subject", "consumer_config", "ensure_alarm_stream", "ensure_stream",
-           "log_stem", "log_subject", "msg_id", "parse_msg_id", "stream_config", "subject_token", "table_of"]
+           "log_stem", "log_subject", "msg_id", "parse_msg_id", "status_subject", "stream_config", "subject_token", "table_of"]

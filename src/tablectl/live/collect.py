@@ -1,0 +1,338 @@
+"""Surveillance's collector: every table's log from the stream into verified copies.
+
+One durable pull consumer (``collector`` unless named otherwise) over ``tablectl.*.log``. Each
+batch of messages: every line is judged by its table's :class:`~tablectl.live.chain.TableChain`
+(held in the journal, dropped as a repeat, or refused); the journal is fsynced; every run a
+verified signature now covers is appended to ``DIR/<table>/`` and fsynced
+(:class:`~tablectl.live.copy.TableCopy`); then the batch is acknowledged. So a collector killed at
+any moment loses nothing and doubles nothing: what the stream redelivers is known (a repeat) and
+what it held is in the journal. A refusal goes to ``tablectl.<table>.alarm`` (JSON: ``table``,
+``kind``, ``seq``, ``file``, ``msg_id``, ``message``, ``ts``) and to the collector's own log,
+``DIR/.collect/collector.jsonl`` (and stderr). A table the keyring does not know is refused until
+its key is enrolled (its messages stay in the stream: negatively acknowledged, delivered again
+later).
+
+API::
+
+    Collector(url, to, *, keyring, credentials=None, durable="collector", settings=StreamSettings(),
+              batch=512, ack_wait=10.0)
+        await .run(stop: asyncio.Event, until_idle: float | None = None) -> CollectStats
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import logging
+import os
+import resource
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from tablectl.eventlog import keyring as keyring_mod
+from . import stream
+from .chain import UNKNOWN_TABLE, Held, Refusal, TableChain, check_message
+from .connect import Credentials, connect, inbox_prefix
+from .copy import CopyError, TableCopy
+from .journal import Journal
+
+log = logging.getLogger("tablectl.collect")
+
+STATE_DIR = ".collect"
+COMPACT_AT = 64 << 20  # journal bytes that make it rewritten with only what is still held
+UNKNOWN_RETRY = 10.0  # seconds before the keyring is read again for a table it did not know
+DEFER = 5.0  # seconds before a refused-for-now message is delivered again
+
+
+class CollectorBusy(RuntimeError):
+    """Another collector writes into the same folder."""
+
+
+@dataclass
+class CollectStats:
+    """What a run did: messages received, lines written, repeats dropped, refusals by kind, lines
+    held now, and (with ``latency_sample``) the latency samples in seconds, line ``ts`` to write."""
+
+    received: int = 0
+    written: int = 0
+    repeats: int = 0
+    refused: Counter[str] = field(default_factory=Counter)
+    held: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"received": self.received, "written": self.written, "repeats": self.repeats,
+                "refused": dict(self.refused), "held": self.held}
+
+
+@dataclass
+class _Table:
+    chain: TableChain
+    copy: TableCopy
+
+
+class Collector:
+    """Collects every table's log at ``url`` into ``to`` (see the module docstring)."""
+
+    def __init__(self, url: str, to: Path, *, keyring: Path, credentials: Credentials | None = None,
+                 durable: str = stream.DURABLE, settings: stream.StreamSettings | None = None, batch: int = 512,
+                 ack_wait: float = 10.0, latency_sample: int = 0) -> None:
+        self.url, self.to, self.keyring = url, Path(to), Path(keyring)
+        self.credentials = credentials
+        self.durable, self.settings = durable, settings or stream.StreamSettings()
+        self.batch, self.ack_wait = batch, ack_wait
+        self.latency_sample = latency_sample  # every Nth line written gives a latency sample (0: none)
+        self.stats = CollectStats()
+        self.tables: dict[str, _Table] = {}
+        self.unknown: dict[str, float] = {}  # table -> when the keyring last did not know it
+        self.broken: dict[str, str] = {}  # table -> why its copy cannot be gone on from
+        self.state_dir = self.to / STATE_DIR
+        self._lock_fd: int | None = None
+        self._journal: Journal | None = None
+        self._log_file: Any = None
+        self._nc: Any = None
+        self._sample = 0
+        self._alarms: list[tuple[str, bytes]] = []  # (table, JSON) to publish after the batch
+
+    # ------------------------------------------------------------------ setup
+
+    def open(self) -> None:
+        """Lock the folder, open the collector's log and journal, take back what it held."""
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.state_dir / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise CollectorBusy(f"{self.to}: another collector is writing here") from None
+        self._lock_fd = fd
+        self._log_file = open(self.state_dir / "collector.jsonl", "ab")  # noqa: SIM115 - open for the run
+        self._journal = Journal(self.state_dir / "held.journal")
+        for table, file, line in list(self._journal.read()):
+            t = self._table(table)
+            held = Held.of(file, line)
+            if t is not None and held is not None:
+                t.chain.add(held)
+        for table in list(self.tables):
+            self._settle(table)
+        self._compact()
+
+    def close(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+        for t in self.tables.values():
+            t.copy.close()
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def _table(self, table: str) -> _Table | None:
+        """The table's chain and copy, made at its first line; None while it cannot be collected
+        (the keyring does not know it, or its copy does not verify)."""
+        t = self.tables.get(table)
+        if t is not None or table in self.broken:
+            return t
+        seen = self.unknown.get(table)
+        if seen is not None and time.monotonic() - seen < UNKNOWN_RETRY:
+            return None
+        try:
+            trust = keyring_mod.trust(self.keyring, table)
+        except keyring_mod.KeyringError as e:
+            self._note("error", table, UNKNOWN_TABLE, str(e))
+            trust = None
+        if trust is None:
+            if seen is None:
+                self._report(Refusal(table, UNKNOWN_TABLE, f"the keyring {self.keyring} holds no key for table "
+                                     f"{table!r}: its lines are refused until one is enrolled"))
+            self.unknown[table] = time.monotonic()
+            return None
+        self.unknown.pop(table, None)
+        copy = TableCopy(self.to, table)
+        try:
+            verifier, head = copy.open(trust)
+        except (CopyError, OSError) as e:
+            self.broken[table] = str(e)
+            self._note("error", table, "copy", str(e))
+            return None
+        t = self.tables[table] = _Table(TableChain(table, verifier, head, copy.digest_at), copy)
+        return t
+
+    # ------------------------------------------------------------------ run
+
+    async def run(self, stop: asyncio.Event, until_idle: float | None = None) -> CollectStats:
+        """Collect until ``stop`` is set, or (``until_idle``) no message came for that many seconds."""
+        if self._journal is None:
+            self.open()
+        last_message = time.monotonic()
+        sub: Any = None
+        try:
+            while not stop.is_set():
+                if sub is None:
+                    try:
+                        sub = await self._subscribe()
+                    except Exception as e:  # noqa: BLE001 - broker unreachable or not ready: try again
+                        log.debug("collect: subscribe: %r", e)
+                        if until_idle is not None and time.monotonic() - last_message >= until_idle:
+                            break
+                        await _wait(stop, 0.5)
+                        continue
+                try:
+                    msgs = await sub.fetch(self.batch, timeout=0.5)
+                except Exception as e:  # noqa: BLE001 - nothing came (timeout), or the connection is down
+                    import nats.errors
+
+                    if not isinstance(e, nats.errors.TimeoutError):
+                        log.debug("collect: fetch: %r", e)
+                        await _wait(stop, 0.2)
+                    if until_idle is not None and time.monotonic() - last_message >= until_idle:
+                        break
+                    continue
+                if msgs:
+                    last_message = time.monotonic()
+                    await self.handle(msgs)
+        finally:
+            if self._nc is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self._nc.close(), 3.0)
+                self._nc = None
+            self.stats.held = sum(t.chain.held_lines for t in self.tables.values())
+            self.close()
+        return self.stats
+
+    async def _subscribe(self) -> Any:
+        if self._nc is None:
+            self._nc = await connect(self.url, self.credentials, name="tablectl-collect", inbox=inbox_prefix(self.durable))
+        js = self._nc.jetstream(timeout=5.0)
+        await stream.ensure_stream(js, self.settings)
+        with contextlib.suppress(Exception):
+            await stream.ensure_alarm_stream(js, self.settings.replicas)
+        return await js.pull_subscribe(stream.LOG_SUBJECTS, durable=self.durable, stream=self.settings.name,
+                                       config=stream.consumer_config(self.durable, self.ack_wait))
+
+    async def handle(self, msgs: list[Any]) -> None:
+        """One batch: judge every line, journal what is held, write what is signed, then ack."""
+        assert self._journal is not None
+        acks, later, touched = [], [], set()
+        for m in msgs:
+            self.stats.received += 1
+            mid = m.headers.get(stream.MSG_ID_HEADER) if m.headers else None
+            msg = check_message(m.subject, mid, m.data)
+            if isinstance(msg, Refusal):
+                self._report(msg)
+                acks.append(m)
+                continue
+            t = self._table(msg.table)
+            if t is None:
+                later.append(m)
+                continue
+            redelivered = m.metadata.num_delivered > 1
+            offer = t.chain.offer(msg, redelivered)
+            for note in offer.notes:
+                self._report(note)
+            if offer.outcome == "held":
+                self._journal.add(msg.table, msg.file, msg.line)
+                touched.add(msg.table)
+            elif offer.outcome == "refused":
+                assert offer.refusal is not None
+                self._report(offer.refusal)
+            else:
+                self.stats.repeats += 1
+            acks.append(m)
+        self._journal.sync()
+        for table in touched:
+            self._settle(table)
+        for m in acks:
+            await m.ack()
+        for m in later:
+            await m.nak(delay=DEFER)
+        if self._journal.size > COMPACT_AT:
+            self._compact()
+        await self._flush_alarms()
+
+    def _settle(self, table: str) -> None:
+        t = self.tables[table]
+        settled = t.chain.settle()
+        for refusal in settled.refusals:
+            self._report(refusal)
+        for warning in settled.warnings:
+            self._note("warning", table, warning.kind, warning.message)
+        if settled.lines:
+            t.copy.append(settled.lines, t.chain.verifier.head)
+            self.stats.written += len(settled.lines)
+            if self.latency_sample:
+                self._latency(settled.lines)
+
+    def _latency(self, lines: list[tuple[str, bytes]]) -> None:
+        now = time.time()
+        for _, line in lines:
+            self._sample += 1
+            if self._sample % self.latency_sample:
+                continue
+            at = line.find(b'"ts":"')
+            if at >= 0:
+                with contextlib.suppress(ValueError):
+                    ts = datetime.fromisoformat(line[at + 6:at + 32].decode() + "+00:00").timestamp()
+                    self.stats.latencies.append(now - ts)
+
+    def _compact(self) -> None:
+        assert self._journal is not None
+        self._journal.compact((table, h.file, h.line) for table, t in self.tables.items() for h in t.chain.all_held())
+
+    # ------------------------------------------------------------------ reporting
+
+    def _report(self, refusal: Refusal) -> None:
+        self.stats.refused[refusal.kind] += 1
+        record = {**refusal.to_dict(), "ts": _now()}
+        self._write_log({"level": "refused", **record})
+        log.warning("%s: refused %s%s: %s", refusal.table, refusal.kind,
+                    f" seq {refusal.seq}" if refusal.seq is not None else "", refusal.message)
+        self._alarms.append((refusal.table, orjson.dumps(record)))
+
+    def _note(self, level: str, table: str, kind: str, message: str) -> None:
+        self._write_log({"level": level, "table": table, "kind": kind, "message": message, "ts": _now()})
+        (log.error if level == "error" else log.info)("%s: %s: %s", table, kind, message)
+
+    def _write_log(self, record: dict[str, Any]) -> None:
+        if self._log_file is not None:
+            self._log_file.write(orjson.dumps(record) + b"\n")
+            self._log_file.flush()
+
+    async def _flush_alarms(self) -> None:
+        alarms, self._alarms = self._alarms, []
+        if self._nc is None:
+            return
+        for table, data in alarms:
+            try:
+                subject = stream.alarm_subject(table)
+            except ValueError:
+                subject = f"{stream.PREFIX}._.alarm"
+            with contextlib.suppress(Exception):
+                await self._nc.publish(subject, data)
+
+    def cpu_seconds(self) -> float:
+        """This process's CPU time (user + system)."""
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
+
+async def _wait(stop: asyncio.Event, seconds: float) -> None:
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(stop.wait(), seconds)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+__all__ = ["CollectStats", "Collector", "CollectorBusy"]

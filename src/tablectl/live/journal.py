@@ -1,0 +1,74 @@
+"""The collector's journal of held lines: what arrived and waits for its signature, on disk.
+
+A line is acknowledged to the stream once it is written here and fsynced (or in the copy), so a
+collector killed at any moment loses nothing the stream let go of. One append-only file for every
+table, ``<table>\\t<file>\\t<line>\\n`` per held line (a log line holds no newline; table and file
+names no tab), fsynced once per batch. :meth:`Journal.compact` rewrites it with only the lines
+still held (a temporary file renamed over it), at the start and whenever it has grown.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+
+class Journal:
+    """``path``: the journal file (its folder is made)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        self._buffer: list[bytes] = []
+        self.size = os.fstat(self._fd).st_size
+
+    def read(self) -> Iterator[tuple[str, str, bytes]]:
+        """Every complete record: ``(table, file, line)`` (a torn last record is skipped)."""
+        data = self.path.read_bytes()
+        for record in data.split(b"\n")[:-1]:
+            parts = record.split(b"\t", 2)
+            if len(parts) == 3:
+                yield parts[0].decode("utf-8", "replace"), parts[1].decode("utf-8", "replace"), parts[2]
+
+    def add(self, table: str, file: str, line: bytes) -> None:
+        """Journal a held line (written at the next :meth:`sync`)."""
+        self._buffer.append(b"%s\t%s\t%s\n" % (table.encode(), file.encode(), line))
+
+    def sync(self) -> None:
+        """Write what was added and fsync it."""
+        if not self._buffer:
+            return
+        data = memoryview(b"".join(self._buffer))
+        self._buffer.clear()
+        self.size += len(data)
+        while data:
+            n = os.write(self._fd, data)
+            data = data[n:]
+        os.fsync(self._fd)
+
+    def compact(self, held: Iterable[tuple[str, str, bytes]]) -> None:
+        """Rewrite the journal with only ``held``: ``(table, file, line)``."""
+        self.sync()
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        with open(tmp, "wb") as f:
+            f.write(b"".join(b"%s\t%s\t%s\n" % (t.encode(), n.encode(), line) for t, n, line in held))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
+        dfd = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+        os.close(self._fd)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+        self.size = os.fstat(self._fd).st_size
+
+    def close(self) -> None:
+        self.sync()
+        os.close(self._fd)
+
+
+__all__ = ["Journal"]
