@@ -69,3 +69,11 @@ def test_the_html_report_plots_each_tables_hold_against_its_band_per_day(small_f
     assert html.count("<svg") == len(small_floor.logs) and "<script" not in html
     assert html.count("class='band'") == 2 * len(small_floor.logs)  # two days each (tcp-1: the rounds its bank's stake covers)
     assert "<figcaption>tcp-1</figcaption>" in html  # judged on the rounds its bank's stake covers
+
+
+def test_a_dealers_player_banked_rounds_are_never_in_his_house_bank_test(exported: Path, tablectl: Tablectl) -> None:
+    _, report = floor_json(tablectl, exported)
+    rounds = {bank: sum(t["rounds"] for t in report["tables"] if t["bank"] == bank) for bank in ("house", "player")}
+    assert {bank: sum(d["rounds"] for d in report["dealers"] if d["bank"] == bank) for bank in rounds} == rounds
+    # the stacking dealer deals only One Card Poker, banked by a player: tested there, either way, and not as the house
+    assert [d["bank"] for d in report["dealers"] if d["dealer"] == CHEAT_DEALER] == ["player"]

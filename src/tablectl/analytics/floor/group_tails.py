@@ -1,4 +1,4 @@
-"""Each floor group's p-value (pure): the wagers a table, player bank, dealer, day or seat made,
+"""Each floor group's p-value (pure): the wagers a table, player bank, dealer (at one kind of bank), day or seat made,
 by kind and stake (the named query ``floor_wagers``), with each wager's exact distribution
 (``wager_outcomes``), give the tail of the group's result at its z (``tails``).
 
@@ -19,7 +19,7 @@ Outcomes = dict[tuple[Any, ...], tuple[tuple[float, float], ...]]
 #: family -> (the group's key in a ``floor_wagers`` row, the key in a report row, house-banked only)
 KEYS: dict[str, tuple[Callable[[dict[str, Any]], Hashable], Callable[[dict[str, Any]], Hashable], bool]] = {
     "tables": (lambda w: w["table_id"], lambda r: r["table_id"], False),
-    "dealers": (lambda w: w["dealer"], lambda r: r["dealer"], False),
+    "dealers": (lambda w: (w["dealer"], w["bank"]), lambda r: (r["dealer"], r["bank"]), False),
     "days": (lambda w: str(w["date"]), lambda r: str(r["date"]), True),
     "seats": (lambda w: (w["table_id"], w["seat"]), lambda r: (r["table_id"], r["seat"]), False),
 }

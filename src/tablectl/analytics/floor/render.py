@@ -75,7 +75,9 @@ def sections(report: FloorReport) -> list[tuple[str, Result, list[tuple[str, str
           *_GROUP_COLUMNS],
          lambda r: report.flags("player_banks" if r.get("bank") == "player" else "tables", r)
          or floor_theo.outside(r, theo)),
-        ("Dealers", report.dealers, [("dealer", "dealer", "text"), *_GROUP_COLUMNS], low("dealers")),
+        ("Dealers (bank: house, tested as the house's; player: at player-banked tables, either way)", report.dealers,
+         [("dealer", "dealer", "text"), ("bank", "bank", "text"), *_GROUP_COLUMNS],
+         lambda r: report.flags("dealers", r) or floor_theo.outside(r, theo)),
         ("Days (the house's own games; player banks apart)", report.days,
          [("date", "day", "text"), *_GROUP_COLUMNS, ("player_bank_win", "player banks' win $", "money")], low("days")),
         ("Seats", report.seats, _SEAT_COLUMNS, low("seats")),

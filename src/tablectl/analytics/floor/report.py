@@ -107,9 +107,11 @@ class FloorReport:
         return found.limit if found is not None else self.z_limit
 
     def flags(self, family: str, row: dict[str, Any]) -> bool:
-        """Whether ``row`` of ``family`` is flagged (a player bank: on either side of its band)."""
+        """Whether ``row`` of ``family`` is flagged (a player bank, or a dealer's player-banked rounds:
+        on either side of its band)."""
         alarms = self.alarms.get(family) or Alarms(0, self.z_limit, 0.0, 0.0, self.z_limit)
-        return flagged_row(row, alarms, "low") or (family == "player_banks" and flagged_row(row, alarms, "high"))
+        either = family == "player_banks" or row.get("bank") == "player"
+        return flagged_row(row, alarms, "low") or (either and flagged_row(row, alarms, "high"))
 
     def expected_false_alarms(self) -> float:
         """The expected number of false alarms over all families on an honest floor, at most: the
@@ -162,9 +164,11 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
     house, banks = (Result(raw["tables"].columns, [r for r, d in zip(raw["tables"].rows, raw["tables"].dicts(), strict=True)
                                                    if (d["bank"] == "player") == player]) for player in (False, True))
     alarms = {"tables": judged(house, alpha, z_limit), "player_banks": judged(banks, alpha, z_limit, sides=2),
-              **{k: judged(raw[k], alpha, z_limit) for k in ("dealers", "days", "seats")}}
+              "dealers": judged(raw["dealers"], alpha, z_limit, sides=_sides),
+              **{k: judged(raw[k], alpha, z_limit) for k in ("days", "seats")}}
     tables = _with_rules(_banded_by_bank(raw["tables"], alarms), spans, findings)
-    dealers, days = (_banded(raw[k], alarms[k].limit) for k in ("dealers", "days"))
+    dealers = _banded(raw["dealers"], alarms["dealers"].limit)
+    days = _banded(raw["days"], alarms["days"].limit)
     seats = raw["seats"]
     shufflers = _combined(run(con, sql["floor_shufflers"], date_from, date_to))
     maths = run(con, "SELECT * FROM wager_math ORDER BY game, decks, rules_id, wager")
@@ -183,7 +187,7 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
         "rules": sorted({f["table_id"] for f in findings if f["finding"] in ("not approved", "changed")}),
         "not_judged": sorted({f["table_id"] for f in findings if _mark(f) == "not judged"}),
         "partly_judged": sorted({f["table_id"] for f in findings if _mark(f) == "partly judged"}),
-        "dealers": [r["dealer"] for r in dealers.dicts() if _low(r, alarms["dealers"])],
+        "dealers": list(dict.fromkeys(r["dealer"] for r in dealers.dicts() if report.flags("dealers", r))),
         "days": [str(r["date"]) for r in days.dicts() if _low(r, alarms["days"])],
         "seats": [f"{r['table_id']}:{r['seat']}" for r in seats.dicts() if _low(r, alarms["seats"])],
         "shufflers": _weak(shufflers, p_limit, "machine"),
@@ -248,10 +252,15 @@ def _weak(shufflers: Result, p_limit: float, shuffled_by: str) -> list[str]:
             if r["shuffled_by"] == shuffled_by and r["combined_p"] is not None and r["combined_p"] < p_limit]
 
 
-def judged(result: Result, alpha: float, z_min: float, sides: int = 1) -> Alarms:
-    """The family of ``result``'s rows with a z: its limits and expected false alarms. ``sides`` 2:
-    each row is flagged on either side of its band (two tests)."""
-    tests = sides * sum(1 for row in result.dicts() if row.get("z") is not None)
+def _sides(row: dict[str, Any]) -> int:
+    """A dealer's row is two tests at a player's bank (either side), one at the house's."""
+    return 2 if row.get("bank") == "player" else 1
+
+
+def judged(result: Result, alpha: float, z_min: float, sides: int | Callable[[dict[str, Any]], int] = 1) -> Alarms:
+    """The family of ``result``'s rows with a z: its limits and expected false alarms. ``sides`` 2
+    (or a row's ``sides(row)``): the row is flagged on either side of its band (two tests)."""
+    tests = sum(sides(row) if callable(sides) else sides for row in result.dicts() if row.get("z") is not None)
     limit = family_limit(tests, alpha, z_min)
     return Alarms(tests, limit, expected_false_alarms(tests, limit), family_p_limit(tests, alpha, z_min), z_min)
 
