@@ -51,6 +51,9 @@ from pathlib import Path
 from typing import Any
 
 
+AUTHORIZATION_FILE = "authorization.conf"  # the permissions file's copy in the store folder
+
+
 class BrokerError(RuntimeError):
     """The broker could not be started (no binary, a bad config, a port in use): one line saying why."""
 
@@ -114,7 +117,8 @@ class TlsConfig:
 @dataclass(frozen=True)
 class BrokerConfig:
     """What :func:`render_config` writes. ``authorization`` is a file included as is (the floor's
-    permissions, ``config/nats/floor-permissions.conf``); ``sync_always`` fsyncs every stored
+    permissions, ``config/nats/floor-permissions.conf``; copied into the store folder, since the
+    server includes files relative to its config); ``sync_always`` fsyncs every stored
     message (else the server's default, every two minutes: a replicated stream covers a node's
     crash); ``log_file`` None logs to stderr."""
 
@@ -168,8 +172,8 @@ def render_config(config: BrokerConfig, store: Path) -> str:
         if t.verify:
             lines.append("  verify: true")
         lines.append("}")
-    if config.authorization is not None:
-        lines.append(f"include {_q(Path(config.authorization).resolve())}")
+    if config.authorization is not None:  # nats-server includes relative to the config file: a copy beside it
+        lines.append(f"include {_q(AUTHORIZATION_FILE)}")
     if config.extra:
         lines.append(config.extra)
     return "\n".join(lines) + "\n"
@@ -240,6 +244,14 @@ class Broker:
     def write_config(self) -> Path:
         """Write the config file into the store folder (made 0700 if new) and return its path."""
         self.store.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if self.config.authorization is not None:
+            try:
+                rules = Path(self.config.authorization).read_bytes()
+            except OSError as e:
+                raise BrokerError(f"{self.config.authorization}: {e.strerror or e}") from None
+            fd = os.open(self.store / AUTHORIZATION_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(rules)
         text = render_config(self.config, self.store.resolve())
         tmp = self.config_file.with_suffix(".conf.tmp")
         tmp.write_text(text)

@@ -14,8 +14,9 @@ trusted keys signs it, and only in the order the chain gives:
   through held lines, each one's ``prev`` the digest of the one before and each in the file the
   chain puts it in, and hands that run to the verifier; a run that verifies (chain, seq,
   signature under the keyring's keys, the log's own events) is written, and every other held line
-  it passes over is refused (``injected``: not the line the signature covers; ``misfiled``: the
-  right line, labelled for another file). A checkpoint whose run does not verify is refused with
+  it passes over is refused (``changed``: the signed line's seq, time and link with other content;
+  ``injected``: any other line the signature does not cover; ``misfiled``: the right line,
+  labelled for another file). A checkpoint whose run does not verify is refused with
   the verifier's findings; the lines before it stay held for a genuine checkpoint.
 
 File names: the table names a log file only in its message ids, which are not signed; the chain
@@ -46,6 +47,7 @@ FORK = "fork"  # the seq of a line the copy has, other bytes
 ALTERED = "altered"  # does not link to the copy's last line
 REORDERED = "reordered"  # arrived before the line before it (held; written once the gap fills)
 INJECTED = "injected"  # held, but not the line the signed chain has at its seq
+CHANGED = "changed"  # held: the signed line's seq, time and link, other content
 MISFILED = "misfiled"  # the signed line, but labelled for another log file
 FLOOD = "flood"  # too many different lines held for one seq
 
@@ -105,6 +107,12 @@ def check_message(subject: str, msg_id: str | None, line: bytes) -> Message | Re
         return Refusal(table, WRONG_TABLE, f"a line of table {named!r} on table {table!r}'s subject",
                        head[0], mid.file_name, msg_id)
     return Message(table, mid.file_name, head[0], line, msg_id or "")
+
+
+def _ts(line: bytes) -> bytes:
+    """The ``ts`` member's value, read from the line's layout (empty if it is not there)."""
+    at = line.find(b'"ts":"')
+    return line[at + 6:at + 33] if at >= 0 else b""
 
 
 def line_table(line: bytes) -> str | None:
@@ -255,9 +263,14 @@ class TableChain:
                                             "already", **where))
         self.add(held)
         notes = []
-        if seq > self.head.seq + 1 and seq - 1 not in self.held:
+        before = self.held.get(seq - 1) if seq > self.head.seq + 1 else None
+        if seq > self.head.seq + 1 and before is None:
             notes.append(Refusal(self.table, REORDERED, f"seq {seq} arrived before seq {seq - 1}: held, not written, "
                                  "until the lines before it come", **where))
+        elif before is not None and not any(h.digest == held.prev for h in before.values()):
+            notes.append(Refusal(self.table, ALTERED, f"seq {seq} does not link to the line held at seq {seq - 1}: "
+                                 "that one was changed or injected (the genuine one is held back until it comes)",
+                                 **where))
         return Offer("held", held=held, notes=notes)
 
     def _repeat(self, redelivered: bool, refusal: Refusal) -> Offer:
@@ -325,9 +338,12 @@ class TableChain:
                     continue
                 if other.digest == pick.digest:
                     kind, why = MISFILED, f"seq {seq} labelled for {other.file}; the signed chain puts it in {pick.file}"
+                elif other.prev == pick.prev and _ts(other.line) == _ts(pick.line):
+                    kind, why = CHANGED, (f"seq {seq} is a changed copy of the line the checkpoint at seq {last.seq} "
+                                          "signs (same seq, time and link, other content)")
                 else:
-                    kind, why = INJECTED, (f"seq {seq} is not the line the checkpoint at seq {last.seq} signs "
-                                           "(injected, or changed in transit)")
+                    kind, why = INJECTED, (f"seq {seq} is not the line the checkpoint at seq {last.seq} signs: "
+                                           "a line the table never wrote")
                 out.refusals.append(Refusal(self.table, kind, why, seq, other.file))
         self.checkpoints = {s for s in self.checkpoints if s > last.seq}
         out.lines += [(h.file, h.line) for h in run]
@@ -348,6 +364,6 @@ class TableChain:
             self.checkpoints.discard(held.seq)
 
 
-__all__ = ["ALTERED", "FLOOD", "FORK", "INJECTED", "MALFORMED", "MISFILED", "MISLABELLED", "REORDERED", "REPLAYED",
+__all__ = ["ALTERED", "CHANGED", "FLOOD", "FORK", "INJECTED", "MALFORMED", "MISFILED", "MISLABELLED", "REORDERED", "REPLAYED",
            "UNKNOWN_TABLE", "WRONG_TABLE", "Head", "Held", "Message", "Offer", "Refusal", "Settled", "TableChain",
            "check_message", "fits", "line_table"]
