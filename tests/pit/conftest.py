@@ -126,17 +126,22 @@ def tiles(page: Any) -> dict[str, dict[str, str]]:
 #: records, in each page, the first time each round number is seen on a tile and on the layout
 WATCH_ROUNDS = """() => {
   window.__seen = {};
-  const note = () => {
-    const now = Date.now();
-    document.querySelectorAll('.tile[data-table]').forEach(t => {
-      const k = 'tile:' + t.dataset.table + ':' + t.dataset.round;
-      if (!(k in window.__seen)) window.__seen[k] = now;
-    });
-    document.querySelectorAll('#layout [data-round]').forEach(p => {
-      const k = 'layout:' + p.dataset.round;
-      if (!(k in window.__seen)) window.__seen[k] = now;
-    });
+  const tile = t => {
+    const k = 'tile:' + t.dataset.table + ':' + t.dataset.round;
+    if (!(k in window.__seen)) window.__seen[k] = Date.now();
   };
-  new MutationObserver(note).observe(document.body, {subtree: true, childList: true, attributes: true});
-  note();
+  const layout = p => {
+    const k = 'layout:' + p.dataset.round;
+    if (!(k in window.__seen)) window.__seen[k] = Date.now();
+  };
+  const look = node => {
+    if (node.nodeType !== 1) return;
+    if (node.matches('.tile[data-table]')) tile(node);
+    if (node.matches('#layout [data-round]')) layout(node);
+    node.querySelectorAll('#layout [data-round]').forEach(layout);
+  };
+  new MutationObserver(records => records.forEach(r => r.addedNodes.forEach(look)))
+    .observe(document.body, {subtree: true, childList: true});
+  document.querySelectorAll('.tile[data-table]').forEach(tile);
+  document.querySelectorAll('#layout [data-round]').forEach(layout);
 }"""

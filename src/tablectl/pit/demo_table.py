@@ -1,7 +1,7 @@
 """One simulated table of ``tablectl pit --demo``, as its own process: the table on simulated
 devices (``TableRuntime``, its log signed with the simulated table's session key, enrolled in the
 keyring as ``tablectl run --simulate`` does), the virtual dealer at a pace a person can follow (the live display's
-``Paced``), planted mistakes at a rate, and the table's publisher (``tablectl.pit.nats.publish_log``)
+``Paced``), planted mistakes at a rate, and the table's publisher (``tablectl.live.publish.Publisher``)
 sending its log to the stream. SIGTERM stops the table (a clean shutdown, the log closed with its
 signed checkpoint), lets the publisher drain, and exits 0.
 
@@ -11,12 +11,10 @@ signed checkpoint), lets the publisher drain, and exits 0.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import signal
 import sys
 import threading
-import time
 from pathlib import Path
 
 
@@ -35,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from tablectl.config import load_config
     from tablectl.display.live import Paced
-    from tablectl.pit.nats import publish_log
+    from tablectl.live.publish import Publisher
     from tablectl.table.inputs import InputRejected
     from tablectl.table.runtime import TableRuntime
     from tablectl.table.session_key import session_key
@@ -45,18 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     config = dataclasses.replace(config, table=a.table)
     a.log_dir.mkdir(parents=True, exist_ok=True)
 
-    loop = asyncio.new_event_loop()
-    stop = asyncio.Event()
-
-    def publisher() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(publish_log(a.url, a.log_dir, a.table, stop))
-
     key = session_key(a.table, a.log_dir).private  # signed as `tablectl run --simulate` signs, enrolled in the keyring
     runtime = TableRuntime(config, simulate=True, log_dir=a.log_dir, seed=a.seed, signing_key=key, sim_options={"faults": []})
     controller = runtime.start()
-    thread = threading.Thread(target=publisher, name="publisher", daemon=True)
-    thread.start()
+    publisher = Publisher(a.url, a.log_dir, a.table).start()
     stopping = threading.Event()
 
     def terminate(signum: int, frame: object) -> None:
@@ -76,9 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         mistakes.close()
         runtime.stop()
-    time.sleep(0.7)  # the publisher sends the last lines (the shutdown checkpoint)
-    loop.call_soon_threadsafe(stop.set)
-    thread.join(5)
+    publisher.stop(drain=2.0)  # the last lines (the shutdown checkpoint) go out first
     return 0
 
 

@@ -2,7 +2,7 @@
 open page.
 
 :class:`Feed` subscribes to every table's log subject (an ordered JetStream consumer from the
-start of the stream, then from the last message it took) and to the collectors' alarm subjects;
+start of the stream, then from the last message it took) and to the collector's alarm and the publishers' status subjects;
 each line goes to the floor state (``state.Floor``) and to review's rounds (``rounds.RoundBook``).
 The broker going away is survived: the connection reconnects by itself, and on reconnecting (or
 when the stream is found ahead of what was delivered) the consumer is made again from the next
@@ -83,8 +83,8 @@ class Hub:
         c = Client(table)
         c.put("feed", _event(text=self.feed_text))
         if table is None:
-            for name in sorted(self.views.floor.tables):
-                c.put("tile", _event(table=name, html=self.views.tile(name)))
+            names = sorted(self.views.floor.tables)
+            c.put("tiles", _event(tiles=[(name, self.views.tile(name)) for name in names]))
             c.put("alarms", _event(html=self.views.alarms()))
         else:
             self._table_events(c, table)
@@ -109,20 +109,26 @@ class Hub:
             data = _event(text=self.feed_text)
             for c in self.clients:
                 c.put("feed", data)
-        for table in sorted(dirty):
-            self._kinds[table] = self.views.tile_of(table).kind
-            tile = _event(table=table, html=self.views.tile(table))
-            for c in floor_clients:
-                c.put("tile", tile)
-            watchers = [c for c in self.clients if c.table == table]
-            if watchers:
-                layout = _event(html=self.views.layout(table))
-                rounds = _event(html=self.views.rounds_of(table))
-                for c in watchers:
-                    c.put("tile", tile)
-                    c.put("layout", layout)
-                    c.put("rounds", rounds)
-            self.sent += 1
+        if dirty:
+            rendered = []
+            for table in sorted(dirty):
+                self._kinds[table] = self.views.tile_of(table).kind
+                rendered.append((table, self.views.tile(table)))
+            if floor_clients:  # every changed tile in one event: one message for the browser to handle
+                batch = _event(tiles=rendered)
+                for c in floor_clients:
+                    c.put("tiles", batch)
+            for table, html in rendered:
+                watchers = [c for c in self.clients if c.table == table]
+                if watchers:
+                    tile = _event(table=table, html=html)
+                    layout = _event(html=self.views.layout(table))
+                    rounds = _event(html=self.views.rounds_of(table))
+                    for c in watchers:
+                        c.put("tile", tile)
+                        c.put("layout", layout)
+                        c.put("rounds", rounds)
+            self.sent += len(rendered)
         if self.alarms_version != self.views.floor.alarms_version:
             self.alarms_version = self.views.floor.alarms_version
             alarms = _event(html=self.views.alarms())
@@ -202,6 +208,16 @@ class Feed:
         self.floor.external_alarm(table, ts, kind, what, todo)
         self.on_change(table)
 
+    def take_status(self, subject: str, data: bytes) -> None:
+        """One message of a status subject (a table's publisher: lines behind, broker unreachable)."""
+        table = pn.table_of(subject)
+        try:
+            status = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            return
+        if table is not None and isinstance(status, dict) and self.floor.publisher(table, status, time.time()):
+            self.on_change(table)
+
     # ------------------------------------------------------------------ the subscription
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -226,6 +242,9 @@ class Feed:
         async def on_alarm(msg: Any) -> None:
             self.take_alarm(msg.subject, msg.data)
 
+        async def on_status(msg: Any) -> None:
+            self.take_status(msg.subject, msg.data)
+
         nc = None
         while nc is None and not stop.is_set():
             try:
@@ -240,6 +259,7 @@ class Feed:
         try:
             with contextlib.suppress(Exception):
                 await nc.subscribe(pn.ALARM_SUBJECTS, cb=on_alarm)
+                await nc.subscribe(pn.STATUS_SUBJECTS, cb=on_status)
             js = nc.jetstream(timeout=2.0)
             idle_checks = 0
             while not stop.is_set():

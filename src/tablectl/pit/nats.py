@@ -1,16 +1,13 @@
 """The pit's adapter to the floor's stream (issue "The floor, live (1)").
 
 The subjects, message ids and the log stream are ``tablectl.live.stream``'s (re-exported here);
-the broker of ``tablectl pit --demo`` is ``tablectl.live.broker.Broker``. What the pit needs and
-``tablectl.live`` does not provide yet lives here until it does: a table's publisher that follows
-its fsynced log files and moves its cursor on the stream's ack only (:func:`publish_log`, for the
-demo's tables), and a bare ``nats-server`` with JetStream on a fixed port and store that the tests
-stop and start again (:class:`LocalBroker`).
+the broker of ``tablectl pit --demo`` is ``tablectl.live.broker.Broker``. Beside them: the pit's
+connection (reconnecting for ever) and a bare ``nats-server`` with JetStream on a fixed port and
+store, which the tests stop and start again (:class:`LocalBroker`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import shutil
 import socket
@@ -21,7 +18,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tablectl.live.stream import ALARM_SUBJECTS, LOG_SUBJECTS, STREAM, ensure_stream, log_subject, msg_id, table_of
+from tablectl.live.stream import (
+    ALARM_SUBJECTS,
+    LOG_SUBJECTS,
+    STATUS_SUBJECTS,
+    STREAM,
+    ensure_stream,
+    log_subject,
+    msg_id,
+    table_of,
+)
 
 
 def nats_server_binary() -> str:
@@ -107,84 +113,5 @@ async def connect(url: str, **callbacks: Callable[..., Any]) -> Any:
     return await nats.connect(url, **options)
 
 
-class LogFollower:
-    """Reads a table's log files (``tablectl-<table>-NNNNNN.jsonl``) in order, complete lines only,
-    from a cursor (file, offset) that moves only when told (:meth:`advance`)."""
-
-    def __init__(self, log_dir: Path, table: str) -> None:
-        self.dir, self.table = Path(log_dir), table
-        self.file: Path | None = None
-        self.offset = 0
-
-    def _files(self) -> list[Path]:
-        return sorted(self.dir.glob(f"tablectl-{self.table}-*.jsonl"))
-
-    def pending(self, limit: int = 256) -> list[tuple[Path, int, bytes]]:
-        """Up to ``limit`` complete lines after the cursor: (file, offset after the line, line)."""
-        files = self._files()
-        if not files:
-            return []
-        if self.file not in files:
-            self.file, self.offset = files[0], 0
-        i, path, offset = files.index(self.file), self.file, self.offset  # type: ignore[arg-type]
-        out: list[tuple[Path, int, bytes]] = []
-        block = 1 << 20
-        while True:
-            with open(path, "rb") as fh:
-                fh.seek(offset)
-                data = fh.read(block)
-            for line in data[: data.rfind(b"\n") + 1].split(b"\n")[:-1]:
-                offset += len(line) + 1
-                out.append((path, offset, line))
-                if len(out) >= limit:
-                    return out
-            if len(data) == block:
-                continue  # more of this file
-            if data.endswith(b"\n") or not data:
-                if i + 1 < len(files):  # this file is done and a newer one exists
-                    i += 1
-                    path, offset = files[i], 0
-                    continue
-            return out
-
-    def advance(self, path: Path, offset: int) -> None:
-        self.file, self.offset = path, offset
-
-
-async def publish_log(url: str, log_dir: Path, table: str, stop: asyncio.Event, poll: float = 0.02) -> None:
-    """Publish every line of ``table``'s log in ``log_dir`` to its subject, in order, each with its
-    message id; the cursor moves on the stream's ack only, so a broker that is down holds nothing
-    and loses nothing: the backlog drains when it is back. Runs until ``stop`` is set."""
-    import orjson
-
-    follower = LogFollower(log_dir, table)
-    subject = log_subject(table)
-    nc = await connect(url)
-    js = nc.jetstream(timeout=2.0)
-    stream_ready = False
-    try:
-        while not stop.is_set():
-            try:
-                if not stream_ready:
-                    await ensure_stream(js)
-                    stream_ready = True
-                batch = follower.pending()
-                if not batch:
-                    with contextlib.suppress(asyncio.TimeoutError):
-                        await asyncio.wait_for(stop.wait(), poll)
-                    continue
-                for path, offset, line in batch:
-                    seq = orjson.loads(line)["seq"]
-                    await js.publish(subject, line, headers={"Nats-Msg-Id": msg_id(table, path.name, seq)})
-                    follower.advance(path, offset)
-            except Exception:  # broker down, slow or restarting: try again from the cursor
-                stream_ready = False
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(stop.wait(), 0.5)
-    finally:
-        with contextlib.suppress(Exception):
-            await nc.close()
-
-
-__all__ = ["ALARM_SUBJECTS", "LOG_SUBJECTS", "STREAM", "LocalBroker", "LogFollower", "connect", "ensure_stream", "live_broker",
-           "log_subject", "msg_id", "nats_server_binary", "publish_log", "table_of"]
+__all__ = ["ALARM_SUBJECTS", "LOG_SUBJECTS", "STATUS_SUBJECTS", "STREAM", "LocalBroker", "connect", "ensure_stream",
+           "live_broker", "log_subject", "msg_id", "nats_server_binary", "table_of"]

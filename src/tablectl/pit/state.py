@@ -157,6 +157,7 @@ class TableState:
     alarms: Alarms = field(default_factory=Alarms)
     layout: Layout | None = None
     day: Day | None = None
+    publisher: str | None = None  # the table's publisher, in its own words (tablectl.live.status)
     version: int = 0  # bumped by every record that changed what a page shows
 
     # ------------------------------------------------------------------ reading
@@ -287,6 +288,22 @@ class Floor:
         self.alarms_version += 1
         self.version += 1
         return a
+
+    def publisher(self, table: str, status: Mapping[str, Any], now: float) -> bool:
+        """A table's publisher told its state (``tablectl.<table>.status``); True when its line changed."""
+        from tablectl.live.status import PublisherStatus, status_text
+
+        try:
+            unreachable = status.get("unreachable_s")
+            s = PublisherStatus(table, int(status.get("published_seq") or 0), int(status.get("log_seq") or 0),
+                                bool(status.get("connected")),
+                                None if unreachable is None else now - float(unreachable))
+        except (TypeError, ValueError):
+            return False
+        t = self.table(table)
+        text = status_text(s, now)
+        changed, t.publisher = text != t.publisher, text
+        return changed
 
     def resolved(self, table: str, seqs: Iterable[int], supervisor: str, note: str) -> None:
         for s in seqs:

@@ -61,6 +61,7 @@ class Tile:
     rounds: int
     violations: int
     holds: int
+    publisher: str | None
 
 
 def tile(t: TableState, now: float, edges: Edges | None, silent_after: float = SILENT_AFTER) -> Tile:
@@ -70,7 +71,7 @@ def tile(t: TableState, now: float, edges: Edges | None, silent_after: float = S
     return Tile(t.table, t.game or "?", t.round, kind, status, todo, t.dealer, t.penetration, t.seats_in_play(),
                 t.last_ts, day.handle if day else 0, day.win if day else 0, day.hold if day else None,
                 t.expected_hold(edges), day.rounds if day else 0, day.violations if day else 0,
-                day.holds if day else 0)
+                day.holds if day else 0, t.publisher)
 
 
 class Views:

@@ -17,24 +17,26 @@
     var el = document.getElementById(id);
     if (el) { el.innerHTML = html; }
   }
-  function onTile(e) {
-    var d = JSON.parse(e.data);
-    var el = fragment(d.html);
-    var old = document.querySelector('.tile[data-table="' + CSS.escape(d.table) + '"]');
+  function putTile(name, html) {
+    var el = fragment(html);
+    var old = document.querySelector('.tile[data-table="' + CSS.escape(name) + '"]');
     if (old) { old.replaceWith(el); return; }
     var tiles = document.getElementById("tiles");
     if (tiles && !table) {
       var after = null;
       tiles.querySelectorAll(".tile").forEach(function (t) {
-        if (after === null && t.dataset.table > d.table) { after = t; }
+        if (after === null && t.dataset.table > name) { after = t; }
       });
       tiles.insertBefore(el, after);
     }
   }
+  function onTile(e) { var d = JSON.parse(e.data); putTile(d.table, d.html); }
+  function onTiles(e) { JSON.parse(e.data).tiles.forEach(function (t) { putTile(t[0], t[1]); }); }
   var es = new EventSource(url);
   es.onopen = function () { live.textContent = "live"; live.className = "live ok"; };
   es.onerror = function () { live.textContent = "page server unreachable: reconnecting"; live.className = "live bad"; };
   es.addEventListener("tile", onTile);
+  es.addEventListener("tiles", onTiles);
   es.addEventListener("alarms", function (e) { replace("alarms", JSON.parse(e.data).html); });
   es.addEventListener("layout", function (e) { replace("layout", JSON.parse(e.data).html); });
   es.addEventListener("rounds", function (e) { replace("rounds", JSON.parse(e.data).html); });
