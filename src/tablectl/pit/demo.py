@@ -7,6 +7,7 @@ context manager: leaving it stops the tables (clean shutdowns), the collector an
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -101,9 +102,7 @@ class Demo:
 
     def start_collector(self) -> None:
         """``tablectl collect URL --to DIR`` when the live package provides it."""
-        from tablectl.cli import COMMANDS
-
-        if "collect" not in COMMANDS:  # not in this tree yet
+        if importlib.util.find_spec("tablectl.commands.collect") is None:  # not in this tree
             return
         assert self.root is not None
         self.collector = subprocess.Popen([sys.executable, "-m", "tablectl", "collect", self.url, "--to", str(self.root / "collected")],
