@@ -103,6 +103,10 @@ class Hub:
     def flush(self) -> None:
         """Tell every page what changed since the last flush (each fragment rendered once)."""
         dirty, self.dirty = self.dirty, set()
+        if not self.clients:  # nobody to tell: only what the silence watch compares with
+            for table in dirty:
+                self._kinds[table] = self.views.tile_of(table).kind
+            return
         floor_clients = [c for c in self.clients if c.table is None]
         if self._feed_changed:
             self._feed_changed = False

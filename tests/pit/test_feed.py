@@ -1,0 +1,111 @@
+"""The feed and the fan-out without a broker or a browser: lines in, page events out."""
+
+from __future__ import annotations
+
+import orjson
+
+from tablectl.pit.feed import Client, Feed, Hub
+from tablectl.pit.rounds import RoundBook
+from tablectl.pit.state import Floor
+from tablectl.pit.views import Views
+
+from .test_state import Log, a_round, started
+
+
+def parts() -> tuple[Floor, Hub, Feed]:
+    floor, rounds = Floor(), RoundBook()
+    hub = Hub(Views(floor, rounds, None))
+    return floor, hub, Feed("nats://unused", floor, rounds, hub.changed)
+
+
+def events(c: Client) -> list[tuple[str, dict]]:
+    out = []
+    while not c.queue.empty():
+        item = c.queue.get_nowait()
+        assert item is not None
+        out.append((item[0], orjson.loads(item[1])))
+    return out
+
+
+def feed(f: Feed, records: list[dict]) -> None:
+    for r in records:
+        f.take(f"tablectl.{r['table']}.log", orjson.dumps(r))
+
+
+def test_a_page_that_joins_gets_every_tile_and_the_alarms() -> None:
+    floor, hub, f = parts()
+    feed(f, started(Log("A")) + started(Log("B")))
+    got = events(hub.join(None))
+    tiles = [e for e in got if e[0] == "tiles"][0][1]["tiles"]
+    assert [t[0] for t in tiles] == ["A", "B"]
+    assert any(e[0] == "alarms" for e in got)
+
+
+def test_the_tiles_changed_since_the_last_flush_go_out_in_one_event() -> None:
+    floor, hub, f = parts()
+    a, b = Log("A"), Log("B")
+    feed(f, started(a) + started(b))
+    page = hub.join(None)
+    events(page)
+    feed(f, a_round(a, 1)[:3] + a_round(b, 1)[:3])
+    hub.flush()
+    got = [e for e in events(page) if e[0] == "tiles"]
+    assert len(got) == 1
+    assert {t[0]: 'data-round="1"' in t[1] for t in got[0][1]["tiles"]} == {"A": True, "B": True}
+
+
+def test_a_table_page_gets_its_layout_and_rounds_but_not_other_tables() -> None:
+    floor, hub, f = parts()
+    a, b = Log("A"), Log("B")
+    feed(f, started(a) + started(b))
+    hub.flush()
+    page = hub.join("A")
+    events(page)
+    feed(f, a_round(b, 1)[:3])
+    hub.flush()
+    assert events(page) == []
+    feed(f, a_round(a, 1)[:3])
+    hub.flush()
+    assert [e[0] for e in events(page)] == ["tile", "layout", "rounds"]
+
+
+def test_a_line_on_another_tables_subject_is_not_taken() -> None:
+    floor, hub, f = parts()
+    r = started(Log("A"))[0]
+    f.take("tablectl.B.log", orjson.dumps(r))
+    assert (f.refused, list(floor.tables)) == (1, [])
+
+
+def test_a_message_the_stream_delivers_again_is_taken_once() -> None:
+    floor, hub, f = parts()
+    records = started(Log("A"))
+    for i, r in enumerate(records, 1):
+        f.take("tablectl.A.log", orjson.dumps(r), stream_seq=i)
+    f.take("tablectl.A.log", orjson.dumps(records[-1]), stream_seq=len(records))
+    assert f.lines == len(records)
+
+
+def test_a_page_too_slow_to_keep_up_is_dropped_and_told_to_reconnect() -> None:
+    c = Client(None)
+    for _ in range(c.queue.maxsize + 1):
+        c.put("tiles", b"{}")
+    assert c.dropped
+    items = [c.queue.get_nowait() for _ in range(c.queue.qsize())]
+    assert items[-1] is None
+
+
+def test_the_collectors_alarm_is_listed_with_the_table() -> None:
+    floor, hub, f = parts()
+    f.take_alarm("tablectl.A.alarm", orjson.dumps({"table": "A", "kind": "bad_signature", "message": "seq 9: the signature does not verify",
+                                                   "ts": "2026-05-01T21:00:00.000000Z"}))
+    alarm = floor.alarms[0]
+    assert (alarm.table, alarm.kind, alarm.what) == ("A", "bad_signature", "seq 9: the signature does not verify")
+    assert "tablectl review" in alarm.what_to_do
+
+
+def test_the_publishers_status_shows_on_the_tile() -> None:
+    floor, hub, f = parts()
+    feed(f, started(Log("A")))
+    f.take_status("tablectl.A.status", orjson.dumps({"table": "A", "published_seq": 4, "log_seq": 6, "connected": False,
+                                                     "unreachable_s": 190}))
+    assert "publishing: 2 lines behind, broker unreachable 3 min" in hub.views.tile("A")
