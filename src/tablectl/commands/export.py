@@ -51,6 +51,7 @@ def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], wait
     from tablectl.analytics.dataset.store import DatasetBusyError, DatasetError
     from tablectl.analytics.export.logs import export_logs, logs_by_table
     from tablectl.eventlog.errors import LogInputError
+    from tablectl.files import LinkRefusedError
 
     def busy(message: str) -> None:
         click.echo(f"tablectl: {message}", err=True)
@@ -65,6 +66,8 @@ def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], wait
         raise CommandError(str(e), EXIT_USAGE) from None
     except DatasetBusyError as e:
         raise CommandError(str(e), EXIT_STORAGE) from None
+    except LinkRefusedError as e:  # planted in the dataset: nothing written through it
+        raise CommandError(str(e), EXIT_USAGE) from None
     except OSError as e:
         raise CommandError(f"{e.filename or dataset}: cannot write the dataset: {e.strerror or e}", EXIT_STORAGE) from None
     finally:

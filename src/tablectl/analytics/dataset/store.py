@@ -17,11 +17,16 @@ One writer at a time: an export holds an exclusive ``flock`` on ``_manifests/.lo
 (:func:`exclusive`). Readers take no lock: they read only the files the manifests list
 (:func:`listed_parts`), after checking that every file of the dataset is listed and that each
 holds the rows its export recorded (Parquet footers, not the data). Every file and folder written
-is ``0644``/``0755`` whatever the umask (:data:`FILE_MODE`, :data:`DIR_MODE`).
+is ``0644``/``0755`` whatever the umask (:data:`FILE_MODE`, :data:`DIR_MODE`), and never through
+a link (``tablectl.files``): the dataset's folder is the user's path, followed as given; every
+folder below it is opened without following a link, files are made under random hidden names
+(``O_CREAT|O_EXCL``) and renamed into place, the lock files are never truncated. A planted link
+is refused with ``LinkRefusedError`` (one line naming it), nothing written through it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
@@ -39,6 +44,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from tablectl.analytics.dataset.schemas import SCHEMAS
+from tablectl.files import NewFile, link_refused, note_holder, open_dir, open_lock, read_holder
+from tablectl.files import atomic_write as _atomic_write
 
 MANIFESTS = "_manifests"
 RULES = "_rules.json"  # in MANIFESTS: the rules registry (no table name starts with "_")
@@ -156,8 +163,8 @@ def save_rules(root: Path, rules: dict[str, dict[str, Any]]) -> None:
     own ``flock``: the tables of one export may add theirs at once (``export_workers``)."""
     if not rules.keys() - load_rules(root).keys():
         return
-    make_dirs(root / MANIFESTS)
-    fd = os.open(root / MANIFESTS / RULES_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+    make_dirs(root / MANIFESTS, root)
+    fd = open_lock(root / MANIFESTS / RULES_LOCK, FILE_MODE, "dataset's rules lock")
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         known = load_rules(root)
@@ -177,20 +184,44 @@ def partition_dir(root: Path, dataset: str, table: str, date: str) -> Path:
 
 def remove_uncommitted(root: Path, table: str, through: int, open_parts: Iterable[str] = ()) -> int:
     """Delete the files of ``table`` that an interrupted export wrote past ``through`` (and
-    temporary files, and open-row files the manifest no longer lists: ``open_parts``); how many."""
+    temporary files, and open-row files the manifest no longer lists: ``open_parts``); how many.
+    Nothing is deleted through a link: a folder of the table that is one is refused."""
     keep = {root / rel for rel in open_parts}
     removed = 0
     for dataset in SCHEMAS:
         base = root / dataset / f"table={table}"
-        if not base.is_dir():
+        if not os.path.lexists(base):
             continue
-        for path in base.glob("date=*/*"):
-            m = PART.fullmatch(path.name)
-            stale = OPEN.fullmatch(path.name) is not None and path not in keep
-            if path.name.startswith(".") or stale or (m is not None and int(m.group(1)) > through):
-                path.unlink()
-                removed += 1
+        os.close(open_dir(base, within=root))  # a link on the way: LinkRefusedError
+        for day in sorted(base.glob("date=*")):
+            if day.is_symlink():
+                raise link_refused(day, "dataset folder")
+            for path in day.iterdir() if day.is_dir() else ():
+                m = PART.fullmatch(path.name)
+                stale = OPEN.fullmatch(path.name) is not None and path not in keep
+                if path.name.startswith(".") or stale or (m is not None and int(m.group(1)) > through):
+                    path.unlink()  # a link itself, never what it points at
+                    removed += 1
     return removed
+
+
+def remove_part(root: Path, rel: str) -> None:
+    """Delete the dataset file *rel* (relative to *root*, as a manifest lists it) if it is there:
+    only a part or open-rows file in a dataset's folders, never through a link, never elsewhere."""
+    path = Path(rel)
+    if (path.is_absolute() or ".." in path.parts or len(path.parts) != 4 or path.parts[0] not in SCHEMAS
+            or not (PART.fullmatch(path.name) or OPEN.fullmatch(path.name))):
+        return  # not a file an export writes: not one to delete
+    try:
+        dfd = open_dir(root / path.parent, within=root)
+    except FileNotFoundError:
+        return
+    try:
+        os.unlink(path.name, dir_fd=dfd)
+    except FileNotFoundError:
+        pass
+    finally:
+        os.close(dfd)
 
 
 class PartWriter:
@@ -215,7 +246,7 @@ class PartWriter:
         self._chunks: dict[tuple[str, str], list[Sequence[Any]]] = defaultdict(list)  # rows not yet in a batch
         self._batches: dict[tuple[str, str], list[pa.RecordBatch]] = defaultdict(list)  # the chunk's batches
         self._batched: dict[tuple[str, str], int] = defaultdict(int)  # rows in those batches
-        self._files: dict[tuple[str, str], tuple[pq.ParquetWriter, Path]] = {}
+        self._files: dict[tuple[str, str], tuple[pq.ParquetWriter, NewFile]] = {}
         self._rows: dict[tuple[str, str], int] = defaultdict(int)  # rows per file
         self.parts: dict[str, int] = {}  # after commit: each file put in place (relative path) -> rows
 
@@ -255,11 +286,8 @@ class PartWriter:
         data = pa.Table.from_batches(batches, schema=schema)
         file = self._files.get(key)
         if file is None:
-            tmp = (partition_dir(self.root, dataset, self.table, date)
-                   / f".{self.prefix}-{self.from_seq:012d}.{os.getpid()}.tmp")
-            make_dirs(tmp.parent)
-            os.close(_create(tmp))  # made with FILE_MODE; the writer truncates it and keeps the mode
-            file = self._files[key] = (pq.ParquetWriter(tmp, schema, compression="zstd"), tmp)
+            new = self._new_file(dataset, date)
+            file = self._files[key] = (pq.ParquetWriter(new.file, schema, compression="zstd"), new)
         file[0].write_table(data)
         self.written[dataset] += rows
         self._rows[key] += rows
@@ -270,24 +298,26 @@ class PartWriter:
         if self.written[dataset] or any(d == dataset for d, _ in (*self._chunks, *self._batches)):
             return
         key = (dataset, date)
-        tmp = partition_dir(self.root, dataset, self.table, date) / f".{self.prefix}-{self.from_seq:012d}.{os.getpid()}.tmp"
-        make_dirs(tmp.parent)
-        os.close(_create(tmp))
-        writer = pq.ParquetWriter(tmp, SCHEMAS[dataset], compression="zstd")
+        new = self._new_file(dataset, date)
+        writer = pq.ParquetWriter(new.file, SCHEMAS[dataset], compression="zstd")
         writer.write_table(SCHEMAS[dataset].empty_table())
-        self._files[key] = (writer, tmp)
+        self._files[key] = (writer, new)
         self._rows[key] = 0
+
+    def _new_file(self, dataset: str, date: str) -> NewFile:
+        """A hidden file of *dataset* on *date* (a random name, ``O_EXCL``; no folder on the way a
+        link), put in place by :meth:`commit`."""
+        return NewFile(partition_dir(self.root, dataset, self.table, date), FILE_MODE, within=self.root,
+                       folder_mode=DIR_MODE, what="dataset file")
 
     def commit(self, to_seq: int) -> dict[str, int]:
         """Write what is left, and put every file in place (fsynced) as the export of the lines up to
         *to_seq*; the rows written per dataset."""
         for key in {*self._chunks, *self._batches}:
             self._flush(key)
-        for key, (writer, tmp) in self._files.items():
+        for key, (writer, new) in self._files.items():
             writer.close()
-            _fsync(tmp)
-            final = tmp.with_name(f"{self.prefix}-{self.from_seq:012d}-{to_seq:012d}.parquet")
-            os.replace(tmp, final)
+            final = new.commit(f"{self.prefix}-{self.from_seq:012d}-{to_seq:012d}.parquet")  # fsynced, renamed
             self.parts[final.relative_to(self.root).as_posix()] = self._rows[key]
         self.parts = dict(sorted(self.parts.items()))
         self._files = {}
@@ -295,9 +325,10 @@ class PartWriter:
 
     def abort(self) -> None:
         """Remove every file written: nothing of this export stays."""
-        for writer, tmp in self._files.values():
-            writer.close()
-            tmp.unlink(missing_ok=True)
+        for writer, new in self._files.values():
+            with contextlib.suppress(OSError, pa.ArrowException):  # what it wrote is thrown away anyway
+                writer.close()
+            new.discard()
         self._files, self._chunks, self._rows = {}, defaultdict(list), defaultdict(int)
         self._batches, self._batched = defaultdict(list), defaultdict(int)
 
@@ -310,49 +341,23 @@ def _column(values: Sequence[Any], kind: pa.DataType) -> pa.Array:
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``path`` whole or not at all (mode :data:`FILE_MODE`): a temporary file, fsynced,
-    renamed over it. On an error (a full disk) the temporary file is removed and the error raised."""
-    make_dirs(path.parent)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(_create(tmp), "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    """Write ``path``, a file under a dataset's ``_manifests`` folder, whole or not at all (mode
+    :data:`FILE_MODE`): a random hidden temporary name (``O_EXCL``), fsynced, renamed over it, the
+    folder fsynced; no folder below the dataset's own, and not ``path`` itself, may be a link. On
+    an error (a full disk) the temporary file is removed and the error raised."""
+    _atomic_write(path, data, FILE_MODE, within=_dataset_of(path), folder_mode=DIR_MODE, what="dataset file")
 
 
-def _create(path: Path) -> int:
-    """Open ``path`` for writing, emptied, with mode :data:`FILE_MODE` whatever the umask."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, FILE_MODE)
-    try:
-        os.fchmod(fd, FILE_MODE)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+def _dataset_of(path: Path) -> Path:
+    """The dataset folder that *path* (under its ``_manifests``) belongs to: the user's path."""
+    return next((p.parent for p in path.parents if p.name == MANIFESTS), path.parent)
 
 
-def make_dirs(path: Path) -> None:
-    """``mkdir -p path``, each folder made with mode :data:`DIR_MODE` whatever the umask (folders
-    that exist are left as they are)."""
-    missing = []
-    while not path.is_dir():
-        missing.append(path)
-        if path.parent == path:
-            break
-        path = path.parent
-    for folder in reversed(missing):
-        try:
-            os.mkdir(folder, DIR_MODE)
-        except FileExistsError:
-            if not folder.is_dir():
-                raise
-            continue  # made by another process meanwhile
-        os.chmod(folder, DIR_MODE)
+def make_dirs(path: Path, root: Path) -> None:
+    """``mkdir -p path`` in the dataset at *root* (made as given if missing), each folder made
+    with mode :data:`DIR_MODE` whatever the umask (folders that exist are left as they are), none
+    below *root* followed if it is a link (``LinkRefusedError``)."""
+    os.close(open_dir(path, within=root, mode=DIR_MODE))
 
 
 class DatasetBusyError(Exception):
@@ -366,12 +371,9 @@ def exclusive(root: Path, wait: float = LOCK_WAIT, busy: Callable[[str], None] |
     holds it, ``busy`` is told once (one line) and the lock is waited for up to ``wait`` seconds;
     then :class:`DatasetBusyError`. The lock file is never deleted (that would let two writers
     hold two different files)."""
-    make_dirs(root / MANIFESTS)
-    path = root / MANIFESTS / LOCK
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+    make_dirs(root / MANIFESTS, root)
+    fd = open_lock(root / MANIFESTS / LOCK, FILE_MODE, "dataset's lock file")  # never through a link, never truncated
     try:
-        if os.fstat(fd).st_mode & 0o022:
-            os.fchmod(fd, FILE_MODE)
         if not _try_lock(fd):
             holder = _holder(fd)
             if busy is not None:
@@ -384,8 +386,7 @@ def exclusive(root: Path, wait: float = LOCK_WAIT, busy: Callable[[str], None] |
                     raise DatasetBusyError(f"{root}: another export{_holder(fd) or holder} held the dataset for "
                                            f"{wait:g} s ({MANIFESTS}/{LOCK}): nothing exported, try again later")
                 time.sleep(min(0.1, left))
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)  # who holds it, for the next one's message
+        note_holder(fd)  # who holds it, for the next one's message (only into a file that is nothing else)
         yield
     finally:
         os.close(fd)  # releases the lock
@@ -403,8 +404,8 @@ def _try_lock(fd: int) -> bool:
 
 def _holder(fd: int) -> str:
     """`` (pid N)`` of the export holding the lock, as it wrote it, or ``""``."""
-    text = os.pread(fd, 32, 0).decode(errors="replace").strip()
-    return f" (pid {text})" if text.isdigit() else ""
+    pid = read_holder(fd)
+    return f" (pid {pid})" if pid is not None else ""
 
 
 class DatasetFormatError(DatasetError):
@@ -525,10 +526,3 @@ def _check_listed(root: Path, parts: dict[str, int], where: str, span: str, out:
         out[name].append(path)
         listed.add(path)
 
-
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -135,7 +135,7 @@ def _export(table: str, files: list[Path], root: Path, trust: Trust, manifest: d
             manifest.resume = msgspec.to_builtins(record)
         manifest.save(root)
         for rel in replaced.keys() - open_out.parts.keys():
-            (root / rel).unlink(missing_ok=True)
+            ds.remove_part(root, rel)  # only a dataset file, never through a link
         result.seconds = time.perf_counter() - t0
         return result
 
