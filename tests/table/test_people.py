@@ -14,7 +14,7 @@ def test_a_first_sign_in_has_no_previous_dealer_and_a_change_names_it() -> None:
 def test_an_offer_with_nobody_banking_gives_the_bank_to_that_seat_between_rounds_only() -> None:
     p = People(every=1, seats=7)
     assert p.offer(3, True, may_take=False) is None and p.banker is None
-    assert p.offer(4, True, may_take=True) == 3  # the rotation from seat 1 finds seat 3 first
+    assert p.offer(4, True, may_take=True) == (3, None)  # the rotation from seat 1 finds seat 3 first
 
 
 def test_the_designated_player_button_moves_every_hand_to_the_next_seat_that_wants_it() -> None:

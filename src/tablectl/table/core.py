@@ -854,10 +854,10 @@ class TableCore(lc.LifecycleModel):
             raise InputRejected(f"{self.game.title} has no banking player")
         if not 1 <= inp.seat <= self.config.seats:
             raise InputRejected(f"seat {inp.seat} does not exist (seats 1-{self.config.seats})")
-        taken = self.people.offer(inp.seat, inp.wants, may_take=self.state in (lc.READY, lc.RESHUFFLE_DUE, lc.IDLE))
+        moved = self.people.offer(inp.seat, inp.wants, may_take=not self.in_round)
         self.log.append("offer_bank", seat=inp.seat, wants=inp.wants)
-        if taken is not None:
-            self.log.append("bank", seat=taken, previous=None, round=self.round_no + 1)
+        if moved is not None:
+            self.log.append("bank", seat=moved[0], previous=moved[1], round=self.round_no + 1)
 
     def _seat_player(self, inp: SeatPlayer) -> None:
         """A player sits (or leaves): logged at once, counted from the next round to start."""

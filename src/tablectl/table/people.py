@@ -1,6 +1,11 @@
 """The people at the table (pure state): the dealer on duty, the players the pit entered by seat,
 and, in a player-banked game, the bank — who holds it, how many hands they have banked, and which seats want it when it comes round
-(``tablectl.table.rotation`` says where it goes). ``TableCore`` logs what changes."""
+(``tablectl.table.rotation`` says where it goes). ``TableCore`` logs what changes.
+
+Between rounds the bank is with the seat that banks the next round: it moves on (``move_on``)
+whenever what decides it changes — a round collected, a seat offering or withdrawing, a restart
+taking the rotation over from the log — never only when the next round starts, so the seat the
+table shows banking is the one it keeps out of the next round."""
 
 from __future__ import annotations
 
@@ -42,6 +47,14 @@ class People:
         if not self.banked or self.banker is None:
             return None
         self.hands += 1
+        return self.move_on()
+
+    def move_on(self) -> tuple[int | None, int | None] | None:
+        """Between rounds: the bank goes where the rotation puts it for the next round (a banker
+        whose hands are done, or who no longer wants it, hands it on; nobody banking, the first
+        seat that wants it takes it); (new, previous) banker when it moves, else None."""
+        if not self.banked:
+            return None
         nxt, hands = self.for_round()
         if nxt == self.banker:
             return None
@@ -49,17 +62,15 @@ class People:
         self.banker, self.hands = nxt, hands
         return nxt, previous
 
-    def offer(self, seat: int, wants: bool, *, may_take: bool) -> int | None:
-        """``seat`` wants (or no longer wants) the bank. With nobody banking and ``may_take``
-        (no round in play), the bank goes where the rotation puts it: that seat, else None."""
+    def offer(self, seat: int, wants: bool, *, may_take: bool) -> tuple[int | None, int | None] | None:
+        """``seat`` wants (or no longer wants) the bank. With no round in play (``may_take``) the
+        bank moves on at once if that changes who banks the next round: (new, previous) banker,
+        else None."""
         if wants:
             self.wanting.add(seat)
         else:
             self.wanting.discard(seat)
-        if self.banker is None and may_take:
-            self.banker, self.hands = banker_for_round(None, 0, self.every, self.wanting, self.seats)
-            return self.banker
-        return None
+        return self.move_on() if may_take else None
 
     def sign_in(self, dealer: str) -> str | None:
         """``dealer`` takes the table; the dealer before (None: a first sign-in)."""

@@ -56,6 +56,7 @@ _WANTED = (
     b'"event":"offer_bank"', b'"event":"bank"', b'"event":"round_ended"', b'"event":"round_voided"',
     b'"event":"decision"', b'"event":"corrected"', b'"event":"settled"', b'"event":"button"',
     b'"event":"burn_next"', b'"event":"returned"', b'"event":"player_seated"', b'"event":"player_left"',
+    b'"event":"duty_resumed"',
 )
 _SHOE_STARTS = ("shoe_loaded", "shuffle_done", "shoe_resumed")
 _CARD_LINES = ("dealt", "burned", "drawn")
@@ -202,6 +203,10 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             voided = None
             dealer = r.get("dealer")
             players = {int(s): p for s, p in (r.get("players") or {}).items()}
+            if "bank_wanted" in r:
+                banker, banked, wanting = r.get("banker"), _int(r.get("banker_hands")), set(r["bank_wanted"] or ())
+        elif event == "duty_resumed":  # what a restart took over: the next restart goes on from it
+            dealer = r.get("dealer")
             if "bank_wanted" in r:
                 banker, banked, wanting = r.get("banker"), _int(r.get("banker_hands")), set(r["bank_wanted"] or ())
         elif event == "dealer_change":

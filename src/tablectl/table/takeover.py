@@ -2,7 +2,9 @@
 (``tablectl.table.resume.fold``) — the dealer on duty and the bank's rotation, the shoe (or
 continuous shuffler) with every card drawn from it, and the round being dealt, so the next card
 goes where it would have gone. Each thing taken over is logged (``duty_resumed``,
-``shoe_resumed``, ``round_resumed``) or why not (``shoe_not_resumed``)."""
+``shoe_resumed``, ``round_resumed``) or why not (``shoe_not_resumed``); a bank that the log left
+due to move on (its banker's hands done: a voided hand the dealer had not collected counts as
+collected) moves on as the round's collection would have moved it (``bank``)."""
 
 from __future__ import annotations
 
@@ -21,9 +23,19 @@ if TYPE_CHECKING:
 def take_over(core: TableCore, resumed: LogState) -> None:
     """Go on from ``resumed``: duty and a void still shown, then the shoe and the round in play
     (a hand-forming shuffler shuffles for every round: there is no shoe to go on with, so the
-    round after a void comes from a fresh shuffle)."""
+    round after a void comes from a fresh shuffle); between rounds, the bank then moves on if it
+    is due to."""
     _resume_duty(core, resumed)
     core.voided = resumed.voided  # shown until the next round starts
+    _resume_play(core, resumed)
+    if not core.in_round:
+        moved = core.people.move_on()
+        if moved is not None:
+            core.log.append("bank", seat=moved[0], previous=moved[1], round=core.round_no + 1)
+
+
+def _resume_play(core: TableCore, resumed: LogState) -> None:
+    """The shoe (or continuous shuffler) in play and its round, when they can be taken over."""
     if core.packets:
         return
     shoe = resumed.shoe
