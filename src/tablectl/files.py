@@ -314,12 +314,25 @@ def read_holder(fd: int) -> int | None:
     return int(text) if text.isdigit() else None
 
 
+def _check_target(name: str, dir_fd: int, shown: Path, what: str) -> None:
+    """Refuse what a new file would be renamed over if it is not a regular file: a link
+    (:class:`LinkRefusedError`), a FIFO or a device (:class:`NotRegularFileError`: never replaced,
+    ``/dev/null`` stays ``/dev/null``), a folder (``IsADirectoryError``)."""
+    try:
+        mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(mode):
+        raise link_refused(shown, what)
+    _refuse(shown, what, mode)
+
+
 class NewFile:
     """A file written whole or not at all. It is made under a random hidden name in its folder
     (``O_CREAT|O_EXCL``, never following a link: nothing planted at a predictable name can catch
     it), written through :attr:`file`, then fsynced and renamed to its name by :meth:`commit` (the
     folder fsynced too), or removed by :meth:`discard`. Used as a context manager it is discarded
-    unless committed. A link at the final name is refused, not replaced.
+    unless committed. A link, a FIFO, a device or a folder at the final name is refused, not replaced.
 
     ``folder`` and ``within``: as :func:`open_dir` (``within``: the user's part of the path, followed;
     below it nothing is); ``folder_mode``: folders made if missing (None: ``folder`` must exist)."""
@@ -353,8 +366,7 @@ class NewFile:
             self.file.close()
             dfd = open_dir(self.folder, self.within)
             try:
-                if _is_link(name, dfd):
-                    raise link_refused(self.folder / name, self.what)
+                _check_target(name, dfd, self.folder / name, self.what)
                 os.replace(self.temp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
                 self.done = True
                 os.fsync(dfd)

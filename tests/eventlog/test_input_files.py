@@ -89,11 +89,11 @@ def test_read_regular_refuses_a_fifo_before_opening_it(fifo: Path) -> None:
         read_regular(fifo, "config", 1024)
 
 
-def test_review_html_report_is_not_world_writable_under_umask_0(tmp_path: Path, signed_log: Path, pub: Path) -> None:
+def test_review_html_report_is_0640_under_umask_0(tmp_path: Path, signed_log: Path, pub: Path) -> None:
     html = tmp_path / "report.html"
     proc = tablectl("review", str(signed_log), "--key", str(pub), "--html", str(html), umask=0)
     assert proc.returncode in (0, 1), proc.stderr
-    assert stat.S_IMODE(html.stat().st_mode) == 0o644
+    assert stat.S_IMODE(html.stat().st_mode) == 0o640
 
 
 def test_keygen_folders_are_not_world_writable_under_umask_0(tmp_path: Path) -> None:

@@ -9,8 +9,9 @@ Exit codes: 0 nothing flagged; 1 a table (its hold or its rules), a player bank,
 shuffler or hand-shuffled shoe flagged, or a table, dealer or day whose result lies beyond its theoretical
 win from the play made either way (theo_z), or a seat session flagged for play from hidden cards; 2 bad input
 (not a dataset, a bad date, a ``--z`` that is not a positive finite number, an approved-math file that cannot be
-used, an HTML file that cannot be written, sightings the test of play from hidden cards cannot take, named by
-their seat session);
+used, an HTML file that cannot be written or a link in its place, sightings the test of play from hidden cards
+cannot take, named by their seat session); 5 the HTML page cannot be written for a full disk (the page from before
+is left as it was);
 3 integrity: the dataset's files are not what its manifests list (a file no manifest lists, a listed
 file missing, rows differing from the manifest), one line naming the file, nothing reported. A game
 math cache that cannot be written (a full disk) is a warning on stderr; the report still prints.
@@ -60,7 +61,11 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
     from tablectl.analytics.dataset.store import DatasetError, IntegrityError
     from tablectl.analytics.floor.render import render_html, render_text
     from tablectl.analytics.floor.report import floor
+    from tablectl.commands.reports import check_path, write_report
     from tablectl.detection.screen import DetectionError
+
+    if html_path is not None:
+        check_path(html_path)  # a link, a FIFO or a device: refused before the report's work
 
     def warn(message: str) -> None:
         click.echo(f"tablectl: warning: {message}", err=True)
@@ -82,11 +87,8 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
     for group in lookalikes(r["dealer"] for r in report.dealers.dicts()):
         warn(f"dealer ids {', '.join(repr(g) for g in group)} look alike (case, dashes or Unicode forms): "
              "reported apart, check the dealer names logged")
-    if html_path is not None:
-        try:
-            html_path.write_text(render_html(report), encoding="utf-8")
-        except OSError as e:
-            raise CommandError(f"{html_path}: cannot write the HTML report: {e.strerror or e}", EXIT_USAGE) from None
+    if html_path is not None:  # whole or not at all, 0640 whatever the umask, never through a link; a full disk: exit 5
+        write_report(html_path, render_html(report).encode("utf-8"))
     if as_json:
         click.echo(orjson.dumps(report.to_dict(), default=str, option=orjson.OPT_INDENT_2))
     else:

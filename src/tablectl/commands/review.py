@@ -37,6 +37,7 @@ import orjson
 
 from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError, drop_stdout
 from tablectl.commands.options import keyring_option, log_progress, progress_option, trust_for
+from tablectl.commands.reports import check_path, write_report
 
 if TYPE_CHECKING:
     from tablectl.review.model import RoundRecord
@@ -86,7 +87,7 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
     from tablectl.review.model import RoundRecord, TableSetup
 
     if html_path is not None:
-        _check_html_path(html_path)
+        check_path(html_path)  # a link, a FIFO or a device: refused before the review's work
     setup = None
     if config_path is not None:
         from tablectl.config import ConfigError, load_config
@@ -110,8 +111,8 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
         elif anchor_path is not None:
             anchors = read_anchors(anchor_path)
             for offset in anchors.torn:
-                click.echo(f"tablectl: warning: {anchor_path}: byte {offset}: a torn anchor line (a write cut short); "
-                           "set aside", err=True)
+                click.echo(f"tablectl: warning: {anchors.files[-1]}: byte {offset}: a torn anchor line (a write cut "
+                           "short); set aside", err=True)
         chosen: list[RoundRecord] = []
         spool = _JsonRounds() if as_json and round_id is None else None
         if round_id is not None:
@@ -139,13 +140,10 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
     if round_id is not None and not chosen:
         raise CommandError(f"no round {round_id!r} in the log ({report.tally.rounds} round(s); ids: N, or S.N)", EXIT_USAGE)
     if html_path is not None:
-        from tablectl.files import write_file
         from tablectl.review.report import html as report_html
 
-        try:  # a new file: 0644 whatever the umask; a FIFO or a device: refused, never waited on
-            write_file(html_path, report_html.render(report, rounds=chosen).encode("utf-8"), "HTML report", 0o644)
-        except OSError as e:
-            raise CommandError(f"{html_path}: cannot write the HTML report: {e.strerror or e}", EXIT_USAGE) from None
+        # whole or not at all, 0640 whatever the umask, never through a link; a full disk: exit 5
+        write_report(html_path, report_html.render(report, rounds=chosen).encode("utf-8"))
     if spool is not None:
         spool.write_report(report.head(), report.timings)
     elif as_json:
@@ -185,19 +183,6 @@ def _write_stdout(write: Callable[[IO[bytes]], object]) -> None:
         drop_stdout()
         raise CommandError(f"stdout: cannot write the JSON report, which is incomplete: {e.strerror or e}",
                            EXIT_STORAGE) from None
-
-
-def _check_html_path(html_path: Path) -> None:
-    """Refuse, before the review's work, an ``--html`` path that is there and is not a regular
-    file (a FIFO would block the write; a device is no report): one line, exit 2."""
-    import stat
-
-    try:
-        mode = os.stat(html_path).st_mode
-    except OSError:
-        return  # not there yet (or unreachable: the write says why)
-    if not stat.S_ISREG(mode):
-        raise CommandError(f"{html_path}: cannot write the HTML report: not a regular file", EXIT_USAGE)
 
 
 class _JsonRounds:
