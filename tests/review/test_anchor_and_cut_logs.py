@@ -36,7 +36,8 @@ def two_sessions(tmp_path: Path) -> tuple[Path, Path, Path, Path]:
     shutil.copytree(logs, older)
     assert tablectl(*run, env=env).returncode == 0
     assert tablectl("anchor", str(logs), "--anchor", str(anchor), env=env).returncode == 0
-    key = tmp_path / "ocp-1.pub"
+    key = tmp_path / "keys" / "ocp-1.pub"  # apart from the log: not in its folder, nor in a folder above it
+    key.parent.mkdir()
     private = load_private_key(tmp_path / "state" / "tablectl" / "session-keys" / "ocp-1.key")
     key.write_bytes(private.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
     return logs, key, anchor, older

@@ -53,7 +53,8 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> Sessions:
         shutil.copytree(logs, after[-1])
     lines = anchor.read_bytes().splitlines()
     assert len(lines) == 2
-    key = tmp / "ocp-1.pub"  # the table's public key, kept apart from its log
+    key = tmp / "keys" / "ocp-1.pub"  # the table's public key, kept apart from its log (not in a folder above it)
+    key.parent.mkdir()
     private = load_private_key(tmp / "state" / "tablectl" / "session-keys" / "ocp-1.key")
     key.write_bytes(private.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
     return Sessions((after[0], after[1], after[2]), key, (lines[0], lines[1]))

@@ -164,3 +164,83 @@ def test_a_text_report_to_a_full_disk_is_one_line_and_exit_5(floor: tuple[Path, 
                               stderr=subprocess.PIPE, text=True, timeout=180, env=env)
     assert done.returncode == 5 and done.stderr.count("\n") == 1, done.stderr
     assert "No space left on device" in done.stderr
+
+
+@pytest.fixture
+def elsewhere(forged: Path, tmp_path: Path) -> Path:
+    """The forged log's key, kept in a folder apart from the log: ``tmp/elsewhere/evil.pub``."""
+    key = tmp_path / "elsewhere" / "evil.pub"
+    key.parent.mkdir()
+    key.write_bytes((forged / "session.pub").read_bytes())
+    return key
+
+
+def test_a_key_kept_apart_from_the_log_folder_vouches_for_it(forged: Path, elsewhere: Path,
+                                                             floor: tuple[Path, dict[str, str]]) -> None:
+    _, env = floor
+    done = tablectl("review", forged, "--key", elsewhere, env=env)
+    assert done.returncode == 1 and "key_beside_log" not in done.stdout, done.stdout  # the forgery's round_open only
+    assert done.stdout.splitlines()[-1].startswith("result: verified"), done.stdout
+
+
+def test_a_link_in_the_log_folder_to_a_key_elsewhere_vouches_for_nothing(forged: Path, elsewhere: Path,
+                                                                         floor: tuple[Path, dict[str, str]]) -> None:
+    _, env = floor
+    (forged / "link.pub").symlink_to(elsewhere)
+    done = tablectl("review", forged, "--key", forged / "link.pub", env=env)
+    assert done.returncode == 1 and "key_beside_log" in done.stdout, done.stdout
+
+
+def test_export_refuses_a_link_in_the_log_folder_to_a_key_elsewhere(forged: Path, elsewhere: Path, tmp_path: Path,
+                                                                    floor: tuple[Path, dict[str, str]]) -> None:
+    _, env = floor
+    (forged / "link.pub").symlink_to(elsewhere)
+    done = tablectl("export", forged, "--to", tmp_path / "ds", "--key", forged / "link.pub", env=env)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "link.pub" in done.stderr, done.stderr
+    assert not (tmp_path / "ds" / "_manifests").exists()
+
+
+def test_anchor_refuses_a_link_in_the_log_folder_to_a_key_elsewhere(forged: Path, elsewhere: Path, tmp_path: Path,
+                                                                    floor: tuple[Path, dict[str, str]]) -> None:
+    _, env = floor
+    (forged / "link.pub").symlink_to(elsewhere)
+    done = tablectl("anchor", forged, "--anchor", tmp_path / "anchors.jsonl", "--key", forged / "link.pub", env=env)
+    assert done.returncode == 2 and "link.pub" in done.stderr, done.stderr
+    assert not (tmp_path / "anchors.jsonl").exists()
+
+
+def test_a_key_through_a_linked_folder_inside_the_log_folder_vouches_for_nothing(
+    forged: Path, elsewhere: Path, floor: tuple[Path, dict[str, str]],
+) -> None:
+    _, env = floor
+    (forged / "keys").symlink_to(elsewhere.parent)
+    done = tablectl("review", forged, "--key", forged / "keys" / "evil.pub", env=env)
+    assert done.returncode == 1 and "key_beside_log" in done.stdout, done.stdout
+
+
+def test_a_key_in_the_log_folders_parent_vouches_for_nothing(forged: Path, elsewhere: Path,
+                                                             floor: tuple[Path, dict[str, str]]) -> None:
+    _, env = floor
+    above = forged.parent / "evil.pub"
+    above.write_bytes(elsewhere.read_bytes())
+    done = tablectl("review", forged, "--key", above, env=env)
+    assert done.returncode == 1 and "key_beside_log" in done.stdout, done.stdout
+
+
+def test_export_refuses_a_key_in_the_log_folders_parent(forged: Path, elsewhere: Path, tmp_path: Path,
+                                                        floor: tuple[Path, dict[str, str]]) -> None:
+    _, env = floor
+    above = forged.parent / "evil.pub"
+    above.write_bytes(elsewhere.read_bytes())
+    done = tablectl("export", forged, "--to", tmp_path / "ds", "--key", above, env=env)
+    assert done.returncode == 2 and "evil.pub" in done.stderr, done.stderr
+
+
+def test_a_link_elsewhere_to_a_key_in_the_log_folder_vouches_for_nothing(forged: Path, tmp_path: Path,
+                                                                         floor: tuple[Path, dict[str, str]]) -> None:
+    _, env = floor
+    link = tmp_path / "keys" / "table.pub"
+    link.parent.mkdir()
+    link.symlink_to(forged / "session.pub")
+    done = tablectl("review", forged, "--key", link, env=env)
+    assert done.returncode == 1 and "key_beside_log" in done.stdout, done.stdout

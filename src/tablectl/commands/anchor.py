@@ -2,11 +2,11 @@
 in an append-only anchor file kept away from the log, so that a later review (``tablectl review
 --anchor FILE``) catches a log cut short or replaced by an older one (``tablectl.eventlog.anchor``).
 
-The log is verified first, with the table's keys from the keyring (or ``--key``, never a key in the
-log's own folder): only a head that verifies is anchored, and a log that no longer holds every head
-the file already knows is refused, as is an anchor file whose lines do not link. A torn last line (a
-write cut short by a full disk) is set aside with a warning, and the new line goes on a line of its
-own after it. Exit codes: 0 anchored (or already anchored); 3 integrity failure (the log does not
+The log is verified first, with the table's keys from the keyring (or ``--key``, never a key in,
+inside or above the log's own folder, nor one that leads there): only a head that verifies is
+anchored, and a log that no longer holds every head the file already knows is refused, as is an
+anchor file whose lines do not link. A torn last line (a write cut short by a full disk) is set
+aside with a warning, and the new line goes on a line of its own after it. Exit codes: 0 anchored (or already anchored); 3 integrity failure (the log does not
 verify, has no signed checkpoint, or lost an anchored head; the anchor file's chain is broken); 2
 bad input (paths, keys, no trusted key, an unreadable anchor file, one that cannot be opened for
 writing, a symbolic link in place of it); 5 the anchor file cannot be written (a full disk, an I/O
@@ -51,13 +51,10 @@ def command(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
         raise CommandError(str(link_refused(anchor_path, "anchor file")), EXIT_USAGE)
     try:
         files = resolve_paths(paths)
-        trust = trust_for(files, keys, keyring_dir)
+        trust = trust_for(files, keys, keyring_dir, refuse_beside="nothing anchored")
         if trust is None:
             raise CommandError(f"{files[0]}: no trusted key of table {log_table(files)} (none in the keyring, no --key): "
                                "nothing anchored", EXIT_USAGE)
-        if trust.beside:
-            raise CommandError(f"{trust.beside[0]}: the key lies in the folder of the log it would vouch for; enrol the "
-                               "table's key in the keyring (tablectl keyring add): nothing anchored", EXIT_USAGE)
         if anchor_path.exists():
             anc.read_anchors(anchor_path)  # one that cannot be read: said before the log is verified
         report = verify(files, trust)

@@ -5,9 +5,10 @@ dataset (Hive-partitioned Parquet; ``docs/surveillance.md``). The work is in
 Exit codes: 0 exported (or nothing new); 3 a log failed verification (or no longer continues what
 was exported): refused with its file and line, nothing of it exported (the other tables are);
 2 bad input (a path that does not exist, no logs, no trusted key for a table — none in the keyring,
-no ``--key`` — or a key lying in the log's folder, a dataset that cannot be used); 5 the dataset
-cannot be written (disk full, I/O error), or another export held it for longer than ``--wait``:
-nothing exported, try again later.
+no ``--key`` — or a key lying in, inside or above the log's folder, or leading there, a dataset
+that cannot be used, a symbolic link planted in it where the export writes: refused, nothing
+written through it); 5 the dataset cannot be written (disk full, I/O error), or another export
+held it for longer than ``--wait``: nothing exported, try again later.
 
 On a terminal, stderr shows the export's progress through the logs (lines, %, rate, ETA) on one
 redrawn line, wiped when they are read; ``--progress``/``--no-progress`` force it on or off.
@@ -23,11 +24,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from tablectl.cli import EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError
 from tablectl.commands.options import Finite, keyring_option, log_progress, progress_option, trust_for
+
+if TYPE_CHECKING:
+    from tablectl.eventlog.trust import Trust
 
 
 @click.command("export")
@@ -59,7 +64,10 @@ def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], wait
     shown = None
     try:
         shown = log_progress("export", [f for files in logs_by_table(paths).values() for f in files], progress)
-        results = export_logs(paths, dataset, lambda files: trust_for(files, keys, keyring_dir), wait=wait, busy=busy,
+        def trust(files: list[Path]) -> Trust | None:
+            return trust_for(files, keys, keyring_dir, refuse_beside="nothing exported")
+
+        results = export_logs(paths, dataset, trust, wait=wait, busy=busy,
                               progress=shown.advance if shown is not None else None,
                               workers=workers or os.cpu_count() or 1)
     except (LogInputError, DatasetError) as e:

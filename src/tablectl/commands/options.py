@@ -70,9 +70,13 @@ def log_progress(what: str, files: Sequence[Path], choice: bool | None) -> Progr
     return Progress(what, total, sys.stderr)
 
 
-def trust_for(files: Sequence[Path], keys: Sequence[Path], keyring_dir: Path | None) -> Trust | None:
+def trust_for(files: Sequence[Path], keys: Sequence[Path], keyring_dir: Path | None,
+              refuse_beside: str | None = None) -> Trust | None:
     """What to trust for the log in *files*: the keys given (``--key``), else the keyring's keys of
-    the table the log's lines name. One-line usage error (exit 2) for a key or keyring that
+    the table the log's lines name. Every command that takes ``--key`` comes here, so a key beside
+    the log (``tablectl.eventlog.keyplace``) is found the same way for all: marked in
+    ``Trust.beside`` (review reports it), or, with *refuse_beside* (what is then not done: "nothing
+    exported"), refused. One-line usage error (exit 2) for that, and for a key or keyring that
     cannot be read."""
     from tablectl.cli import EXIT_USAGE, CommandError
     from tablectl.eventlog import keyring
@@ -80,6 +84,11 @@ def trust_for(files: Sequence[Path], keys: Sequence[Path], keyring_dir: Path | N
     from tablectl.eventlog.verify import log_table
 
     try:
-        return keyring.trust_for(log_table(files), keys, files, keyring_dir or keyring.default_dir())
+        trust = keyring.trust_for(log_table(files), keys, files, keyring_dir or keyring.default_dir())
     except (KeyFileError, keyring.KeyringError) as e:
         raise CommandError(str(e), EXIT_USAGE) from None
+    if trust is not None and trust.beside and refuse_beside is not None:
+        raise CommandError(f"{trust.beside[0]}: the key lies in or above the folder of the log it would vouch for, or "
+                           "leads there, so it vouches for nothing (enrol the table's key in the keyring: tablectl "
+                           f"keyring add): {refuse_beside}", EXIT_USAGE)
+    return trust

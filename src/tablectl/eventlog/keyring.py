@@ -37,6 +37,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from tablectl.files import private_mkdir, read_regular
 
 from . import logformat as fmt
+from .keyplace import beside_log
 from .keys import key_id, load_public_key, public_bytes
 from .trust import KeySpan, Trust, effective_spans
 
@@ -138,26 +139,16 @@ def trust(directory: Path, table: str) -> Trust | None:
 
 def trust_for(table: str | None, key_paths: Sequence[Path], log_paths: Sequence[Path], directory: Path) -> Trust | None:
     """What a review, anchor or export of *table*'s log trusts: the keys named by hand (each
-    marked when it lies in a folder being read: ``Trust.beside``), else the keyring's keys of the
-    table; None when there are neither. Raises :class:`KeyringError` or ``KeyFileError``."""
+    marked when it lies beside the log, as given or where it leads: ``Trust.beside``,
+    ``tablectl.eventlog.keyplace``), else the keyring's keys of the table; None when there are
+    neither. Raises :class:`KeyringError` or ``KeyFileError``."""
     if key_paths:
         given = tuple(load_public_key(p) for p in key_paths)
-        beside = tuple(str(p) for p in key_paths if _beside(Path(p), log_paths))
+        beside = tuple(str(p) for p in key_paths if beside_log(Path(p), log_paths))
         return Trust(given=given, source="--key", beside=beside)
     if table is None:
         return None
     return trust(directory, table)
-
-
-def _beside(key_path: Path, log_paths: Sequence[Path]) -> bool:
-    """Whether *key_path* lies in a folder that holds the log (or under one given)."""
-    key_dir = key_path.resolve().parent
-    for item in log_paths:
-        item = Path(item).resolve()
-        folder = item if item.is_dir() else item.parent
-        if key_dir == folder or folder in key_dir.parents:
-            return True
-    return False
 
 
 def tables(directory: Path) -> dict[str, list[Enrolment]]:

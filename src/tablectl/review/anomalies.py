@@ -20,7 +20,7 @@ Kinds (``Anomaly.kind``):
 | ``unreadable_line`` | the file | a complete line that is not JSON (only in a log that fails verification) |
 | ``partial_log`` | verification | the log given does not start at its first line |
 | ``not_authenticated`` | verification | no trusted key (none in the keyring, no ``--key``), or no signed checkpoint |
-| ``key_beside_log`` | ``--key`` | the key given lies in the folder under review, so it vouches for nothing |
+| ``key_beside_log`` | ``--key`` | the key given lies in, inside or above the folder under review (as given, or where it leads), so it vouches for nothing |
 
 Integrity findings (tampering, missing or unsigned lines) are not anomalies: they are the
 verification's, and make review exit 3.

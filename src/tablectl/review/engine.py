@@ -368,9 +368,10 @@ def _trust(report: ReviewReport, trust: Trust | None, anchors: list[anc.Anchor] 
                              "could have written or re-linked these lines", where=first))
     elif trust.beside:
         notes.append(Anomaly(an.KEY_BESIDE_LOG, None, None,
-                             f"the key {', '.join(trust.beside)} lies in the folder under review: whoever can rewrite "
-                             "the log can re-sign it and replace that key, so it vouches for nothing (enrol the "
-                             "table's key in the keyring: tablectl keyring add)", where=first))
+                             f"the key {', '.join(trust.beside)} lies in, inside or above the folder under review, "
+                             "or leads there: whoever can rewrite the log can re-sign it and replace that key, so it "
+                             "vouches for nothing (enrol the table's key in the keyring: tablectl keyring add)",
+                             where=first))
     elif verification.ok and verification.checkpoints == 0:
         notes.append(Anomaly(an.NOT_AUTHENTICATED, None, None, "no signed checkpoint in the log", where=first))
     if anchors is not None:
