@@ -3,6 +3,7 @@ mermaid diagram drawn from it (the one in docs/table.md included)."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,29 @@ def test_the_diagram_is_drawn_from_the_machine():
 
 def test_docs_table_md_holds_the_current_diagram():
     assert lc.mermaid() in DOCS.read_text(encoding="utf-8")
+
+
+def test_take_goes_where_the_machine_goes_from_every_state_under_every_guard():
+    """``lifecycle.take`` (the table's fast walk of the machine's routes) against the Machine's
+    own trigger: every state, every trigger, every combination of the guards' inputs."""
+    triggers = sorted({t["trigger"] for t in lc.TRANSITIONS})
+    flags = itertools.product((False, True), repeat=6)
+    by_machine, by_take = machine(), Model()
+    checked = 0
+    for deck, accepted, left, reshuffle, faulty, held in flags:
+        for base, state, trigger in itertools.product(lc.BASE_STATES, lc.STATES, triggers):
+            for m in (by_machine, by_take):
+                m.state, m.base = state, base
+                m.deck_good, m.round_accepted, m.has_cards_left, m.needs_reshuffle = deck, accepted, left, reshuffle
+                m.faults = {"jam"} if faulty else set()
+                m.violations = ["wrong_state"] if held else []
+            try:
+                by_machine.trigger(trigger)
+            except MachineError:
+                with pytest.raises(MachineError):
+                    lc.take(by_take, trigger)
+            else:
+                lc.take(by_take, trigger)
+            assert (by_take.state, by_take.base) == (by_machine.state, by_machine.base), (state, trigger, base)
+            checked += 1
+    assert checked == 64 * len(lc.BASE_STATES) * len(lc.STATES) * len(triggers)

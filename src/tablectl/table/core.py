@@ -7,9 +7,10 @@ comes from its ``GameDef`` (the deal script walked by ``RoundCursor``).
 
 The per-card path is: composition (``Composition.see``) -> penetration cap -> ``judge_card``
 (state, burn mark, the procedure's next step) -> place -> one ``log.append``, all in this file.
-The transitions machine is triggered only for lifecycle changes. Its parts with one job each:
-the dealer and the bank's rotation (``people``), violations, misreads and faults (``alarms``),
-the prompt and the view (``screen``), going on after a restart (``takeover``).
+The lifecycle machine (``lifecycle``, walked by ``lifecycle.take``) moves only for lifecycle
+changes. Its parts with one job each: the dealer and the bank's rotation (``people``),
+violations, misreads and faults (``alarms``), the prompt and the view (``screen``), going on
+after a restart (``takeover``).
 """
 
 from __future__ import annotations
@@ -105,10 +106,7 @@ class TableCore(lc.LifecycleModel):
         self.kind = config.card_driver
         self.packets = self.kind == "shuffler"
         self.capped = self.kind != "csm"
-        self.machine = lc.build_machine(self)
-        # the machine's events by trigger name: ``fire`` calls ``Event.trigger`` directly (what
-        # ``model.trigger(name)`` does after looking the name up in this dict)
-        self._events = self.machine.events
+        self.state = lc.OFFLINE  # the lifecycle machine's state, moved only by ``fire``
         self.base = lc.IDLE
         budget_seats = config.seats - (1 if self.game.banker else 0)
         self.budget = self.game.round_budget(max(budget_seats, 1), self.rules) + self.game.dealer_change_burns(self.rules)
@@ -186,7 +184,7 @@ class TableCore(lc.LifecycleModel):
     def fire(self, trigger: str) -> None:
         """Take the lifecycle transition ``trigger`` (its guards decide; no jump around them)."""
         before = self.state
-        self._events[trigger].trigger(self)
+        lc.take(self, trigger)
         if self.state != before:
             self.log.append("state", **{"from": before, "to": self.state, "trigger": trigger, "round": self.round_no or None})
 

@@ -6,13 +6,18 @@ to a state around its guards. The model (``TableCore``) provides the guard metho
 
 Holds and faults remember the *base* state they interrupted (idle .. reshuffle due) and return to
 it through one guarded transition per base state, so the diagram shows every way back.
+
+The table takes its transitions with :func:`take`, which walks :func:`routes`: the Machine's own
+transitions read once per process, tried in the Machine's order with its guards and ``before``
+callbacks, without the Machine's per-trigger dispatch (event data, queue, callback resolution,
+a dozen debug log calls), which cost more than the rest of a round's lifecycle work.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from transitions import Machine
+from transitions import Machine, MachineError
 
 OFFLINE = "offline"
 IDLE = "idle"  # connected; no shuffled cards to deal from
@@ -127,6 +132,11 @@ for _s in BASE_STATES:
     setattr(LifecycleModel, _base_guard(_s), lambda self, s=_s: self.base == s)
 
 
+#: One way a trigger may go from a state: destination, guards (method name, the value that lets
+#: the transition pass), ``before`` callbacks (method names).
+Route = tuple[str, tuple[tuple[str, bool], ...], tuple[str, ...]]
+
+
 def build_machine(model: LifecycleModel, *, initial: str = OFFLINE) -> Machine:
     """The table machine for ``model`` (plain ``Machine``, queued, no auto transitions)."""
     return Machine(
@@ -138,6 +148,45 @@ def build_machine(model: LifecycleModel, *, initial: str = OFFLINE) -> Machine:
         queued=True,
         ignore_invalid_triggers=False,
     )
+
+
+def routes() -> dict[tuple[str, str], tuple[Route, ...]]:
+    """The table machine's transitions by (trigger, source state), each list in the order the
+    Machine tries them; read from a Machine built once. Refuses a machine with callbacks that
+    :func:`take` would not run (state enter/exit, prepare/after, machine-wide)."""
+    machine = build_machine(LifecycleModel())
+    wide = (machine.before_state_change, machine.after_state_change, machine.prepare_event, machine.finalize_event,
+            machine.on_exception, machine.on_final)
+    if any(wide) or any(s.on_enter or s.on_exit or s.final for s in machine.states.values()):
+        raise TypeError("the table machine has callbacks that take() does not run")
+    out: dict[tuple[str, str], tuple[Route, ...]] = {}
+    for trigger, event in machine.events.items():
+        for source, transitions in event.transitions.items():
+            ways = []
+            for t in transitions:
+                if t.prepare or t.after or not all(isinstance(c.func, str) for c in t.conditions):
+                    raise TypeError(f"{trigger} from {source}: callbacks that take() does not run")
+                ways.append((t.dest, tuple((c.func, c.target) for c in t.conditions), tuple(t.before)))
+            out[trigger, source] = tuple(ways)
+    return out
+
+
+def take(model: LifecycleModel, trigger: str) -> None:
+    """Take ``trigger`` from ``model.state`` as the Machine would: the first of its transitions
+    whose guards all pass runs its ``before`` callbacks and sets the state; none passing leaves
+    the state as it is; a trigger the state does not have raises ``MachineError``."""
+    ways = _ROUTES.get((trigger, model.state))
+    if ways is None:
+        raise MachineError(f"Can't trigger event {trigger} from state {model.state}!")
+    for dest, guards, before in ways:
+        for guard, wanted in guards:
+            if getattr(model, guard)() != wanted:
+                break
+        else:
+            for callback in before:
+                getattr(model, callback)()
+            model.state = dest
+            return
 
 
 def mermaid(title: str = "tablectl table") -> str:
@@ -158,3 +207,6 @@ def mermaid(title: str = "tablectl table") -> str:
         title=title,
     )
     return str(model.get_graph().draw(None))  # type: ignore[attr-defined]
+
+
+_ROUTES = routes()
