@@ -13,7 +13,8 @@ used, an HTML file that cannot be written or a link in its place, sightings the 
 cannot take, named by their seat session); 5 the HTML page cannot be written for a full disk (the page from before
 is left as it was);
 3 integrity: the dataset's files are not what its manifests list (a file no manifest lists, a listed
-file missing, rows differing from the manifest), one line naming the file, nothing reported. A game
+file missing, changed (SHA-256) or not a regular file, rows or column types differing from the manifest
+and schemas), one line naming the file, or one per table whose files have no manifest, nothing reported. A game
 math cache that cannot be written (a full disk) is a warning on stderr; the report still prints.
 """
 
@@ -78,14 +79,16 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
                        approved=approved, progress=progress if sys.stderr.isatty() else None)
     except ApprovedError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
-    except IntegrityError as e:
-        raise CommandError(f"integrity failure: {e}", EXIT_INTEGRITY) from None
+    except IntegrityError as e:  # one line per file or table
+        raise CommandError("\ntablectl: ".join(f"integrity failure: {line}" for line in str(e).splitlines()),
+                           EXIT_INTEGRITY) from None
     except (DatasetError, DetectionError) as e:
         raise CommandError(str(e), EXIT_USAGE) from None
     from tablectl.lookalike import lookalikes
 
     for group in lookalikes(r["dealer"] for r in report.dealers.dicts()):
-        warn(f"dealer ids {', '.join(repr(g) for g in group)} look alike (case, dashes or Unicode forms): "
+        warn(f"dealer ids {', '.join(repr(g) for g in group)} look alike (case, dashes, Unicode forms or "
+             "look-alike letters of other scripts): "
              "reported apart, check the dealer names logged")
     if html_path is not None:  # whole or not at all, 0640 whatever the umask, never through a link; a full disk: exit 5
         write_report(html_path, render_html(report).encode("utf-8"))

@@ -31,6 +31,7 @@ import errno
 import fcntl
 import os
 import re
+import stat
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -44,6 +45,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from tablectl.analytics.dataset.schemas import SCHEMAS
+from tablectl.analytics.dataset.verify import Refused, checked_footer, sha256_file, wrong_types
 from tablectl.files import NewFile, link_refused, note_holder, open_dir, open_lock, read_holder
 from tablectl.files import atomic_write as _atomic_write
 
@@ -78,6 +80,9 @@ class Export:
     # the files written, relative to the dataset ("rounds/table=T/date=D/part-….parquet") -> rows;
     # None in a manifest written before files were listed: its files are found by name (part-<from>-<to>)
     parts: dict[str, int] | None = None
+    # each file written (as in ``parts``) -> the SHA-256 of its bytes, checked by every reader;
+    # None in a manifest written before digests were recorded: its files' bytes are not checked
+    digests: dict[str, str] | None = None
 
 
 @dataclass
@@ -95,6 +100,8 @@ class Manifest:
     # where the next export goes on from (``tablectl.analytics.export.resume``): the log files read whole
     # (name, bytes, BLAKE2b-256) and the digest of the state saved beside the manifests; None: from line 1
     resume: dict[str, Any] | None = None
+    # the files of ``open_parts`` -> the SHA-256 of their bytes (None: written before digests were recorded)
+    open_digests: dict[str, str] | None = None
 
     @classmethod
     def load(cls, root: Path, table: str) -> Manifest:
@@ -108,6 +115,8 @@ class Manifest:
                 if not isinstance(e.rows, dict) or not (e.parts is None or (isinstance(e.parts, dict) and all(
                         isinstance(k, str) and isinstance(n, int) for k, n in e.parts.items()))):
                     raise TypeError(f"export of seq {e.from_seq}-{e.to_seq}: rows or parts not a table of counts")
+                if not _digests(e.digests):
+                    raise TypeError(f"export of seq {e.from_seq}-{e.to_seq}: digests not a table of SHA-256s")
             open_parts = data.get("open_parts") or {}
             if not isinstance(open_parts, dict) or not all(
                     isinstance(k, str) and isinstance(n, int) for k, n in open_parts.items()):
@@ -115,12 +124,22 @@ class Manifest:
             form, resume = data.get("format", 1), data.get("resume")
             if not isinstance(form, int) or not (resume is None or isinstance(resume, dict)):
                 raise TypeError("format not a number or resume not a table")
-            return cls(data["table"], data["through_seq"], data["chain_head"], exports, open_parts, form, resume)
+            open_digests = data.get("open_digests")
+            if not _digests(open_digests):
+                raise TypeError("open_digests not a table of SHA-256s")
+            return cls(data["table"], data["through_seq"], data["chain_head"], exports, open_parts, form, resume,
+                       open_digests)
         except (orjson.JSONDecodeError, KeyError, TypeError) as e:
             raise DatasetError(f"{path}: not a tablectl export manifest ({e})") from None
 
     def save(self, root: Path) -> None:
         atomic_write(manifest_path(root, self.table), orjson.dumps(asdict(self), option=orjson.OPT_INDENT_2))
+
+
+def _digests(value: Any) -> bool:
+    """Whether *value* is None or a table of relative paths to SHA-256s (hex)."""
+    return value is None or (isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(d, str) and len(d) == 64 for k, d in value.items()))
 
 
 def anchors(root: Path) -> list[Any]:
@@ -249,6 +268,7 @@ class PartWriter:
         self._files: dict[tuple[str, str], tuple[pq.ParquetWriter, NewFile]] = {}
         self._rows: dict[tuple[str, str], int] = defaultdict(int)  # rows per file
         self.parts: dict[str, int] = {}  # after commit: each file put in place (relative path) -> rows
+        self.digests: dict[str, str] = {}  # after commit: each of those files -> the SHA-256 of its bytes
 
     def add(self, dataset: str, row: dict[str, Any]) -> None:
         """Write *row* (with ``date``) to *dataset* (a key the schema does not name is left out)."""
@@ -319,6 +339,7 @@ class PartWriter:
             writer.close()
             final = new.commit(f"{self.prefix}-{self.from_seq:012d}-{to_seq:012d}.parquet")  # fsynced, renamed
             self.parts[final.relative_to(self.root).as_posix()] = self._rows[key]
+            self.digests[final.relative_to(self.root).as_posix()] = sha256_file(final)
         self.parts = dict(sorted(self.parts.items()))
         self._files = {}
         return self.written
@@ -415,9 +436,13 @@ class DatasetFormatError(DatasetError):
 def check_format(root: Path, path: Path, dataset: str, form: int, meta: pq.FileMetaData) -> None:
     """Raises :class:`DatasetFormatError` if *path*, a file of *dataset* its manifest says was
     written in format *form* (older than :data:`FORMAT`), lacks a column of today's schema, and
-    :class:`IntegrityError` if a file of today's format does. *meta*: its footer."""
-    have = set(meta.schema.to_arrow_schema().names)
-    missing = [n for n in SCHEMAS[dataset].names if n not in have]
+    :class:`IntegrityError` if a file of today's format does, or if a column of *path* is of
+    another type than the schema gives. *meta*: its footer."""
+    have = meta.schema.to_arrow_schema()
+    missing = [n for n in SCHEMAS[dataset].names if n not in have.names]
+    wrong = wrong_types(SCHEMAS[dataset], have)
+    if wrong:
+        raise IntegrityError(f"{path}: {wrong[0]} (the {dataset} schema; a file rewritten?): nothing read")
     if not missing:
         return
     if form < FORMAT:
@@ -430,19 +455,27 @@ def check_format(root: Path, path: Path, dataset: str, form: int, meta: pq.FileM
 
 class IntegrityError(DatasetError):
     """The dataset's files are not what its manifests list (a file no manifest lists, a listed file
-    missing, rows that differ from the export's record): one line naming the file."""
+    missing, changed or not a regular file, rows or column types that differ from the export's
+    record, a table's files without its manifest): one line naming the file, or one line per table."""
 
 
-def listed_parts(root: Path) -> dict[str, list[Path]]:
+def listed_parts(root: Path, warn: Callable[[str], None] | None = None) -> dict[str, list[Path]]:
     """Per dataset, the files the manifests list: the only files readers read. Raises
-    :class:`IntegrityError` for a listed file that is missing, a file whose rows (its Parquet
-    footer) differ from what its export recorded, or a file in the dataset's folders that no
-    manifest lists — except hidden names (``.``, ``_``) and the files an interrupted export wrote
-    past its table's ``through_seq`` (never read; the next export deletes them). A manifest that
-    predates listed files has its exports' files found by name (``part-<from>-<to>.parquet``) and
-    their rows checked per dataset."""
-    manifests = {p.stem: Manifest.load(root, p.stem)
-                 for p in sorted((root / MANIFESTS).glob("*.json")) if not p.name.startswith("_")}
+    :class:`IntegrityError` for a manifest or listed file that is not a regular file (a link, a
+    FIFO, a folder: never opened), a listed file that is missing, whose bytes are not those its
+    export wrote (SHA-256), whose rows or column types (its Parquet footer) differ from what its
+    export recorded or its schema gives, a file in the dataset's folders that no manifest lists —
+    except hidden names (``.``, ``_``) and the files an interrupted export wrote past its table's
+    ``through_seq`` (never read; the next export deletes them) — and the files of a table that has
+    no manifest (one line per table). A manifest that predates listed files has its exports' files
+    found by name (``part-<from>-<to>.parquet``) and their rows checked per dataset; one that
+    predates digests is read without checking the files' bytes, ``warn`` told once per table.
+    Each file is opened once and hashed once."""
+    paths = sorted(p for p in (root / MANIFESTS).glob("*.json") if not p.name.startswith("_"))
+    for path in paths:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            raise IntegrityError(f"{path}: not a regular file (a link, a FIFO, a folder?): not opened, nothing read")
+    manifests = {p.stem: Manifest.load(root, p.stem) for p in paths}
     out: dict[str, list[Path]] = {name: [] for name in SCHEMAS}
     listed: set[Path] = set()
     for table, manifest in manifests.items():
@@ -450,10 +483,13 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
         if manifest.format > FORMAT:
             raise DatasetFormatError(f"{root}: {where} is of dataset format {manifest.format}, written by a newer "
                                      f"tablectl (this one reads format {FORMAT} and older): nothing read")
+        unchecked = bool(manifest.open_parts) and manifest.open_digests is None
         if manifest.open_parts:
-            _check_listed(root, manifest.open_parts, where, "open rows", out, listed, manifest.format)
+            _check_listed(root, manifest.open_parts, manifest.open_digests, where, "open rows", out, listed,
+                          manifest.format)
         for export in manifest.exports:
             span = f"seq {export.from_seq}-{export.to_seq}"
+            unchecked = unchecked or export.digests is None
             parts: dict[tuple[str, Path], int | None]  # (dataset, file) -> rows recorded
             if export.parts is not None:
                 parts = {(rel.split("/", 1)[0], root / rel): n for rel, n in export.parts.items()}
@@ -466,7 +502,8 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
             for (name, path), recorded in parts.items():
                 if name not in out or not path.is_relative_to(root) or ".." in path.relative_to(root).parts:
                     raise IntegrityError(f"{path}: listed by {where} ({span}) outside the datasets")
-                rows = _footer_checked(root, path, name, where, span, recorded, manifest.format)
+                digest = _digest_of(root, path, export.digests, where, span)
+                rows = _footer_checked(root, path, name, where, span, recorded, manifest.format, digest)
                 found[name] += rows
                 first.setdefault(name, path)
                 out[name].append(path)
@@ -477,6 +514,10 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
                     at = first.get(name, root / name / f"table={table}")
                     raise IntegrityError(f"{at}: the {name} files of {where} ({span}) hold {found[name]} rows, "
                                          f"the export wrote {expected}")
+        if unchecked and warn is not None:
+            warn(f"{root}: {where} records no SHA-256 of its files (written by an older tablectl): their bytes are "
+                 "not checked; re-export its logs into a new dataset to have them checked")
+    orphans: dict[str, Path] = {}  # a table with files and no manifest -> its first folder
     for name in SCHEMAS:
         for top, dirs, files in os.walk(root / name):
             dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))  # hidden: not data
@@ -487,6 +528,9 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
                     continue
                 m = PART.fullmatch(file)
                 table = rel[0].removeprefix("table=") if len(rel) == 2 and rel[0].startswith("table=") else None
+                if table is not None and table not in manifests:
+                    orphans.setdefault(table, root / name / rel[0])
+                    continue
                 through = manifests[table].through_seq if table in manifests else 0
                 if m is not None and table is not None and int(m.group(1)) > through:
                     continue  # written by an interrupted export: never committed, never read
@@ -494,16 +538,36 @@ def listed_parts(root: Path) -> dict[str, list[Path]]:
                     continue  # open rows an export replaced (or never committed): deleted by the next
                 raise IntegrityError(f"{path}: in the dataset but listed by no manifest (a copy? move it out of "
                                      f"{root}): nothing read")
+    if orphans:
+        raise IntegrityError("\n".join(
+            f"{folder}: table {table} has files in the dataset but no manifest ({MANIFESTS}/{table}.json deleted? "
+            "or its first export stopped before writing it): nothing read; export its logs again to rewrite them"
+            for table, folder in sorted(orphans.items())))
     for files in out.values():
         files.sort()
     return out
 
 
-def _footer_checked(root: Path, path: Path, name: str, where: str, span: str, recorded: int | None, form: int) -> int:
-    """The rows of *path*, a file of dataset *name* that *where* lists, after checking its footer:
-    readable, the rows its export recorded (if it did) and every column of the format."""
+def _digest_of(root: Path, path: Path, digests: dict[str, str] | None, where: str, span: str) -> str | None:
+    """The SHA-256 that *digests* (of the export *where* lists, None: none recorded) records for
+    *path*; :class:`IntegrityError` if they are recorded but not this file's."""
+    if digests is None:
+        return None
+    digest = digests.get(path.relative_to(root).as_posix())
+    if digest is None:
+        raise IntegrityError(f"{path}: listed by {where} ({span}) with no SHA-256 of its bytes: nothing read")
+    return digest
+
+
+def _footer_checked(root: Path, path: Path, name: str, where: str, span: str, recorded: int | None, form: int,
+                    digest: str | None = None) -> int:
+    """The rows of *path*, a file of dataset *name* that *where* lists, after checking it: a
+    regular file, its bytes those of SHA-256 *digest* (None: not checked), its footer readable,
+    the rows its export recorded (if it did), every column of the format of its schema's type."""
     try:
-        meta = pq.read_metadata(path)
+        meta = checked_footer(path, digest)
+    except Refused as e:
+        raise IntegrityError(f"{path}: {e}; listed by {where} ({span}): nothing read") from None
     except FileNotFoundError:
         raise IntegrityError(f"{path}: listed by {where} ({span}) but missing") from None
     except (OSError, pa.ArrowException) as e:
@@ -515,14 +579,15 @@ def _footer_checked(root: Path, path: Path, name: str, where: str, span: str, re
     return meta.num_rows
 
 
-def _check_listed(root: Path, parts: dict[str, int], where: str, span: str, out: dict[str, list[Path]],
-                  listed: set[Path], form: int = FORMAT) -> None:
-    """Check the files *parts* (relative path -> rows) that *where* lists and add them to *out*."""
+def _check_listed(root: Path, parts: dict[str, int], digests: dict[str, str] | None, where: str, span: str,
+                  out: dict[str, list[Path]], listed: set[Path], form: int = FORMAT) -> None:
+    """Check the files *parts* (relative path -> rows; *digests*: their SHA-256s, None: not
+    recorded) that *where* lists and add them to *out*."""
     for rel, recorded in parts.items():
         name, path = rel.split("/", 1)[0], root / rel
         if name not in out or ".." in Path(rel).parts:
             raise IntegrityError(f"{path}: listed by {where} ({span}) outside the datasets")
-        _footer_checked(root, path, name, where, span, recorded, form)
+        _footer_checked(root, path, name, where, span, recorded, form, _digest_of(root, path, digests, where, span))
         out[name].append(path)
         listed.add(path)
 

@@ -122,11 +122,12 @@ def _export(table: str, files: list[Path], root: Path, trust: Trust, manifest: d
         manifest.exports.append(ds.Export(
             from_seq=through + 1, to_seq=last, chain_head=head, signed_seq=verification.signed_seq,
             key_ids=list(verification.key_ids), key_fingerprints=fingerprints,
-            files=[str(f) for f in files], rows=result.rows, parts=out.parts,
+            files=[str(f) for f in files], rows=result.rows, parts=out.parts, digests=out.digests,
             exported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
         ))
         manifest.through_seq, manifest.chain_head = last, head
         replaced, manifest.open_parts = manifest.open_parts, open_out.parts
+        manifest.open_digests = open_out.digests
         carried = resume.capture(report, rows, nxt, plan.marks if plan is not None else [], marking)
         manifest.resume = None
         if not isinstance(carried, str):
