@@ -3,7 +3,8 @@
 
 Keep it on the machine surveillance reviews from, not on the table computer: a key beside the log
 it vouches for is the attacker's to replace. Exit codes: 0 done; 2 bad input (a key file or
-keyring that cannot be read or written, an enrolment the keyring refuses) as one line.
+keyring that cannot be read or written, a keyring folder or file that group or others may write,
+a seq outside 1 to 2**63 - 1, an enrolment the keyring refuses) as one line.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ def command() -> None:
 @command.command("add")
 @click.argument("table")
 @click.argument("public_key", metavar="PUB", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--from-seq", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--from-seq", type=int, default=1, show_default=True,
               help="The first line of the table's log the key may sign (a replacement: the seq it takes over at).")
-@click.option("--until-seq", type=click.IntRange(min=1), default=None, help="The last line it may sign.")
+@click.option("--until-seq", type=int, default=None, help="The last line it may sign.")
 @click.option("--note", default="", help="Who enrolled it and why.")
 @keyring_option
 def add(table: str, public_key: Path, from_seq: int, until_seq: int | None, note: str, keyring_dir: Path | None) -> None:
@@ -36,6 +37,9 @@ def add(table: str, public_key: Path, from_seq: int, until_seq: int | None, note
 
     directory = keyring_dir or keyring.default_dir()
     try:
+        keyring.check_seq("--from-seq", from_seq)
+        if until_seq is not None:
+            keyring.check_seq("--until-seq", until_seq)
         enrolment, added = keyring.enrol(directory, table, load_public_key(public_key), from_seq=from_seq,
                                          until_seq=until_seq, note=note)
     except (KeyFileError, keyring.KeyringError) as e:
@@ -48,7 +52,7 @@ def add(table: str, public_key: Path, from_seq: int, until_seq: int | None, note
 @command.command("retire")
 @click.argument("table")
 @click.argument("key_id", metavar="KEYID")
-@click.option("--after-seq", type=click.IntRange(min=1), required=True, help="The last line the key may sign.")
+@click.option("--after-seq", type=int, required=True, help="The last line the key may sign.")
 @keyring_option
 def retire(table: str, key_id: str, after_seq: int, keyring_dir: Path | None) -> None:
     """End TABLE's key KEYID: it signs nothing after --after-seq."""
@@ -56,6 +60,7 @@ def retire(table: str, key_id: str, after_seq: int, keyring_dir: Path | None) ->
 
     directory = keyring_dir or keyring.default_dir()
     try:
+        keyring.check_seq("--after-seq", after_seq)
         keyring.retire(directory, table, key_id, after_seq)
     except keyring.KeyringError as e:
         raise CommandError(str(e), EXIT_USAGE) from None

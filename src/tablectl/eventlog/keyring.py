@@ -19,6 +19,12 @@ per table, named for the table and naming it inside, so a renamed file is refuse
 A key is trusted from ``from_seq`` until the seq before the next key's ``from_seq`` (or its own
 ``until_seq``): see ``tablectl.eventlog.trust``. Files are written whole (a temporary file renamed
 over the old one, fsynced) under a lock, mode 0644 in a 0755 folder whatever the umask.
+
+Whoever can write the keyring chooses the keys review trusts, so reading refuses, each in one line
+naming the path (as ssh refuses a key file others may read): a folder or file that group or others
+may write (its mode shown), two keys of a table from the same seq (the table and the file's line
+shown: which one signs there is not decided by the order of the lines), and a seq no log line can
+carry (1 to 2**63 - 1).
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ import datetime as dt
 import fcntl
 import json
 import os
+import re
+import stat
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,6 +54,11 @@ SUFFIX = ".toml"
 MAX_BYTES = 1 << 20
 FILE_MODE = 0o644
 DIR_MODE = 0o755
+#: the largest seq a log line carries (its records' integers are 64-bit)
+MAX_SEQ = (1 << 63) - 1
+_SHARED_WRITE = stat.S_IWGRP | stat.S_IWOTH
+_KEYS_HEADER = re.compile(r"\s*\[\[\s*keys\s*\]\]")
+_FROM_SEQ = re.compile(r"\s*from_seq\s*=")
 
 
 class KeyringError(ValueError):
@@ -82,9 +95,30 @@ def table_file(directory: Path, table: str) -> Path:
     return Path(directory) / f"{table}{SUFFIX}"
 
 
+def check_seq(what: str, seq: int) -> None:
+    """Refuse a seq no log line can carry (one line naming *what*)."""
+    if not 1 <= seq <= MAX_SEQ:
+        raise KeyringError(f"{what} {seq}: not a seq a log line can carry (1 to {MAX_SEQ})")
+
+
+def _check_mode(path: Path, what: str) -> None:
+    """Refuse a keyring folder or file that group or others may write (nothing to check if it is not there)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise KeyringError(f"{path}: cannot read the keyring: {e.strerror or e}") from None
+    if mode & _SHARED_WRITE:
+        raise KeyringError(f"{path}: permissions {stat.S_IMODE(mode):04o} are too open: a keyring {what} that group or "
+                           f"others may write is not trusted (chmod go-w {path})")
+
+
 def load(directory: Path, table: str) -> list[Enrolment]:
     """The keys enrolled for *table* (none if the keyring has no file for it)."""
     path = table_file(directory, table)
+    _check_mode(Path(directory), "folder")
+    _check_mode(path, "file")
     try:
         text = read_regular(path, "keyring file", MAX_BYTES)
     except FileNotFoundError:
@@ -101,13 +135,40 @@ def load(directory: Path, table: str) -> list[Enrolment]:
     entries = data.get("keys", [])
     if not isinstance(entries, list):
         raise KeyringError(f"{path}: keys: not a list of [[keys]] tables")
+    places = _entry_places(path, text.decode("utf-8"), len(entries))
     for n, entry in enumerate(entries, start=1):
-        out.append(_entry(path, n, table, entry))
+        out.append(_entry(places[n - 1][0], n, table, entry))
+    _one_key_per_seq(table, out, places)
     return out
 
 
-def _entry(path: Path, n: int, table: str, entry: object) -> Enrolment:
-    where = f"{path}: keys[{n}]"
+def _entry_places(path: Path, text: str, count: int) -> list[tuple[str, str]]:
+    """Where each of *count* ``[[keys]]`` entries is, for messages: ``(FILE:LINE of the entry,
+    FILE:LINE of its from_seq)``; ``FILE`` alone when the file does not write them as ``[[keys]]``."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if _KEYS_HEADER.match(line)]
+    if len(starts) != count:
+        return [(str(path), str(path))] * count
+    places = []
+    for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
+        seq_line = next((i for i in range(start, end) if _FROM_SEQ.match(lines[i])), start)
+        places.append((f"{path}:{start + 1}", f"{path}:{seq_line + 1}"))
+    return places
+
+
+def _one_key_per_seq(table: str, enrolled: list[Enrolment], places: list[tuple[str, str]]) -> None:
+    """Refuse two enrolments of *table* from the same seq: which key signs there would be a guess."""
+    first: dict[int, int] = {}
+    for n, e in enumerate(enrolled):
+        if e.from_seq in first:
+            other = first[e.from_seq]
+            raise KeyringError(f"{places[n][1]}: table {table}: key {e.key_id} is enrolled from seq {e.from_seq}, as "
+                               f"key {enrolled[other].key_id} is ({places[other][1]}): one key per seq; remove one")
+        first[e.from_seq] = n
+
+
+def _entry(place: str, n: int, table: str, entry: object) -> Enrolment:
+    where = f"{place}: keys[{n}]"
     if not isinstance(entry, dict):
         raise KeyringError(f"{where}: not a table")
     public = entry.get("public")
@@ -121,10 +182,10 @@ def _entry(path: Path, n: int, table: str, entry: object) -> Enrolment:
     if entry.get("id") is not None and entry.get("id") != key_id(key):
         raise KeyringError(f"{where}.id: {entry.get('id')!r} is not the id of its public key ({key_id(key)})")
     from_seq, until_seq = entry.get("from_seq", 1), entry.get("until_seq")
-    if type(from_seq) is not int or from_seq < 1:
-        raise KeyringError(f"{where}.from_seq: a seq, 1 or more")
-    if until_seq is not None and (type(until_seq) is not int or until_seq < from_seq):
-        raise KeyringError(f"{where}.until_seq: a seq, from_seq or more")
+    if type(from_seq) is not int or not 1 <= from_seq <= MAX_SEQ:
+        raise KeyringError(f"{where}.from_seq: a seq, 1 to {MAX_SEQ}")
+    if until_seq is not None and (type(until_seq) is not int or not from_seq <= until_seq <= MAX_SEQ):
+        raise KeyringError(f"{where}.until_seq: a seq, from_seq to {MAX_SEQ}")
     return Enrolment(table, key, from_seq, until_seq, str(entry.get("added", "")), str(entry.get("note", "")))
 
 
@@ -156,6 +217,7 @@ def tables(directory: Path) -> dict[str, list[Enrolment]]:
     directory = Path(directory)
     if not directory.is_dir():
         return {}
+    _check_mode(directory, "folder")
     out = {}
     for path in sorted(directory.glob(f"*{SUFFIX}")):
         out[path.name[: -len(SUFFIX)]] = load(directory, path.name[: -len(SUFFIX)])
@@ -168,7 +230,10 @@ def enrol(directory: Path, table: str, key: Ed25519PublicKey, *, from_seq: int =
     is already enrolled from that seq (nothing written). Refuses a second key from the same seq."""
     if not note.isprintable():
         raise KeyringError(f"note {note!r}: control characters are not allowed")
-    if from_seq < 1 or (until_seq is not None and until_seq < from_seq):
+    check_seq("from seq", from_seq)
+    if until_seq is not None:
+        check_seq("until seq", until_seq)
+    if until_seq is not None and until_seq < from_seq:
         raise KeyringError(f"key {key_id(key)}: from seq {from_seq} to {until_seq} is not a span of seqs")
     with _locked(directory):
         enrolled = load(directory, table)
@@ -192,6 +257,7 @@ def remove(directory: Path, table: str, kid: str, from_seq: int) -> None:
 
 def retire(directory: Path, table: str, kid: str, until_seq: int) -> Enrolment:
     """End the span of key *kid* of *table* at *until_seq*."""
+    check_seq("seq", until_seq)
     with _locked(directory):
         enrolled = load(directory, table)
         hit = [e for e in enrolled if e.key_id == kid]
