@@ -1,12 +1,17 @@
-"""``tablectl query DATASET SQL|NAME [--from DAY] [--to DAY] [--csv|--json]``: SQL on the
+"""``tablectl query DATASET SQL|NAME [--from DAY] [--to DAY] [--csv|--json] [--timeout SECONDS]
+[--memory SIZE]``: SQL on the
 surveillance dataset with embedded DuckDB (views ``rounds``, ``cards``, ``bets``, ``decisions``,
 ``anomalies``, ``shoes``, ``devices``, ``faults``, ``wager_math``), or a named query
 (``tablectl query DATASET --list``).
 
 Read-only: one SELECT per run, over the files the manifests list; no file outside them can be read
 or any file written (no COPY, ATTACH, INSTALL, LOAD, CREATE, SET, PRAGMA; ``read_text`` and the
-like of other files fail). Exit 2 for a bad or refused query or a bad dataset, 3 (integrity) for a
-dataset whose files are not what its manifests list (one line naming the file); one line each.
+like of other files fail). A query runs at most ``--timeout`` seconds (default 60) in at most
+``--memory`` (DuckDB's ``memory_limit``, default 4GB); Ctrl-C stops it at once.
+
+Exit 2 for a bad or refused query, a query stopped by its time or memory limit, or a bad dataset;
+3 (integrity) for a dataset whose files are not what its manifests list (one line naming the file,
+or one per table); 130 interrupted; one line each.
 """
 
 from __future__ import annotations
@@ -15,11 +20,19 @@ import csv
 import shutil
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import orjson
 
-from tablectl.cli import EXIT_INTEGRITY, EXIT_USAGE, CommandError
+from tablectl.cli import EXIT_INTEGRITY, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
+from tablectl.commands.options import Finite
+
+if TYPE_CHECKING:
+    from tablectl.analytics.dataset.queries import Result
+
+TIMEOUT = 60.0  # seconds a query may run by default
+MEMORY = "4GB"  # DuckDB's memory limit by default
 
 
 @click.command("query")
@@ -30,17 +43,34 @@ from tablectl.cli import EXIT_INTEGRITY, EXIT_USAGE, CommandError
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON rows.")
 @click.option("--list", "list_names", is_flag=True, help="List the named queries.")
+@click.option("--timeout", type=Finite(min=0.0), default=TIMEOUT, show_default=True, metavar="SECONDS",
+              help="Stop the query after this many seconds (0: no limit).")
+@click.option("--memory", default=MEMORY, show_default=True, metavar="SIZE",
+              help="DuckDB's memory limit for the query (e.g. 512MB, 8GB); a query that needs more is stopped.")
 def command(dataset: Path, sql: str | None, date_from: str | None, date_to: str | None, as_csv: bool,
-            as_json: bool, list_names: bool) -> None:
+            as_json: bool, list_names: bool, timeout: float, memory: str) -> None:
     """Run SQL (or the named query SQL) on DATASET and print the result."""
+    try:
+        result = _query(dataset, sql, date_from, date_to, list_names, timeout, memory)
+    except KeyboardInterrupt:
+        raise CommandError("query: interrupted", EXIT_INTERRUPTED) from None
+    if result is not None:
+        _print(result, as_csv, as_json)
+
+
+def _query(dataset: Path, sql: str | None, date_from: str | None, date_to: str | None, list_names: bool,
+           timeout: float, memory: str) -> Result | None:
+    """The result of *sql* on *dataset* (None: the named queries were listed), its run bounded by
+    *timeout* seconds (0: none) and *memory*; one-line errors."""
     import duckdb
 
+    from tablectl.analytics.dataset.limits import TimeLimitError, within
     from tablectl.analytics.dataset.queries import (
         INTERNAL,
+        LimitError,
         ReadOnlyError,
         connect,
         describe,
-        display,
         make_cells,
         named_queries,
         run,
@@ -52,26 +82,44 @@ def command(dataset: Path, sql: str | None, date_from: str | None, date_to: str 
     if list_names:
         for name in sorted(set(named) - INTERNAL):
             click.echo(f"{name:24} {describe(named[name])}")
-        return
+        return None
     if not sql:
         raise CommandError("give SQL or a query name (tablectl query DATASET --list)", EXIT_USAGE)
     text = named.get(sql, sql)
+
     def warn(message: str) -> None:
         click.echo(f"tablectl: warning: {message}", err=True)
 
-    try:
-        con = connect(dataset, warn)
+    def work() -> Result:
         if sql in named and uses_cells(text):  # floor_tables, _dealers, _days: over floor_cells
             make_cells(con, date_from, date_to)
-        result = run(con, text, date_from, date_to)
-    except IntegrityError as e:
-        raise CommandError(f"integrity failure: {e}", EXIT_INTEGRITY) from None
+        return run(con, text, date_from, date_to)
+
+    try:
+        con = connect(dataset, warn, memory_limit=memory)
+        return within(con, work, timeout or None)
+    except IntegrityError as e:  # one line per file or table
+        raise CommandError("\ntablectl: ".join(f"integrity failure: {line}" for line in str(e).splitlines()),
+                           EXIT_INTEGRITY) from None
     except DatasetError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
+    except LimitError as e:
+        raise CommandError(f"--memory {memory!r}: {e}", EXIT_USAGE) from None
+    except TimeLimitError:
+        raise CommandError(f"query: stopped after {timeout:g} s (--timeout {timeout:g}): narrow the query or give it "
+                           "more time", EXIT_USAGE) from None
     except ReadOnlyError as e:
         raise CommandError(f"query: {e}", EXIT_USAGE) from None
+    except duckdb.OutOfMemoryException as e:
+        raise CommandError(f"query: out of memory (--memory {memory}): {str(e).splitlines()[0]}", EXIT_USAGE) from None
     except duckdb.Error as e:
         raise CommandError(f"query: {str(e).splitlines()[0]}", EXIT_USAGE) from None
+
+
+def _print(result: Result, as_csv: bool, as_json: bool) -> None:
+    """*result* on stdout: a table, CSV or JSON rows."""
+    from tablectl.analytics.dataset.queries import display
+
     if as_json:
         click.echo(orjson.dumps(result.dicts(), default=str, option=orjson.OPT_INDENT_2))
     elif as_csv:

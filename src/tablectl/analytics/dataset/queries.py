@@ -86,24 +86,37 @@ class Result:
         return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
 
 
+class LimitError(Exception):
+    """A memory limit DuckDB cannot take (one line)."""
+
+
 def connect(root: Path, warn: Callable[[str], None] | None = None, approved: Approved | None = None,
-            progress: Callable[[str], None] | None = None) -> duckdb.DuckDBPyConnection:
+            progress: Callable[[str], None] | None = None, memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB with a view per dataset of ``root`` over the files its manifests list
     (``dataset.listed_parts``: :class:`IntegrityError` for a file no manifest lists, a listed file
-    missing or rows differing from the manifests; an empty table of the right columns for a
+    missing, changed or not a regular file, rows or column types differing from the manifests and
+    schemas, a table's files with no manifest; an empty table of the right columns for a
     dataset with no file yet) and ``wager_math`` (``tablectl.analytics.expected``), then closed to
     the world: no file but the listed ones can be read, none written, no database attached, no
     extension installed or loaded (``enable_external_access`` off, the listed files in
     ``allowed_paths``, no spilling to a temporary directory), and the configuration locked so SQL
-    cannot undo it. ``warn``: told (one line) when the game math cannot be cached in the dataset.
+    cannot undo it. ``warn``: told (one line) when the game math cannot be cached in the dataset,
+    and of each manifest that records no SHA-256 of its files (their bytes are then not checked).
     ``approved``: the approved math every round is judged by (None: the dataset's own, else the
     shipped, ``approved.default_path``); ``game_banks`` names who banks each game. ``progress``:
-    told when game math that takes minutes is being computed."""
+    told when game math that takes minutes is being computed. ``memory_limit``: DuckDB's
+    (``SET memory_limit``, e.g. ``4GB``; None: DuckDB's default), :class:`LimitError` if DuckDB
+    cannot take it."""
     if not root.is_dir() or not (root / MANIFESTS).is_dir():
         raise DatasetError(f"{root}: not a tablectl surveillance dataset (no {MANIFESTS}/; make one with tablectl export)")
     root = root.absolute()
-    parts = listed_parts(root)
+    parts = listed_parts(root, warn)
     con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
+    if memory_limit is not None:
+        try:
+            con.execute("SET memory_limit = $limit", {"limit": memory_limit})
+        except duckdb.Error as e:
+            raise LimitError(str(e).splitlines()[0]) from None
     for name in SCHEMAS:
         files = parts[name]
         if files:
