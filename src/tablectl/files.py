@@ -314,6 +314,42 @@ def read_holder(fd: int) -> int | None:
     return int(text) if text.isdigit() else None
 
 
+def _new_temp(dir_fd: int, folder: Path, mode: int, what: str) -> tuple[int, str]:
+    """A new file under a random hidden name in the folder ``dir_fd`` (``O_CREAT|O_EXCL``): its
+    descriptor (read-write) and name."""
+    for _ in range(_TEMP_TRIES):
+        name = f".{secrets.token_hex(10)}.tmp"
+        try:
+            return _open_new(name, folder / name, mode, what, os.O_RDWR, dir_fd=dir_fd), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", os.fspath(folder))
+
+
+def replace_with_new(path: str | os.PathLike[str], mode: int, what: str = "file") -> int:
+    """A new empty file at ``path`` for a file written as it goes (a line at a time), in place of
+    the regular file there, if any: made under a random name (``O_EXCL``) and renamed over it
+    (the folder fsynced), so what was there is replaced, never truncated or written through a
+    link (:class:`LinkRefusedError`; a FIFO or a device: :class:`NotRegularFileError`). Its
+    descriptor, open read-write."""
+    path = Path(path)
+    dfd = open_dir(path.parent)
+    try:
+        fd, temp = _new_temp(dfd, path.parent, mode, what)
+        try:
+            _check_target(path.name, dfd, path, what)
+            os.replace(temp, path.name, src_dir_fd=dfd, dst_dir_fd=dfd)
+            os.fsync(dfd)
+        except BaseException:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(temp, dir_fd=dfd)
+            raise
+    finally:
+        os.close(dfd)
+    return fd
+
+
 def _check_target(name: str, dir_fd: int, shown: Path, what: str) -> None:
     """Refuse what a new file would be renamed over if it is not a regular file: a link
     (:class:`LinkRefusedError`), a FIFO or a device (:class:`NotRegularFileError`: never replaced,
@@ -342,18 +378,9 @@ class NewFile:
         self.folder, self.within, self.what = Path(folder), within, what
         dfd = open_dir(self.folder, within, folder_mode)
         try:
-            for _ in range(_TEMP_TRIES):
-                name = f".{secrets.token_hex(10)}.tmp"
-                try:
-                    fd = _open_new(name, self.folder / name, mode, what, os.O_RDWR, dir_fd=dfd)
-                    break
-                except FileExistsError:
-                    continue
-            else:
-                raise FileExistsError(errno.EEXIST, "no free temporary name", os.fspath(self.folder))
+            fd, self.temp = _new_temp(dfd, self.folder, mode, what)
         finally:
             os.close(dfd)
-        self.temp = name
         self.file = os.fdopen(fd, "wb", buffering=buffering)
         self.done = False
 

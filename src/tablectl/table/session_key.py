@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from tablectl.eventlog import keyring
 from tablectl.eventlog import logformat as fmt
 from tablectl.eventlog.keys import generate_key, key_id, load_private_key
-from tablectl.files import private_mkdir
+from tablectl.files import create_new, private_mkdir
 
 #: the note of a simulated table's enrolment: the simulator may replace only what it enrolled
 SIMULATED = "simulated table's session key"
@@ -74,10 +75,9 @@ def _private_dirs(keys: Path) -> None:
 def _install(path: Path, key: Ed25519PrivateKey) -> bool:
     """Write *key* at *path* unless another process has just done so; whether this one did."""
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, KEY_MODE)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(10)}.tmp")  # unpredictable; O_EXCL, never through a link
+    fd = create_new(tmp, KEY_MODE, "session key")
     try:
-        os.fchmod(fd, KEY_MODE)
         os.write(fd, pem)
         os.fsync(fd)
     finally:

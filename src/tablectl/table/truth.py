@@ -17,13 +17,20 @@ from typing import IO, Any
 
 import orjson
 
+from tablectl.files import replace_with_new
+
+
+#: the truth names what each profiled seat saw: owner and group only
+FILE_MODE = 0o640
+
 
 class TruthWriter:
-    """Appends the truth lines to ``path`` (created, or truncated, on open)."""
+    """Appends the truth lines to ``path``: a new file in place of any there (renamed over it,
+    never truncated or written through a link)."""
 
     def __init__(self, path: Path, header: dict[str, Any]) -> None:
         self.path = path
-        self._out: IO[bytes] = open(path, "wb")  # noqa: SIM115
+        self._out: IO[bytes] = os.fdopen(replace_with_new(path, FILE_MODE, "simulation truth"), "wb")
         self.write({"kind": "simulation", **header})
 
     def write(self, record: dict[str, Any]) -> None:

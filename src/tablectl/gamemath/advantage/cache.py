@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 
+from tablectl.files import atomic_write
 from tablectl.gamemath.advantage.figure import AdvantageFigure
 from tablectl.gamemath.holdem.strategy import cache_dir
 
@@ -37,10 +37,6 @@ def load_or_compute(
         pass  # damaged or from another shape: counted again below
     figures = compute()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "wb") as out:
-        out.write(json.dumps([f.to_cache() for f in figures]).encode())
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, path)
+    # a random hidden name beside it (O_EXCL), fsynced, renamed: whole or absent, never through a link
+    atomic_write(path, json.dumps([f.to_cache() for f in figures]).encode(), 0o644, what="game math cache")
     return figures

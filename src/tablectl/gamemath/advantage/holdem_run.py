@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tablectl.files import open_for_append_nofollow
 from tablectl.gamemath.advantage import cache as advantage_cache
 from tablectl.gamemath.advantage.figure import AdvantageFigure
 from tablectl.gamemath.advantage.holdem import count_unit, from_totals, totals, units
@@ -108,7 +109,7 @@ def count(ante_pays_from: str = ANTE_PAYS_FROM, cache: Path | None = None, progr
     todo = [(kind, rep, w) for kind, rep, w in every if (kind, rep) not in done]
     if limit is not None:
         todo = todo[:limit]
-    with open(path, "ab") as out:
+    with os.fdopen(open_for_append_nofollow(path, 0o644, "game math cache")[0], "ab") as out:  # never through a link
         if out.tell() and not path.read_bytes().endswith(b"\n"):
             out.write(b"\n")  # end a torn line, so the next result starts a line of its own
         for i, ((kind, rep, weight), sums) in enumerate(zip(todo, _counted(todo, deck, ante_pays_from, workers))):

@@ -11,7 +11,6 @@ columns are described in docs/rules.md.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,10 +19,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from tablectl.cards import text
+from tablectl.files import NewFile
 from tablectl.gamemath.holdem import situations as hs
 from tablectl.gamemath.holdem.main import BINOM, DEALER_HANDS, FLOPS, RIVERS, TURNS
 
 FORMATS = (".parquet", ".csv")
+FILE_MODE = 0o644  # the strategy is public math: readable by all, writable by its owner only
 FLOP_UNIT = TURNS * RIVERS * DEALER_HANDS  # a flop's counts are per Ante times this
 TURN_UNIT = RIVERS * DEALER_HANDS
 PREFLOP_UNIT = FLOPS * FLOP_UNIT
@@ -113,27 +114,21 @@ def check_path(path: Path) -> None:
 
 
 def write(table: pa.Table, path: Path) -> None:
-    """Write ``table`` to ``path`` (Parquet or CSV by the suffix), fsynced, replacing it whole."""
+    """Write ``table`` to ``path`` (Parquet or CSV by the suffix) whole or not at all: a random
+    hidden name beside it (``O_EXCL``), fsynced and renamed over it, never through a link."""
     check_path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    if path.suffix.lower() == ".parquet":
-        import pyarrow.parquet as pq
+    with NewFile(path.parent, FILE_MODE, what="strategy export") as new:
+        if path.suffix.lower() == ".parquet":
+            import pyarrow.parquet as pq
 
-        pq.write_table(table, tmp, compression="zstd")
-    else:
-        import pyarrow.csv as pcsv
+            pq.write_table(table, new.file, compression="zstd")
+        else:
+            import pyarrow.csv as pcsv
 
-        plain = table.cast(pa.schema([pa.field(f.name, pa.string() if pa.types.is_dictionary(f.type) else f.type)
-                                      for f in table.schema]))
-        pcsv.write_csv(plain, tmp)
-    with open(tmp, "rb") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+            plain = table.cast(pa.schema([pa.field(f.name, pa.string() if pa.types.is_dictionary(f.type) else f.type)
+                                          for f in table.schema]))
+            pcsv.write_csv(plain, new.file)
+        new.commit(path.name)
 
 
 __all__ = ["FORMATS", "Solved", "check_path", "strategy_table", "write"]
