@@ -37,7 +37,8 @@ MIB = 1024 * 1024
 MAX_CONFIG_BYTES = 4 * MIB
 #: a PEM key is under a kilobyte
 MAX_KEY_BYTES = 1 * MIB
-#: an anchor file grows by one ~250-byte line per ``tablectl anchor``: 16 MiB is ~60,000 anchors
+#: an anchor file grows by one ~300-byte line per ``tablectl anchor``: 16 MiB is ~54,000 anchors, then
+#: the next file of its chain takes over (``tablectl.eventlog.anchor``)
 MAX_ANCHOR_BYTES = 16 * MIB
 
 _CHUNK = 1 << 16
