@@ -97,6 +97,20 @@ def test_the_manifest_records_the_sha256_of_each_file_it_lists(exported: Path) -
     assert all(hashlib.sha256((exported / rel).read_bytes()).hexdigest() == d for rel, d in recorded.items())
 
 
+def test_a_manifest_without_digests_is_read_with_one_warning_that_its_bytes_are_not_checked(dataset: Path) -> None:
+    path = dataset / "_manifests" / f"{TABLE}.json"
+    manifest = orjson.loads(path.read_bytes())
+    for export in manifest["exports"]:
+        del export["digests"]
+    del manifest["open_digests"]
+    path.write_bytes(orjson.dumps(manifest))  # as an older tablectl wrote it
+    done = read("query", dataset)
+    assert done.code == 0, done.err
+    assert done.err == (f"tablectl: warning: {dataset}: _manifests/{TABLE}.json: no SHA-256 of the files recorded "
+                        "(written by an older tablectl): their bytes are not checked; re-export the logs into a new "
+                        "dataset to have them checked\n")
+
+
 # -- schema ----------------------------------------------------------------------------------------
 
 def test_a_column_of_another_type_than_its_schema_is_refused_naming_file_and_column(dataset: Path) -> None:

@@ -468,9 +468,9 @@ def listed_parts(root: Path, warn: Callable[[str], None] | None = None) -> dict[
     except hidden names (``.``, ``_``) and the files an interrupted export wrote past its table's
     ``through_seq`` (never read; the next export deletes them) — and the files of a table that has
     no manifest (one line per table). A manifest that predates listed files has its exports' files
-    found by name (``part-<from>-<to>.parquet``) and their rows checked per dataset; one that
-    predates digests is read without checking the files' bytes, ``warn`` told once per table.
-    Each file is opened once and hashed once."""
+    found by name (``part-<from>-<to>.parquet``) and their rows checked per dataset; those that
+    predate digests are read without checking the files' bytes, ``warn`` told once (one line
+    naming them) when the check has passed. Each file is opened once and hashed once."""
     paths = sorted(p for p in (root / MANIFESTS).glob("*.json") if not p.name.startswith("_"))
     for path in paths:
         if not stat.S_ISREG(os.lstat(path).st_mode):
@@ -478,18 +478,19 @@ def listed_parts(root: Path, warn: Callable[[str], None] | None = None) -> dict[
     manifests = {p.stem: Manifest.load(root, p.stem) for p in paths}
     out: dict[str, list[Path]] = {name: [] for name in SCHEMAS}
     listed: set[Path] = set()
+    unchecked: list[str] = []  # the manifests that record no digest of some file
     for table, manifest in manifests.items():
         where = f"{MANIFESTS}/{table}.json"
         if manifest.format > FORMAT:
             raise DatasetFormatError(f"{root}: {where} is of dataset format {manifest.format}, written by a newer "
                                      f"tablectl (this one reads format {FORMAT} and older): nothing read")
-        unchecked = bool(manifest.open_parts) and manifest.open_digests is None
+        if (manifest.open_parts and manifest.open_digests is None) or any(e.digests is None for e in manifest.exports):
+            unchecked.append(where)
         if manifest.open_parts:
             _check_listed(root, manifest.open_parts, manifest.open_digests, where, "open rows", out, listed,
                           manifest.format)
         for export in manifest.exports:
             span = f"seq {export.from_seq}-{export.to_seq}"
-            unchecked = unchecked or export.digests is None
             parts: dict[tuple[str, Path], int | None]  # (dataset, file) -> rows recorded
             if export.parts is not None:
                 parts = {(rel.split("/", 1)[0], root / rel): n for rel, n in export.parts.items()}
@@ -514,9 +515,6 @@ def listed_parts(root: Path, warn: Callable[[str], None] | None = None) -> dict[
                     at = first.get(name, root / name / f"table={table}")
                     raise IntegrityError(f"{at}: the {name} files of {where} ({span}) hold {found[name]} rows, "
                                          f"the export wrote {expected}")
-        if unchecked and warn is not None:
-            warn(f"{root}: {where} records no SHA-256 of its files (written by an older tablectl): their bytes are "
-                 "not checked; re-export its logs into a new dataset to have them checked")
     orphans: dict[str, Path] = {}  # a table with files and no manifest -> its first folder
     for name in SCHEMAS:
         for top, dirs, files in os.walk(root / name):
@@ -543,6 +541,9 @@ def listed_parts(root: Path, warn: Callable[[str], None] | None = None) -> dict[
             f"{folder}: table {table} has files in the dataset but no manifest ({MANIFESTS}/{table}.json deleted? "
             "or its first export stopped before writing it): nothing read; export its logs again to rewrite them"
             for table, folder in sorted(orphans.items())))
+    if unchecked and warn is not None:
+        warn(f"{root}: {', '.join(unchecked)}: no SHA-256 of the files recorded (written by an older tablectl): "
+             "their bytes are not checked; re-export the logs into a new dataset to have them checked")
     for files in out.values():
         files.sort()
     return out
