@@ -20,7 +20,9 @@ answer the thread fills in). docs/protocol.md, "Session", is the normative flow;
    With ``adopt``, a device the host knows nothing of (``resume_after`` 0) is adopted where its
    events begin: the first event after REPLAY_FROM(1) is the oldest it holds (protocol section 6),
    so one numbered ``n`` (no further than its IDENTIFY's counter + 1) makes events 1..n-1 belong
-   to no log of this host, not a gap (``adopted`` = n - 1);
+   to no log of this host, not a gap (``adopted`` = n - 1), and the events it still holds up to
+   that counter were issued before this host's session (``held_to``: its backlog, which the table
+   logs but does not judge);
 3. ``persisted(n)`` -> PERSISTED(n) (only ever up to what was delivered), coalesced: sent once
    ``PERSIST_EVERY`` events are waiting to be confirmed or ``persist_after`` seconds after the
    first of them was, whichever comes first (the device keeps them in NV memory until then);
@@ -165,6 +167,7 @@ class DeviceDriver:
         self._last = resume_after
         self._adopt = adopt and resume_after == 0
         self._adopted: int | None = None
+        self._held_to: int | None = None
         self._device_last = 0  # the device's own last_event_no, from its latest current IDENTIFY
         self._identity: ev.Identify | None = None
         self._refusal: DriverError | None = None  # what this handshake would refuse the device for
@@ -283,6 +286,14 @@ class DeviceDriver:
         """What the device was adopted after (``adopt``: its first event, less one; nothing up to
         it is expected), or None while it was not (no event yet, or the host knew it)."""
         return self._adopted
+
+    @property
+    def held_to(self) -> int | None:
+        """For a device new to the host (``adopt``): its event counter at the handshake before
+        its first event; every event up to it was issued before this host's session (held for a
+        host that never confirmed it, or for none). None until that first event, or when the host
+        knew the device."""
+        return self._held_to
 
     @property
     def connected(self) -> bool:
@@ -677,9 +688,11 @@ class DeviceDriver:
 
     def _on_event(self, event: ev.DeviceEvent, now: float) -> None:
         n = event.event_no
-        if self._adopt and self._last == 0 and self._state is _State.READY and 1 < n <= self._device_last + 1:
+        if self._adopt and self._last == 0 and self._state is _State.READY and 1 <= n <= self._device_last + 1:
             self._adopt = False
-            self._adopted = self._last = n - 1
+            self._held_to = self._device_last
+            if n > 1:
+                self._adopted = self._last = n - 1
         if n <= self._last:
             self._stats.duplicate_events += 1
             return

@@ -121,7 +121,8 @@ class TableController:
             raise RuntimeError("the controller is already running")
         devices = {name: self.log.last_event_no(name) for name in self.config.devices}
         identities = {name: ident for name, d in self._drivers.items() if (ident := getattr(d, "identity", None))}
-        self.core.go_online(devices, self._resumed, identities, adopted=lambda name: getattr(self._drivers.get(name), "adopted", None))
+        self.core.go_online(devices, self._resumed, identities, adopted=lambda name: getattr(self._drivers.get(name), "adopted", None),
+                            held=lambda name: getattr(self._drivers.get(name), "held_to", None))
         self._persisted = dict(devices)
         self._finish_batch([])
         self._thread = threading.Thread(target=self._run, name=self._thread_name, daemon=True)

@@ -41,6 +41,8 @@ from tablectl.table import player_id
 from tablectl.table import screen
 from tablectl.table import validation as va
 from tablectl.table.alarms import MAX_OPEN_VIOLATIONS, Alarms, Misread
+from tablectl.table.backlog import Backlog
+from tablectl.table.backlog import line as backlog_line
 from tablectl.table.cursor import CursorError, RoundCursor
 from tablectl.table.inputs import (
     INPUT_NAMES,
@@ -142,6 +144,9 @@ class TableCore(lc.LifecycleModel):
         self.highest: dict[str, int] = {}
         self.unnumbered: set[str] = set()  # devices with nothing logged: their first event tells where they stand
         self._adopted: Callable[[str], int | None] | None = None
+        self._held: Callable[[str], int | None] | None = None
+        self.backlog = Backlog()  # events devices held from before this table's session: logged, not judged
+        self._quiet = False  # a backlog event is being taken: its violations are not raised
         self.recent: deque[dict[str, Any]] = deque(maxlen=recent)
         self._recent = screen.RecentShown()
         log.add_listener(self.recent.append)
@@ -189,7 +194,8 @@ class TableCore(lc.LifecycleModel):
             self.log.append("state", **{"from": before, "to": self.state, "trigger": trigger, "round": self.round_no or None})
 
     def go_online(self, devices: Mapping[str, int] | None = None, resumed: LogState | None = None,
-                  identities: Mapping[str, Any] | None = None, adopted: Callable[[str], int | None] | None = None) -> None:
+                  identities: Mapping[str, Any] | None = None, adopted: Callable[[str], int | None] | None = None,
+                  held: Callable[[str], int | None] | None = None) -> None:
         """The devices are connected: ``devices`` maps each to the highest event number already
         logged for it (events up to it are not taken again); ``resumed``: what the log says was
         in play when the table stopped (``tablectl.table.resume``): a card-reading shoe or a
@@ -198,12 +204,16 @@ class TableCore(lc.LifecycleModel):
         ``device_identified`` so that surveillance can follow a machine by its serial number.
         ``adopted(name)``: what the driver of a device with nothing logged adopted it after (a
         device used before: its first event, less one), logged as ``device_adopted`` ahead of that
-        event."""
+        event; ``held(name)``: the last event such a device held from before this table's session
+        (its backlog, ``tablectl.table.backlog``: logged, not judged)."""
         for name, number in (devices or {}).items():
             self.highest[name] = number
             if not number and adopted is not None:
                 self.unnumbered.add(name)
-        self._adopted = adopted
+        self._adopted, self._held = adopted, held
+        for name, last in (resumed.backlog.items() if resumed is not None else ()):
+            if self.highest.get(name, 0) < last:  # stopped in the middle of it: the rest is still not judged
+                self.backlog.begin(name, last)
         self.log.append(
             "table_started",
             game=self.game.id,
@@ -237,6 +247,8 @@ class TableCore(lc.LifecycleModel):
         return pen.fraction(self.comp.drawn + self.unread, self.size)
 
     def _violation(self, kind: str, detail: str, **fields: Any) -> None:
+        if self._quiet:
+            return  # a device's backlog is not judged
         rnd = fields.pop("round", self.round_no or None)
         seq = self.log.append("violation", kind=kind, round=rnd, detail=detail, **fields)
         first_unlisted = not self.alarms.unlisted
@@ -267,11 +279,60 @@ class TableCore(lc.LifecycleModel):
                 if counter:
                     self.log.append("device_adopted", device=device, event_no=counter,
                                     detail=f"counter at {counter}, nothing before it expected")
+                held = self._held(device) if self._held is not None else None
+                if held is not None and held >= number:
+                    self._begin_backlog(device, number, held)
+            if self.backlog.last and self.backlog.holds(device, number):  # a dict's truth: no call per event
+                self._backlog_event(device, event)
+                return
         handler = self._dispatch.get(type(event))
         if handler is None:
             self.log.append("device_event", device=device, event_no=number, type=type(event).__name__)
             return
         handler(device, event)
+
+    # --- a device's backlog: logged, taken for the device's state, not judged ----------------
+
+    def _begin_backlog(self, device: str, first: int, last: int) -> None:
+        fields = backlog_line(device, first, last)
+        self.log.append("device_backlog", **fields)
+        _log.warning("table %s: %s", self.config.table, fields["detail"])
+        self.backlog.begin(device, last)
+
+    def _backlog_event(self, device: str, event: ev.DeviceEvent) -> None:
+        """An event of ``device``'s backlog, through its handler with no violation raised; a card
+        drawn is out of the shoe, never dealt (``_backlog_card``)."""
+        handler = self._backlog_card if type(event) is ev.CardDrawn else self._dispatch.get(type(event))
+        self._quiet = True
+        try:
+            if handler is None:
+                self.log.append("device_event", device=device, event_no=event.event_no, type=type(event).__name__)
+            else:
+                handler(device, event)
+        finally:
+            self._quiet = False
+
+    def _backlog_card(self, device: str, event: ev.CardDrawn) -> None:
+        """A card drawn before this table's session: it counts for the shoe's composition and
+        penetration (past the cap, a reshuffle is due) and takes a burn mark, but goes nowhere in
+        the procedure: ``drawn``, to the discards; no burn after the shuffle is due any more."""
+        if self.marks:
+            self.marks -= 1
+        card = event.card
+        fields = self._card_fields(device, event.event_no)
+        if device == self.source:
+            if card is None:
+                self.unread += 1
+            else:
+                self.comp.see(card)  # a copy too many is not counted, as when dealt
+            self.burns_due = []
+            if self.capped:
+                fields["penetration"] = self.penetration
+                if self.comp.drawn + self.unread > self.cap_cards and not self.capped_out:
+                    self.capped_out = True
+                    if self.state == lc.READY:
+                        self.fire("exhausted")
+        self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", **fields)
 
     # --- cards out of a shoe or a continuous shuffler -------------------------------------
 
@@ -404,6 +465,8 @@ class TableCore(lc.LifecycleModel):
             self.complete_round()
 
     def _misread(self, device: str, event_no: int, where: str, to: str, face: str) -> None:
+        if self._quiet:
+            return  # a backlog card nobody at this table can turn over
         self.alarms.misreads.append(Misread(where, to, device, event_no, face))
         self._violation(va.MISREAD, f"{device} could not read a card (it went to {to})", device=device, event_no=event_no, to=to)
 

@@ -56,7 +56,7 @@ _WANTED = (
     b'"event":"offer_bank"', b'"event":"bank"', b'"event":"round_ended"', b'"event":"round_voided"',
     b'"event":"decision"', b'"event":"corrected"', b'"event":"settled"', b'"event":"button"',
     b'"event":"burn_next"', b'"event":"returned"', b'"event":"player_seated"', b'"event":"player_left"',
-    b'"event":"duty_resumed"',
+    b'"event":"duty_resumed"', b'"event":"device_backlog"',
 )
 _SHOE_STARTS = ("shoe_loaded", "shuffle_done", "shoe_resumed")
 _CARD_LINES = ("dealt", "burned", "drawn")
@@ -107,6 +107,7 @@ class LogState:
     bank: Bank | None = None  # None: the log read back says nothing of a bank
     voided: int | None = None  # the round a supervisor voided, when no round has started since
     players: Mapping[int, str] = field(default_factory=dict)  # seat -> the player id the pit entered
+    backlog: Mapping[str, int] = field(default_factory=dict)  # device -> the last event of its backlog (not judged)
 
 
 def read_back(directory: Path, table: str, source: str | None) -> LogState:
@@ -193,6 +194,7 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
     in_play: list[dict[str, Any]] | None = None  # the round in play: round_started, then its lines
     voided: int | None = None  # the round voided, until the next one starts
     players: dict[int, str] = {}  # seat -> player id
+    backlog: dict[str, int] = {}  # device -> the last event of its backlog (tablectl.table.backlog)
     for r in records:
         event = r["event"]
         if in_play is not None and r.get("round") == in_play[0].get("round"):
@@ -205,6 +207,8 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             players = {int(s): p for s, p in (r.get("players") or {}).items()}
             if "bank_wanted" in r:
                 banker, banked, wanting = r.get("banker"), _int(r.get("banker_hands")), set(r["bank_wanted"] or ())
+        elif event == "device_backlog":
+            backlog[str(r.get("device"))] = _int(r.get("last"))
         elif event == "duty_resumed":  # what a restart took over: the next restart goes on from it
             dealer = r.get("dealer")
             if "bank_wanted" in r:
@@ -293,20 +297,22 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
         banked += 1 if banker is not None else 0
     bank = None if wanting is None else Bank(banker, banked, frozenset(wanting))
     if shoe is None or removed or not deck_ok:
-        return LogState(last_round, dealer=dealer, bank=bank, voided=voided, players=players)
+        return LogState(last_round, dealer=dealer, bank=bank, voided=voided, players=players, backlog=backlog)
     if open_violations:
-        return LogState(last_round, None, f"shoe {shoe}: a violation was open when the table stopped", dealer, bank, voided, players)
+        return LogState(last_round, None, f"shoe {shoe}: a violation was open when the table stopped", dealer, bank, voided, players,
+                        backlog)
     round_in_play: tuple[dict[str, Any], ...] = ()
     if state not in _RESUMABLE:
         why = _round_not_resumed(in_play, shoe) if state in (lc.IN_ROUND, lc.SETTLING) else "not between rounds"
         if why is not None:
-            return LogState(last_round, None, f"shoe {shoe}: the table stopped {state.replace('_', ' ')}, {why}", dealer, bank, voided, players)
+            return LogState(last_round, None, f"shoe {shoe}: the table stopped {state.replace('_', ' ')}, {why}", dealer, bank, voided,
+                            players, backlog)
         round_in_play, state = tuple(in_play or ()), between
     taken = ShoeInPlay(
         shoe, str(source), tuple(c for c, in cards), announced, exhausted, state, dealer_change_burns, marks,
         round_in_play, tuple(sorted(written_off.elements())), drawn,
     )
-    return LogState(last_round, taken, None, dealer, bank, voided, players)
+    return LogState(last_round, taken, None, dealer, bank, voided, players, backlog)
 
 
 def _take_back(cards: list[list[int | None]], written_off: Counter[int], card: int) -> None:

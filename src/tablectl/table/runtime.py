@@ -76,11 +76,13 @@ class TableRuntime:
             fsync=cfg.log.fsync if self.fsync is None else self.fsync,
         )
         state = read_back(self.log_dir or cfg.log.dir, cfg.table, cfg.card_device)
-        # a simulator made now holds no shoe: only a real device, or a simulator kept across the
-        # restart, still has the shoe in play
+        # a simulator made now holds no shoe, nor a backlog of old events: only a real device, or a
+        # simulator kept across the restart, still has the shoe in play and the rest of its backlog
         keeps_shoe = not self.simulate or cfg.card_device in self.sims
         if not keeps_shoe:
             state = replace(state, shoe=None, not_resumed=None)
+        if self.simulate:
+            state = replace(state, backlog={name: last for name, last in state.backlog.items() if name in self.sims})
         controller = TableController(cfg, self.log, first_round=state.last_round + 1, resumed=state, demo_supervisor=self.demo_supervisor)
         self.controller = controller
         for i, (name, device) in enumerate(cfg.devices.items()):
