@@ -33,7 +33,8 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="pit-shots-") as tmp:
-        env = {**os.environ, "XDG_CONFIG_HOME": f"{tmp}/config", "XDG_STATE_HOME": f"{tmp}/state"}
+        env = {**os.environ, "XDG_CONFIG_HOME": f"{tmp}/config", "XDG_STATE_HOME": f"{tmp}/state",
+               "TABLECTL_KEYRING": f"{tmp}/keyring"}
         configs = Path(__file__).resolve().parents[1] / "config" / "tables"
         for name, extra in (("one-card-poker", []), ("three-card-poker", ["--player", "2:hole-card"]),
                             ("three-card-poker-florida", [])):

@@ -26,15 +26,16 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 T = TypeVar("T")
 
 
-def until(what: Callable[[], T], timeout: float, message: str, every: float = 0.05) -> T:
-    """``what()`` once it is truthy; fails the test with ``message`` after ``timeout`` seconds."""
+def until(what: Callable[[], T], timeout: float, message: str | Callable[[], str], every: float = 0.05) -> T:
+    """``what()`` once it is truthy; fails the test with ``message`` (or what it returns, then)
+    after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while True:
         found = what()
         if found:
             return found
         if time.monotonic() > deadline:
-            pytest.fail(f"{message} (within {timeout} s)")
+            pytest.fail(f"{message() if callable(message) else message} (within {timeout} s)")
         time.sleep(every)
 
 
@@ -60,7 +61,8 @@ def run_apart(coro: Coroutine[Any, Any, T]) -> T:
 
 def isolated_env(root: Path) -> dict[str, str]:
     """This environment with the keyring and session keys under ``root`` (a simulated table enrols its key)."""
-    return {**os.environ, "XDG_CONFIG_HOME": str(root / "config"), "XDG_STATE_HOME": str(root / "state")}
+    return {**os.environ, "XDG_CONFIG_HOME": str(root / "config"), "XDG_STATE_HOME": str(root / "state"),
+            "TABLECTL_KEYRING": str(root / "keyring")}
 
 
 @dataclass
@@ -79,6 +81,17 @@ class Page:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+def health(page: Page) -> str:
+    """The page server's ``/healthz`` (what it has taken from the stream), for a failure's message."""
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(page.url + "healthz", timeout=5) as r:
+            return r.read().decode()
+    except OSError as e:
+        return f"healthz: {e}"
 
 
 def start_page(args: list[str], env: dict[str, str], timeout: float = 30.0) -> Page:

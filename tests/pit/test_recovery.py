@@ -14,7 +14,7 @@ import pytest
 from tablectl.pit.demo import Demo
 from tablectl.pit.nats import LocalBroker
 
-from .conftest import Page, isolated_env, start_page, tiles, until
+from .conftest import Page, health, isolated_env, start_page, tiles, until
 
 SILENT_AFTER = 3.0
 
@@ -43,7 +43,8 @@ def tab(browser: Any, floor: Floor) -> Iterator[Any]:
     context = browser.new_context()
     p = context.new_page()
     p.goto(floor.page.url)
-    until(lambda: len(tiles(p)) == 2 and all(t["round"] for t in tiles(p).values()), 30.0, "both tiles with a round")
+    until(lambda: len(tiles(p)) == 2 and all(t["round"] for t in tiles(p).values()), 30.0,
+          lambda: f"both tiles with a round (page: {tiles(p)}; {health(floor.page)}; tables: {floor.demo.exits()})")
     yield p
     context.close()
 

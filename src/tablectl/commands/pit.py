@@ -16,6 +16,8 @@ import click
 
 from tablectl.cli import EXIT_USAGE, CommandError
 
+_file = click.Path(path_type=Path, dir_okay=False)
+
 
 @click.command("pit")
 @click.argument("url", required=False)
@@ -25,12 +27,21 @@ from tablectl.cli import EXIT_USAGE, CommandError
 @click.option("--floor-every", type=click.FloatRange(min=10), default=300.0, show_default=True, metavar="SECONDS", help="How often the floor report is worked out again.")
 @click.option("--silent-after", type=click.FloatRange(min=1), default=30.0, show_default=True, metavar="SECONDS", help="A table heard nothing from for this long turns red (silent).")
 @click.option("--secure-cookie", is_flag=True, help="Send the login cookie over HTTPS only (behind a TLS proxy).")
+@click.option("--creds", type=_file, default=None, help="NATS user credentials file (the broker's, for the pit's user).")
+@click.option("--nkey", type=_file, default=None, help="NATS nkey seed file.")
+@click.option("--user", default=None, help="NATS user (with --password-file).")
+@click.option("--password-file", type=_file, default=None)
+@click.option("--tls-ca", type=_file, default=None, help="The broker's CA (tls:// URLs).")
+@click.option("--tls-cert", type=_file, default=None)
+@click.option("--tls-key", type=_file, default=None)
 @click.option("--demo", "demo", type=click.IntRange(min=1, max=200), default=None, metavar="N", help="Start the broker, N simulated tables and the collector, and serve the page over them.")
 @click.option("--demo-dir", type=click.Path(path_type=Path, file_okay=False), default=None, metavar="DIR", help="With --demo: keep the broker's store, the logs and the dataset here (default: a temporary folder).")
 @click.option("--demo-pace", type=click.FloatRange(min=0, max=5), default=0.1, show_default=True, metavar="SECONDS", help="With --demo: the virtual dealers' pause at each step.")
 @click.option("--demo-mistakes", type=click.FloatRange(min=0, max=1), default=0.05, show_default=True, metavar="RATE", help="With --demo: the share of rounds with a planted procedure mistake.")
 def command(url: str | None, listen: str, users: Path | None, dataset: Path | None, floor_every: float, silent_after: float,
-            secure_cookie: bool, demo: int | None, demo_dir: Path | None, demo_pace: float, demo_mistakes: float) -> None:
+            secure_cookie: bool, creds: Path | None, nkey: Path | None, user: str | None, password_file: Path | None,
+            tls_ca: Path | None, tls_cert: Path | None, tls_key: Path | None, demo: int | None, demo_dir: Path | None,
+            demo_pace: float, demo_mistakes: float) -> None:
     """Serve the live pit page over every table of a floor."""
     from tablectl.pit.auth import AuthError, check_bind, load_users, parse_listen
 
@@ -49,9 +60,17 @@ def command(url: str | None, listen: str, users: Path | None, dataset: Path | No
         sock.listen(1024)  # connections wait in the backlog from now on, before the server takes them
     except OSError as e:
         raise CommandError(f"pit: cannot listen on {listen}: {e.strerror or e}", EXIT_USAGE) from None
+    from tablectl.live.connect import ConnectError, Credentials, servers
     from tablectl.pit.app import PitConfig
 
-    config = PitConfig(url or "", logins, silent_after, dataset, floor_every, secure_cookie)
+    credentials = Credentials(creds, nkey, user, password_file, tls_ca, tls_cert, tls_key)
+    try:
+        if url is not None:
+            servers(url)
+        credentials.check([])
+    except ConnectError as e:
+        raise CommandError(str(e), EXIT_USAGE) from None
+    config = PitConfig(url or "", logins, silent_after, dataset, floor_every, secure_cookie, credentials=credentials)
     if demo is None:
         _serve(config, sock)
         return

@@ -58,6 +58,7 @@ class PitConfig:
     floor_every: float = 300.0
     secure_cookie: bool = False  # behind a TLS proxy: the session cookie only over HTTPS
     interval: float = 0.1  # the fan-out's flush interval
+    credentials: Any = None  # tablectl.live.connect.Credentials for the broker (None: none)
 
 
 class Pit:
@@ -75,7 +76,7 @@ class Pit:
         self.login = Login(config.users) if config.users else None
         self.views = Views(self.floor, self.rounds, edges, silent_after=config.silent_after, login=self.login is not None)
         self.hub = Hub(self.views, config.interval)
-        self.feed = Feed(config.url, self.floor, self.rounds, self.hub.changed, self.hub.feed_status)
+        self.feed = Feed(config.url, self.floor, self.rounds, self.hub.changed, self.hub.feed_status, config.credentials)
         self.findings = findings or FloorFindings(config.dataset, config.floor_every)
         self.stop = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []

@@ -90,6 +90,13 @@ class Demo:
         self.procs[name] = proc
         return proc
 
+    def exits(self) -> dict[str, int | None]:
+        """Each table's exit code (None: running), and the collector's."""
+        out = {name: p.poll() for name, p in self.procs.items()}
+        if self.collector is not None:
+            out["collector"] = self.collector.poll()
+        return out
+
     def stop_table(self, name: str, timeout: float = 15.0) -> None:
         proc = self.procs.pop(name, None)
         if proc is not None and proc.poll() is None:

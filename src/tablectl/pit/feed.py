@@ -164,8 +164,8 @@ class Feed:
     """The stream's log lines and alarms into the floor state (see the module's docstring)."""
 
     def __init__(self, url: str, floor: Floor, rounds: RoundBook, on_change: Callable[[str], None],
-                 on_status: Callable[[str], None] = lambda s: None) -> None:
-        self.url, self.floor, self.rounds = url, floor, rounds
+                 on_status: Callable[[str], None] = lambda s: None, credentials: Any = None) -> None:
+        self.url, self.floor, self.rounds, self.credentials = url, floor, rounds, credentials
         self.on_change, self.on_status = on_change, on_status
         self.last_stream_seq = 0
         self.lines = 0
@@ -228,6 +228,8 @@ class Feed:
         """Subscribe, and subscribe again whenever the broker comes back, until ``stop``."""
         from nats.js import api
 
+        from tablectl.live.connect import connect
+
         async def disconnected() -> None:
             self.connected = False
             self.on_status("broker unreachable: reconnecting")
@@ -252,7 +254,8 @@ class Feed:
         nc = None
         while nc is None and not stop.is_set():
             try:
-                nc = await pn.connect(self.url, disconnected_cb=disconnected, reconnected_cb=reconnected)
+                nc = await connect(self.url, self.credentials, name="tablectl-pit", disconnected_cb=disconnected,
+                                   reconnected_cb=reconnected)
             except Exception:
                 self.on_status(f"broker unreachable at {self.url}: retrying")
                 with contextlib.suppress(asyncio.TimeoutError):

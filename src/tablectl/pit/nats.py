@@ -1,8 +1,8 @@
 """The pit's adapter to the floor's stream (issue "The floor, live (1)").
 
 The subjects, message ids and the log stream are ``tablectl.live.stream``'s (re-exported here);
-the broker of ``tablectl pit --demo`` is ``tablectl.live.broker.Broker``. Beside them: the pit's
-connection (reconnecting for ever) and a bare ``nats-server`` with JetStream on a fixed port and
+the broker of ``tablectl pit --demo`` is ``tablectl.live.broker.Broker`` and the connection
+``tablectl.live.connect``'s. Beside them: a bare ``nats-server`` with JetStream on a fixed port and
 store, which the tests stop and start again (:class:`LocalBroker`).
 """
 
@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -100,18 +99,5 @@ def live_broker(store: Path) -> Any:
     return Broker(store, listen="127.0.0.1:0")
 
 
-async def connect(url: str, **callbacks: Callable[..., Any]) -> Any:
-    """A NATS connection that reconnects for ever (every half second)."""
-    import nats
-
-    async def quiet(e: Exception) -> None:
-        return None
-
-    options: dict[str, Any] = {"max_reconnect_attempts": -1, "reconnect_time_wait": 0.5, "connect_timeout": 2,
-                               "allow_reconnect": True, "error_cb": quiet}
-    options.update(callbacks)
-    return await nats.connect(url, **options)
-
-
-__all__ = ["ALARM_SUBJECTS", "LOG_SUBJECTS", "STATUS_SUBJECTS", "STREAM", "LocalBroker", "connect", "ensure_stream",
+__all__ = ["ALARM_SUBJECTS", "LOG_SUBJECTS", "STATUS_SUBJECTS", "STREAM", "LocalBroker", "ensure_stream",
            "live_broker", "log_subject", "msg_id", "nats_server_binary", "table_of"]
