@@ -371,6 +371,31 @@ class PublishConfig:
         )))
 
 
+@dataclasses.dataclass(frozen=True)
+class SimulateConfig:
+    """``[simulate]``: how the table runs on simulated hardware (``tablectl run --simulate``):
+    ``dealers``, the ids the virtual dealer signs in, in turn (none: ids of this table's own)."""
+
+    dealers: tuple[str, ...] = ()
+
+    @classmethod
+    def read(cls, value: Any, loc: Loc) -> SimulateConfig:
+        """From its TOML table at ``loc`` (``Invalid`` on the first problem)."""
+        return cls(**table_fields(value, loc, cls.__name__, (("dealers", _dealer_ids, ()),)))
+
+
+def _dealer_ids(value: Any, loc: Loc) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise Invalid(loc, "Input should be a list of dealer ids")
+    ids = tuple(as_str(item, (*loc, str(i))) for i, item in enumerate(value))
+    for i, dealer in enumerate(ids):
+        if not dealer.strip() or dealer != printable(dealer) or len(dealer) > 64:
+            raise Invalid((*loc, str(i)), f"{_short(dealer)}: a dealer id is 1 to 64 printable characters")
+    if len(set(ids)) < len(ids):
+        raise Invalid(loc, "a dealer id is listed twice")
+    return ids
+
+
 def _drain(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 60:
         raise ValueError(f"{_short(value)}: seconds, 0 to 60")
@@ -441,6 +466,7 @@ _TABLE_FIELDS: tuple[tuple[str, Check, Any], ...] = (
     ("allow_no_supervisors", as_bool, False),
     ("log", LogConfig.read, REQUIRED),
     ("publish", optional(PublishConfig.read), None),
+    ("simulate", SimulateConfig.read, SimulateConfig),
     ("source", optional(as_path), None),
 )
 
@@ -467,6 +493,7 @@ class TableConfig:
     supervisors: dict[str, str] = dataclasses.field(default_factory=dict)
     allow_no_supervisors: bool = False  # a production table may run with nobody to resolve a hold
     publish: PublishConfig | None = None  # [publish]: stream the log to the floor's broker
+    simulate: SimulateConfig = SimulateConfig()  # [simulate]: on simulated hardware
     source: Path | None = None
 
     @classmethod

@@ -41,7 +41,7 @@ import errno
 import os
 import signal
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -124,6 +124,7 @@ class _Termination:
 @click.option("--mistakes-log", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE", help="Where the virtual dealer writes each mistake it committed (JSON lines).")
 @click.option("--signing-key", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="PATH", help="Ed25519 private key for the log's checkpoints (overrides the config's log.signing_key).")
 @click.option("--fault", "faults", multiple=True, metavar="SPEC", help="With --simulate: a fault for every simulated device, e.g. drop=0.05, disconnect@200, jam=0.001 (repeatable).")
+@click.option("--dealer", "dealers", multiple=True, metavar="ID", help="With --autoplay: the virtual dealer signs in as ID, relief dealers as the next --dealer in turn (repeatable; default: the config's [simulate] dealers, else ids of this table's own).")
 @click.option("--pace", type=Finite(0.0, 60.0), default=None, metavar="SECONDS", help="With the display: the virtual dealer's pause at each step (default 0.25; 0 = full speed).")
 def command(
     config_path: Path,
@@ -140,12 +141,13 @@ def command(
     player_errors: float | None,
     players: tuple[str, ...],
     truth: Path | None,
+    dealers: tuple[str, ...],
 ) -> None:
     """Run a table from its config (real or simulated devices)."""
     termination = _Termination()  # first: a SIGTERM from here on is a clean stop
     try:
         _command(config_path, simulate, headless, rounds, seed, log_dir, rate, mistakes_log, signing_key, faults, pace, termination,
-                 player_errors, players, truth)
+                 player_errors, players, truth, dealers)
     finally:
         termination.restore()
 
@@ -154,8 +156,10 @@ def _command(
     config_path: Path, simulate: bool, headless: bool, rounds: int | None, seed: int | None, log_dir: Path | None,
     rate: float | None, mistakes_log: Path | None, signing_key: Path | None, faults: tuple[str, ...], pace: float | None,
     termination: _Termination, player_errors: float | None = None, players: tuple[str, ...] = (), truth: Path | None = None,
+    dealers: tuple[str, ...] = (),
 ) -> None:
-    from tablectl.config import ConfigError, load_config
+    from tablectl.checks import Invalid
+    from tablectl.config import ConfigError, SimulateConfig, load_config
 
     if rounds is not None and not simulate:
         raise CommandError("--autoplay needs --simulate (the virtual dealer works the simulators)", EXIT_USAGE)
@@ -169,6 +173,8 @@ def _command(
         raise CommandError("--player needs --autoplay", EXIT_USAGE)
     if truth is not None and not players:
         raise CommandError("--truth needs --player", EXIT_USAGE)
+    if dealers and rounds is None:
+        raise CommandError("--dealer needs --autoplay (the dealers the virtual dealer signs in)", EXIT_USAGE)
     if faults and not simulate:
         raise CommandError("--fault needs --simulate (faults are injected by the simulators)", EXIT_USAGE)
     for spec in faults:
@@ -177,6 +183,11 @@ def _command(
         config = load_config(config_path)
     except ConfigError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
+    if dealers:
+        try:
+            config = replace(config, simulate=SimulateConfig.read({"dealers": list(dealers)}, ()))
+        except Invalid as e:
+            raise CommandError(f"--dealer: {e.reason}", EXIT_USAGE) from None
     where = log_dir or config.log.dir
     _check_log_dir(where, "--log-dir" if log_dir is not None else f"{config.source}: log.dir")
     from tablectl.table.profiles import ProfileError, parse_profiles
@@ -374,7 +385,8 @@ def _virtual_dealer(controller, runtime, config, *, seed, rate, mistakes_out, pl
     from tablectl.table.virtual_dealer import VirtualDealer
 
     return VirtualDealer(controller, runtime.sims[config.card_device], seed=seed, mistakes=rate, mistakes_log=mistakes_out,
-                         player_errors=players.errors, profiles=players.profiles, on_decision=players.on_decision)
+                         player_errors=players.errors, profiles=players.profiles, on_decision=players.on_decision,
+                         dealers=config.simulate.dealers)
 
 
 def _report(config, report, where) -> str:  # type: ignore[no-untyped-def]

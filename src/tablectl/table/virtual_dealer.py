@@ -96,6 +96,12 @@ class DealerReport:
     decks_replaced: int = 0  # a batch shuffler's deck that failed its check, replaced by a fresh one
 
 
+def default_dealers(table: str, count: int = 3) -> tuple[str, ...]:
+    """The dealers of a simulated table when none are named: ids of this table's own
+    (``ocp-1/D1`` ...), so a floor of simulated tables never mixes two tables' dealers in one row."""
+    return tuple(f"{table}/D{n}" for n in range(1, count + 1))
+
+
 class VirtualDealer:
     """A dealer at ``controller``'s table working the simulated card device ``sim``: ``play(rounds)``."""
 
@@ -112,9 +118,12 @@ class VirtualDealer:
         player_errors: float = 0.0,
         profiles: Mapping[int, Profile] | None = None,
         on_decision: Callable[[dict[str, Any]], None] | None = None,
+        dealers: Sequence[str] = (),
     ) -> None:
         self.controller = controller
         self.config = controller.config
+        #: who deals, in turn: the first on duty, then each relief in order (one name: no change)
+        self.dealers = tuple(dealers) or default_dealers(self.config.table)
         self._limits = self.config.bet_limits
         self.game = self.config.game_def
         self.device = self.config.card_device
@@ -147,8 +156,7 @@ class VirtualDealer:
         restarted controller goes on with it)."""
         view = self._snapshot()
         if view.dealer_id is None:  # no round starts without a dealer on duty
-            self._dealer_no += 1
-            self._do(lambda: self.controller.dealer_change(f"dealer-{self._dealer_no}"))
+            self._do(lambda: self.controller.dealer_change(self._next_dealer()))
         for seat, profile in sorted(self.profiles.items()):  # the pit enters who sits where
             if profile.player is not None and next((s.player for s in view.seats if s.seat == seat), None) != profile.player:
                 self._do(lambda seat=seat, player=profile.player: self.controller.seat_player(seat, player))  # type: ignore[misc]
@@ -227,7 +235,7 @@ class VirtualDealer:
         kinds = [EXTRA_CARD]
         if self.kind != "shuffler":
             kinds.append(SKIP_BURN)  # committed only if the round has a burn to skip
-        if self.kind != "shuffler" and self.game.dealer_change_burns(self.config.procedure_rules):
+        if self.kind != "shuffler" and self.game.dealer_change_burns(self.config.procedure_rules) and len(self.dealers) > 1:
             kinds.append(NO_BURN_AT_DEALER_CHANGE)
         if self.kind == "shoe":
             kinds.append(CARD_PAST_CAP)
@@ -282,11 +290,17 @@ class VirtualDealer:
                 raise DealerError(f"before a round the table is {view.state} and asks for {p.action!r}")
 
     def _change_dealer(self) -> None:
-        self._dealer_no += 1
-        self._do(lambda: self.controller.dealer_change(f"dealer-{self._dealer_no}"))
+        self._do(lambda: self.controller.dealer_change(self._next_dealer()))
         self.report.dealer_changes += 1
 
+    def _next_dealer(self) -> str:
+        dealer = self.dealers[self._dealer_no % len(self.dealers)]
+        self._dealer_no += 1
+        return dealer
+
     def _wants_dealer_change(self) -> bool:
+        if len(self.dealers) < 2:
+            return False
         if self._armed == NO_BURN_AT_DEALER_CHANGE:
             return True
         return self.rng.random() < self.dealer_change_rate
