@@ -168,6 +168,12 @@ def records(log_dir: Path) -> list[dict[str, Any]]:
         return []
 
 
+def torn(log_dir: Path) -> list[str]:
+    """The log's files a stop left torn: a last line with no newline, or one set aside."""
+    return sorted(p.name for p in log_dir.iterdir()
+                  if ".torn" in p.name or (p.suffix == ".jsonl" and p.stat().st_size and not p.read_bytes().endswith(b"\n")))
+
+
 def review(log_dir: Path) -> subprocess.CompletedProcess[str]:
     """``tablectl review LOG`` (the keyring the run enrolled its key in): exit 0 when it verifies."""
     return subprocess.run([sys.executable, "-m", "tablectl", "review", str(log_dir)], capture_output=True, text=True,
@@ -199,6 +205,7 @@ class FloodStop:
     stderr: str
     review: int  # `tablectl review`'s exit code (0: the log verifies)
     review_out: str
+    torn: list[str] = field(default_factory=list)  # files left torn (a line cut, or set aside)
     last: list[dict[str, Any]] = field(default_factory=list)  # the log's last three lines
     loads_logged: int = 0
     rerun: int | None = None
@@ -221,7 +228,7 @@ def flood_and_stop(log_dir: Path, *, loads: int = 12_000, fsync_ms: int = 2, sig
     checked = review(log_dir)
     lines = records(log_dir)
     stopped = FloodStop(proc.returncode, seconds, stderr.text(), checked.returncode, checked.stdout + checked.stderr,
-                        lines[-3:], sum(1 for r in lines if r["event"] == "shoe_loaded"))
+                        torn(log_dir), lines[-3:], sum(1 for r in lines if r["event"] == "shoe_loaded"))
     if rerun:
         stopped.rerun, stopped.recovered = restart_and_stop(log_dir)
     return stopped

@@ -172,13 +172,17 @@ class TableController:
     def sink(self, device: str, event: DeviceEvent) -> None:
         """A driver's callback (its reader thread): enqueue the event. While ``MAX_INBOX_EVENTS``
         device events are waiting it blocks until the owner thread has taken some (the driver
-        stops reading, so its device keeps the event); it returns without enqueueing only once
-        the owner thread has ended (the event was not logged, so the device still holds it)."""
+        stops reading, so its device keeps the event); it returns without enqueueing, and
+        without waiting, once the table is stopping at once or its owner thread has ended (the
+        event is not logged, so the device still holds it: a driver with a flood in hand gets
+        through it at once and can stop)."""
         if not self._room.acquire(blocking=False):
             self.sink_waits += 1
-            while not self._room.acquire(timeout=_ROOM_CHECK):
-                if self._finished.is_set():
-                    return
+            while self._halt is None and not self._finished.is_set():
+                if self._room.acquire(timeout=_ROOM_CHECK):
+                    break
+            else:
+                return
         self._inbox.put((device, event))
 
     def submit(self, inp: Any) -> Future[Any]:
