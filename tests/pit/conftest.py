@@ -46,7 +46,7 @@ def run_apart(coro: Coroutine[Any, Any, T]) -> T:
     def run() -> None:
         try:
             out.append(asyncio.run(coro))
-        except BaseException as e:  # handed back to the test
+        except BaseException as e:  # noqa: BLE001 - handed back to the test, which raises it
             out.append(e)
 
     t = threading.Thread(target=run)

@@ -14,7 +14,15 @@ import pytest
 from tablectl.pit.state import epoch
 from tablectl.table.validation import WHAT_TO_DO
 
-from .conftest import WATCH_ROUNDS, Page, isolated_env, run_apart, start_page, tiles, until
+from .conftest import (
+    WATCH_ROUNDS,
+    Page,
+    isolated_env,
+    run_apart,
+    start_page,
+    tiles,
+    until,
+)
 
 PAYLOAD = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>'
 

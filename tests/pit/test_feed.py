@@ -33,16 +33,16 @@ def feed(f: Feed, records: list[dict]) -> None:
 
 
 def test_a_page_that_joins_gets_every_tile_and_the_alarms() -> None:
-    floor, hub, f = parts()
+    _floor, hub, f = parts()
     feed(f, started(Log("A")) + started(Log("B")))
     got = events(hub.join(None))
-    tiles = [e for e in got if e[0] == "tiles"][0][1]["tiles"]
+    tiles = next(e for e in got if e[0] == "tiles")[1]["tiles"]
     assert [t[0] for t in tiles] == ["A", "B"]
     assert any(e[0] == "alarms" for e in got)
 
 
 def test_the_tiles_changed_since_the_last_flush_go_out_in_one_event() -> None:
-    floor, hub, f = parts()
+    _floor, hub, f = parts()
     a, b = Log("A"), Log("B")
     feed(f, started(a) + started(b))
     page = hub.join(None)
@@ -55,7 +55,7 @@ def test_the_tiles_changed_since_the_last_flush_go_out_in_one_event() -> None:
 
 
 def test_a_table_page_gets_its_layout_and_rounds_but_not_other_tables() -> None:
-    floor, hub, f = parts()
+    _floor, hub, f = parts()
     a, b = Log("A"), Log("B")
     feed(f, started(a) + started(b))
     hub.flush()
@@ -70,14 +70,14 @@ def test_a_table_page_gets_its_layout_and_rounds_but_not_other_tables() -> None:
 
 
 def test_a_line_on_another_tables_subject_is_not_taken() -> None:
-    floor, hub, f = parts()
+    floor, _hub, f = parts()
     r = started(Log("A"))[0]
     f.take("tablectl.B.log", orjson.dumps(r))
     assert (f.refused, list(floor.tables)) == (1, [])
 
 
 def test_a_message_the_stream_delivers_again_is_taken_once() -> None:
-    floor, hub, f = parts()
+    _floor, _hub, f = parts()
     records = started(Log("A"))
     for i, r in enumerate(records, 1):
         f.take("tablectl.A.log", orjson.dumps(r), stream_seq=i)
@@ -95,7 +95,7 @@ def test_a_page_too_slow_to_keep_up_is_dropped_and_told_to_reconnect() -> None:
 
 
 def test_the_collectors_alarm_is_listed_with_the_table() -> None:
-    floor, hub, f = parts()
+    floor, _hub, f = parts()
     f.take_alarm("tablectl.A.alarm", orjson.dumps({"table": "A", "kind": "bad_signature", "message": "seq 9: the signature does not verify",
                                                    "ts": "2026-05-01T21:00:00.000000Z"}))
     alarm = floor.alarms[0]
@@ -104,7 +104,7 @@ def test_the_collectors_alarm_is_listed_with_the_table() -> None:
 
 
 def test_the_publishers_status_shows_on_the_tile() -> None:
-    floor, hub, f = parts()
+    _floor, hub, f = parts()
     feed(f, started(Log("A")))
     f.take_status("tablectl.A.status", orjson.dumps({"table": "A", "published_seq": 4, "log_seq": 6, "connected": False,
                                                      "unreachable_s": 190}))

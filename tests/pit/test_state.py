@@ -21,7 +21,7 @@ class Log:
 
         self.seq += 1
         self.t += after
-        ts = dt.datetime.fromtimestamp(self.t, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        ts = dt.datetime.fromtimestamp(self.t, dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
         return {"seq": self.seq, "event": event, "ts": ts, "table": self.table, **fields}
 
 

@@ -13,7 +13,7 @@ import contextlib
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote
@@ -21,7 +21,13 @@ from urllib.parse import parse_qs, quote
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -104,7 +110,7 @@ async def report_page(request: Request) -> Response:
     f = pit.findings
     curves = {name: list(t.day.hold_curve) for name, t in pit.floor.tables.items() if t.day is not None}
     latest = f.latest
-    at = datetime.fromtimestamp(f.at, timezone.utc).strftime("%Y-%m-%d %H:%M:%S") if f.at else ""
+    at = datetime.fromtimestamp(f.at, UTC).strftime("%Y-%m-%d %H:%M:%S") if f.at else ""
     return _html(pit.views.page("report.html", live_plot=plots.hold_through_day(curves), dataset=str(f.dataset or ""),
                                 f=latest, error=f.error, at=at,
                                 theo_plot=plots.theo_against_actual(latest.tables) if latest else ""))
@@ -124,7 +130,7 @@ async def events(request: Request) -> Response:
             while True:
                 try:
                     item = await asyncio.wait_for(client.queue.get(), 15.0)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     yield b": ping\n\n"
                     continue
                 chunks = []

@@ -23,7 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tablectl.supervisor import CredentialFormatError, Throttle, check_supervisor, parse_stored
+from tablectl.supervisor import (
+    CredentialFormatError,
+    Throttle,
+    check_supervisor,
+    parse_stored,
+)
 
 COOKIE = "pit_session"
 SESSION_SECONDS = 12 * 3600  # one shift

@@ -14,7 +14,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from tablectl.pit.nats import live_broker
 
@@ -62,7 +62,7 @@ class Demo:
         assert self.root is not None
         return self.root / "dataset"
 
-    def __enter__(self) -> Demo:
+    def __enter__(self) -> Self:
         if self.root is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="tablectl-pit-demo-")
             self.root = Path(self._tmp.name)

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 
-
 @dataclass
 class Section:
     """One table of findings: its title, columns and rows (cells as text), which rows are flagged."""
@@ -83,7 +82,7 @@ class FloorFindings:
             if self.before is not None:
                 try:
                     self.before()
-                except Exception as e:  # the dataset could not be brought up to date: the last report stays
+                except Exception as e:  # noqa: BLE001 - the dataset could not be brought up to date: the last report stays
                     self.error = f"{type(e).__name__}: {e}"
             from tablectl.analytics.floor.report import floor
 
@@ -91,7 +90,7 @@ class FloorFindings:
                 self.error = self.error or f"{self.dataset}: no dataset yet"
                 return
             self.latest, self.at = findings(floor(self.dataset)), time.time()
-        except Exception as e:  # a dataset being written, no rounds yet: said on the page, tried again later
+        except Exception as e:  # noqa: BLE001 - a dataset being written, no rounds yet: said on the page, tried again later
             self.error = f"{type(e).__name__}: {e}"
 
     def start(self) -> None:
@@ -110,4 +109,4 @@ class FloorFindings:
         self._stop.set()
 
 
-__all__ = ["FloorFindings", "Findings", "Section", "findings"]
+__all__ = ["Findings", "FloorFindings", "Section", "findings"]

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from tablectl.live.stream import (
     ALARM_SUBJECTS,
@@ -84,7 +84,7 @@ class LocalBroker:
                 self.proc.wait()
         self.proc = None
 
-    def __enter__(self) -> LocalBroker:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -52,7 +52,7 @@ Edges = Callable[[str, "int | None", "dict[str, Any] | None"], "Mapping[str, flo
 
 def epoch(ts: str) -> float:
     """Seconds since the epoch of a log ``ts`` (``YYYY-MM-DDTHH:MM:SS.ffffffZ``, UTC)."""
-    return datetime.strptime(ts, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc).timestamp()
+    return datetime.strptime(ts, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC).timestamp()
 
 
 @dataclass(slots=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import jinja2
@@ -78,9 +78,9 @@ class Views:
     """Renders the page's fragments and pages from the floor state and the rounds."""
 
     def __init__(self, floor: Floor, rounds: RoundBook, edges: Edges | None = None, *,
-                 silent_after: float = SILENT_AFTER, clock: Any = time.time, login: bool = False) -> None:
+                 silent_after: float = SILENT_AFTER, now: Any = time.time, login: bool = False) -> None:
         self.floor, self.rounds, self.edges = floor, rounds, edges
-        self.silent_after, self.now, self.login = silent_after, clock, login
+        self.silent_after, self.now, self.login = silent_after, now, login
         self.env = environment()
 
     def _render(self, name: str, **values: Any) -> str:
@@ -102,7 +102,7 @@ class Views:
     def rounds_of(self, table: str) -> str:
         t = self.floor.table(table)
         book = self.rounds.of(table)
-        date = t.day.date if t.day else datetime.fromtimestamp(self.now(), timezone.utc).strftime("%Y-%m-%d")
+        date = t.day.date if t.day else datetime.fromtimestamp(self.now(), UTC).strftime("%Y-%m-%d")
         return self._render("_rounds.html", rounds=book.today(date) if book else [], date=date)
 
     def floor_page(self, feed_status: str) -> str:
