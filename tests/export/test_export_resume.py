@@ -159,7 +159,8 @@ def test_a_log_file_that_grew_after_its_export_is_read_again_from_its_first_line
 
 
 def _older_format(exported: Path, copy: Path) -> Path:
-    """A copy of *exported* as an older tablectl wrote it: no ``format``, rounds without theo_win."""
+    """A copy of *exported* as an older tablectl wrote it: no ``format``, rounds without theo_win,
+    no digests of the files."""
     import shutil
 
     shutil.copytree(exported, copy)
@@ -169,7 +170,9 @@ def _older_format(exported: Path, copy: Path) -> Path:
     for manifest in (copy / "_manifests").glob("*.json"):
         data = orjson.loads(manifest.read_bytes())
         if isinstance(data, dict) and "format" in data:
-            del data["format"]
+            del data["format"], data["open_digests"]
+            for export in data["exports"]:
+                del export["digests"]
             manifest.write_bytes(orjson.dumps(data))
     return copy
 
