@@ -51,9 +51,9 @@ def lines_of(directory: Path, table: str) -> list[tuple[str, bytes]]:
     return out
 
 
-def message(table: str, file: str, line: bytes, mid: str | None = None) -> Message:
+def message(table: str, file: str, line: bytes, mid: str | None = None, stream_seq: int = 0) -> Message:
     seq = fmt.split_head(line)[0]  # type: ignore[index]
-    return Message(table, file, seq, line, mid or msg_id(table, file, seq))
+    return Message(table, file, seq, line, mid or msg_id(table, file, seq), stream_seq)
 
 
 def is_checkpoint(line: bytes) -> bool:

@@ -27,15 +27,16 @@ def fresh(key) -> TableChain:
     return TableChain("T1", LineVerifier(key.public_key()))
 
 
-def feed(c: TableChain, items, redelivered: bool = False):
-    """Offer every line, settle after each; return (written, refusals incl. notes)."""
+def feed(c: TableChain, items, redelivered: bool = False, now: float | None = None):
+    """Offer every line (the stream's sequence numbers in this order), settle after each;
+    return (written, refusals incl. notes)."""
     written, refused = [], []
-    for file, line in items:
-        offer = c.offer(message("T1", file, line), redelivered)
+    for stream_seq, (file, line) in enumerate(items, start=1):
+        offer = c.offer(message("T1", file, line, stream_seq=stream_seq), redelivered)
         refused += offer.notes
         if offer.refusal is not None:
             refused.append(offer.refusal)
-        settled = c.settle()
+        settled = c.settle(now)
         written += settled.lines
         refused += settled.refusals
     return written, refused
@@ -97,17 +98,33 @@ def test_a_line_not_linked_to_the_copys_last_line_is_refused_as_altered(key, lin
     assert offer.refusal.kind == chain.ALTERED
 
 
-def test_a_line_arriving_before_the_one_before_it_is_held_and_written_once_the_gap_fills(key, lines):
+def test_a_line_the_stream_stored_before_the_one_before_it_is_reordered_and_written_in_log_order(key, lines):
     order = lines[:10] + [lines[11], lines[10]] + lines[12:]
     written, refused = feed(fresh(key), order)
     assert written == lines
     assert [r.kind for r in refused] == [chain.REORDERED] and refused[0].seq == 12
 
 
-def test_a_dropped_line_stops_the_copy_at_the_checkpoint_before_it(key, lines):
-    written, refused = feed(fresh(key), lines[:30] + lines[31:])
+def test_a_line_redelivered_late_is_not_reordered(key, lines):
+    c = fresh(key)
+    early = [(f, line) for f, line in lines[:10]] + [lines[11]]
+    for i, (file, line) in enumerate(early, start=1):
+        c.offer(message("T1", file, line, stream_seq=i + (1 if i == 11 else 0)))
+    offer = c.offer(message("T1", *lines[10], stream_seq=11), redelivered=True)  # stored first, delivered late
+    assert offer.outcome == "held" and not offer.notes
+
+
+def test_a_dropped_line_stops_the_copy_at_the_checkpoint_before_it_and_is_a_gap(key, lines):
+    written, refused = feed(fresh(key), lines[:30] + lines[31:], now=0.0)
     assert written == lines[:len(written)] and 0 < len(written) <= 30
-    assert {r.kind for r in refused} == {chain.REORDERED}
+    assert refused == []
+    c = fresh(key)
+    c.gap_after = 5.0
+    feed(c, lines[:30] + lines[31:], now=0.0)
+    assert c.settle(4.0).refusals == []
+    (gap,) = c.settle(5.0).refusals
+    assert (gap.kind, gap.seq) == (chain.GAP, 31)
+    assert c.settle(9.0).refusals == []  # once
 
 
 def test_an_injected_line_that_links_is_held_then_refused_when_the_signature_covers_the_genuine_one(key, lines):

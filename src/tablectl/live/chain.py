@@ -9,7 +9,8 @@ trusted keys signs it, and only in the order the chain gives:
   carries the layout, the table's name and a seq after the copy's last line; one whose seq the
   copy already has is a *repeat* (the same bytes: dropped; a message sent anew with them is
   ``replayed``) or a ``fork`` (other bytes); one that does not link to the copy's last line is
-  ``altered``; one that arrives before the line before it is held and reported ``reordered``;
+  ``altered``; one the stream stored before the line before it is held and reported
+  ``reordered``, and a seq still missing after a while, the lines after it held, is a ``gap``;
 - :meth:`TableChain.settle` looks for a held checkpoint it can reach from the copy's last line
   through held lines, each one's ``prev`` the digest of the one before and each in the file the
   chain puts it in, and hands that run to the verifier; a run that verifies (chain, seq,
@@ -45,7 +46,8 @@ UNKNOWN_TABLE = "unknown_table"  # the keyring has no key for the table
 REPLAYED = "replayed"  # a line the collector already has, sent again as a new message
 FORK = "fork"  # the seq of a line the copy has, other bytes
 ALTERED = "altered"  # does not link to the copy's last line
-REORDERED = "reordered"  # arrived before the line before it (held; written once the gap fills)
+REORDERED = "reordered"  # stored in the stream before the line before it (held; written in order)
+GAP = "gap"  # a seq that has not come for a while, the lines after it held
 INJECTED = "injected"  # held, but not the line the signed chain has at its seq
 CHANGED = "changed"  # held: the signed line's seq, time and link, other content
 MISFILED = "misfiled"  # the signed line, but labelled for another log file
@@ -80,9 +82,10 @@ class Message:
     seq: int
     line: bytes
     msg_id: str
+    stream_seq: int = 0  # the stream's own sequence number of the message (0: not known)
 
 
-def check_message(subject: str, msg_id: str | None, line: bytes) -> Message | Refusal:
+def check_message(subject: str, msg_id: str | None, line: bytes, stream_seq: int = 0) -> Message | Refusal:
     """The first look at a message: its subject names a table, its id names that table, a log
     file of it and the line's own seq, and the line says it is that table's."""
     table = table_of(subject)
@@ -106,7 +109,7 @@ def check_message(subject: str, msg_id: str | None, line: bytes) -> Message | Re
     if named != table:
         return Refusal(table, WRONG_TABLE, f"a line of table {named!r} on table {table!r}'s subject",
                        head[0], mid.file_name, msg_id)
-    return Message(table, mid.file_name, head[0], line, msg_id or "")
+    return Message(table, mid.file_name, head[0], line, msg_id or "", stream_seq)
 
 
 def _ts(line: bytes) -> bytes:
@@ -144,9 +147,10 @@ class Held:
     number: int
     line: bytes
     previous: str | None = None  # a file-starting line's "previous" member
+    stream_seq: int = 0
 
     @classmethod
-    def of(cls, file: str, line: bytes) -> Held | None:
+    def of(cls, file: str, line: bytes, stream_seq: int = 0) -> Held | None:
         head = fmt.split_head(line)
         parsed = fmt.parse_file_name(file)
         if head is None or parsed is None:
@@ -159,7 +163,7 @@ class Held:
             except (orjson.JSONDecodeError, AttributeError):
                 value = None
             previous = value if isinstance(value, str) else None
-        return cls(seq, fmt.digest(line), prev, event, file, parsed[1], line, previous)
+        return cls(seq, fmt.digest(line), prev, event, file, parsed[1], line, previous, stream_seq)
 
 
 @dataclass(frozen=True)
@@ -207,12 +211,13 @@ class TableChain:
     """One table's held lines and the copy's head (see the module docstring).
 
     ``digest_at(seq)``: the digest of the copy's line at ``seq`` (for a repeat of a line older than
-    the ones this chain remembers), or None."""
+    the ones this chain remembers), or None. ``gap_after``: seconds a missing seq (with lines after
+    it held) may take before :meth:`settle` reports it (a collector's restart redelivers late)."""
 
     RECENT = 4096  # digests of the copy's last lines kept to tell a repeat from a fork
 
     def __init__(self, table: str, verifier: LineVerifier, head: Head = Head(),
-                 digest_at: Callable[[int], str | None] | None = None) -> None:
+                 digest_at: Callable[[int], str | None] | None = None, gap_after: float = 30.0) -> None:
         self.table = table
         self.verifier = verifier
         self.head = head
@@ -220,6 +225,8 @@ class TableChain:
         self.held: dict[int, dict[tuple[str, str], Held]] = {}
         self.checkpoints: set[int] = set()  # seqs with a held checkpoint
         self.recent: dict[int, str] = {head.seq: head.digest} if head.seq else {}
+        self.gap_after = gap_after
+        self._gap: tuple[int, float, bool] | None = None  # (missing seq, since when, reported)
 
     @property
     def held_lines(self) -> int:
@@ -247,7 +254,7 @@ class TableChain:
                                                 f"(seq {self.head.seq}) and not in the copy's remembered lines", **where))
             return Offer("refused", Refusal(self.table, FORK, f"seq {seq} differs from the signed line the copy has "
                                             "at that seq", **where))
-        held = Held.of(msg.file, line)
+        held = Held.of(msg.file, line, msg.stream_seq)
         if held is None:
             return Offer("refused", Refusal(self.table, MALFORMED, "not a log line", **where))
         candidates = self.held.get(seq, {})
@@ -264,10 +271,12 @@ class TableChain:
         self.add(held)
         notes = []
         before = self.held.get(seq - 1) if seq > self.head.seq + 1 else None
-        if seq > self.head.seq + 1 and before is None:
-            notes.append(Refusal(self.table, REORDERED, f"seq {seq} arrived before seq {seq - 1}: held, not written, "
-                                 "until the lines before it come", **where))
-        elif before is not None and not any(h.digest == held.prev for h in before.values()):
+        for after in self.held.get(seq + 1, {}).values():
+            # a line the stream stored before this one (a redelivery after a restart is only late)
+            if 0 < after.stream_seq < msg.stream_seq:
+                notes.append(Refusal(self.table, REORDERED, f"seq {seq + 1} was stored in the stream before seq {seq}: "
+                                     "reordered; held, and written in the log's order", seq + 1, after.file))
+        if before is not None and not any(h.digest == held.prev for h in before.values()):
             notes.append(Refusal(self.table, ALTERED, f"seq {seq} does not link to the line held at seq {seq - 1}: "
                                  "that one was changed or injected (the genuine one is held back until it comes)",
                                  **where))
@@ -285,9 +294,40 @@ class TableChain:
         if held.event == fmt.CHECKPOINT:
             self.checkpoints.add(held.seq)
 
-    def settle(self) -> Settled:
-        """Write what a verified signature now covers (see the module docstring)."""
+    def settle(self, now: float | None = None) -> Settled:
+        """Write what a verified signature now covers (see the module docstring); with ``now``
+        (seconds, any clock), report a seq missing for ``gap_after`` seconds."""
         out = Settled()
+        self._settle(out)
+        if now is not None:
+            self._check_gap(now, out)
+        return out
+
+    def missing(self) -> int | None:
+        """The first seq after the copy's head that is not held while a later one is, or None."""
+        if not self.held:
+            return None
+        top = max(self.held)
+        seq = self.head.seq + 1
+        while seq < top and seq in self.held:
+            seq += 1
+        return seq if seq not in self.held else None
+
+    def _check_gap(self, now: float, out: Settled) -> None:
+        missing = self.missing()
+        if missing is None:
+            self._gap = None
+            return
+        if self._gap is None or self._gap[0] != missing:
+            self._gap = (missing, now, False)
+        seq, since, reported = self._gap
+        if not reported and now - since >= self.gap_after:
+            self._gap = (seq, since, True)
+            top = max(self.held)
+            out.refusals.append(Refusal(self.table, GAP, f"seq {seq} has not come in {now - since:.0f} s: the lines "
+                                        f"after it (to seq {top}) are held, not written, until it does", seq))
+
+    def _settle(self, out: Settled) -> None:
         progress = True
         while progress:
             progress = False
@@ -310,7 +350,6 @@ class TableChain:
                                                 f"({', '.join(kinds)}): {why}", cp.seq, cp.file))
                 if progress:
                     break
-        return out
 
     def _walk(self, cp: Held) -> list[Held] | None:
         """The held lines from the copy's head to ``cp``, each linked to and filed after the one
@@ -364,6 +403,6 @@ class TableChain:
             self.checkpoints.discard(held.seq)
 
 
-__all__ = ["ALTERED", "CHANGED", "FLOOD", "FORK", "INJECTED", "MALFORMED", "MISFILED", "MISLABELLED", "REORDERED", "REPLAYED",
+__all__ = ["ALTERED", "CHANGED", "FLOOD", "FORK", "GAP", "INJECTED", "MALFORMED", "MISFILED", "MISLABELLED", "REORDERED", "REPLAYED",
            "UNKNOWN_TABLE", "WRONG_TABLE", "Head", "Held", "Message", "Offer", "Refusal", "Settled", "TableChain",
            "check_message", "fits", "line_table"]

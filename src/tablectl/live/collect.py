@@ -165,7 +165,8 @@ class Collector:
             self.broken[table] = str(e)
             self._note("error", table, "copy", str(e))
             return None
-        t = self.tables[table] = _Table(TableChain(table, verifier, head, copy.digest_at), copy)
+        t = self.tables[table] = _Table(TableChain(table, verifier, head, copy.digest_at,
+                                                   gap_after=max(30.0, 3 * self.ack_wait)), copy)
         return t
 
     # ------------------------------------------------------------------ run
@@ -194,9 +195,15 @@ class Collector:
 
                     if not isinstance(e, nats.errors.TimeoutError):
                         log.debug("collect: fetch: %r", e)
+                        if self._nc is not None and self._nc.is_closed:  # the client gave it up: a new one
+                            self._nc, sub = None, None
                         await _wait(stop, 0.2)
                     if until_idle is not None and time.monotonic() - last_message >= until_idle:
                         break
+                    for table, t in list(self.tables.items()):  # a gap is reported even when nothing comes
+                        if t.chain.held:
+                            self._settle(table)
+                    await self._flush_alarms()
                     continue
                 if msgs:
                     last_message = time.monotonic()
@@ -227,7 +234,7 @@ class Collector:
         for m in msgs:
             self.stats.received += 1
             mid = m.headers.get(stream.MSG_ID_HEADER) if m.headers else None
-            msg = check_message(m.subject, mid, m.data)
+            msg = check_message(m.subject, mid, m.data, m.metadata.sequence.stream)
             if isinstance(msg, Refusal):
                 self._report(msg)
                 acks.append(m)
@@ -262,7 +269,7 @@ class Collector:
 
     def _settle(self, table: str) -> None:
         t = self.tables[table]
-        settled = t.chain.settle()
+        settled = t.chain.settle(time.monotonic())
         for refusal in settled.refusals:
             self._report(refusal)
         for warning in settled.warnings:

@@ -103,11 +103,11 @@ class Publisher:
 
     def stop(self, drain: float = 0.0, timeout: float = 5.0) -> None:
         """Stop, first waiting up to ``drain`` seconds until every line written is acknowledged
-        (only while the broker answers)."""
+        (what is left is sent by the next run: the cursor is kept beside the log)."""
         deadline = time.monotonic() + drain
-        while time.monotonic() < deadline:
-            s = self.status()
-            if not s.connected or (s.behind == 0 and s.log_seq == self._follower_last_seq()):
+        last = self._follower_last_seq()
+        while time.monotonic() < deadline and self._thread is not None and self._thread.is_alive():
+            if self.status().published_seq >= last:
                 break
             time.sleep(0.02)
         if self._loop is not None and self._stop is not None:
@@ -133,9 +133,10 @@ class Publisher:
         self._set(published_seq=cursor.seq, log_seq=follower.last_seq())
         nc: Any = None
         js: Any = None
-        last_status = 0.0
+        last_status = last_seen = 0.0
         backoff = 0.25
         warned: float | None = None  # when the last warning about its state was logged
+        failed = ""  # the last unexpected error reported
         try:
             while not stop.is_set():
                 if nc is None:
@@ -150,29 +151,39 @@ class Publisher:
                         await _wait(stop, backoff)
                         backoff = min(backoff * 2, 5.0)
                         continue
-                now = time.monotonic()
-                if now - last_status >= min(1.0, self.status_every):
-                    self._set(log_seq=follower.last_seq())
-                    warned = self._report(warned, now)
-                if not nc.is_connected:
-                    self._unreachable("disconnected")
-                    await _wait(stop, self.poll * 4)
-                    continue
-                if now - last_status >= self.status_every:
-                    last_status = now
-                    await self._send_status(nc)
-                lines = follower.pending(self.batch)
-                if not lines:
-                    self._reachable()
-                    await _wait(stop, self.poll)
-                    continue
-                sent = await self._publish(js, follower, lines)
-                if sent:
-                    save_cursor(self.cursor_file, follower.cursor)
-                    self._set(published_seq=follower.cursor.seq,
-                              log_seq=max(self._status.log_seq, follower.cursor.seq))
-                if sent < len(lines):
-                    await _wait(stop, 0.25)
+                try:
+                    now = time.monotonic()
+                    if now - last_seen >= min(1.0, self.status_every):
+                        last_seen = now
+                        self._set(log_seq=follower.last_seq())
+                        warned = self._report(warned, now)
+                    if nc.is_closed:  # the client gave the connection up: a new one
+                        nc = None
+                        continue
+                    if not nc.is_connected:
+                        self._unreachable("disconnected")
+                        await _wait(stop, self.poll * 4)
+                        continue
+                    if now - last_status >= self.status_every:
+                        last_status = now
+                        await self._send_status(nc)
+                    lines = follower.pending(self.batch)
+                    if not lines:
+                        self._reachable()
+                        await _wait(stop, self.poll)
+                        continue
+                    sent = await self._publish(js, follower, lines)
+                    if sent:
+                        save_cursor(self.cursor_file, follower.cursor)
+                        self._set(published_seq=follower.cursor.seq,
+                                  log_seq=max(self._status.log_seq, follower.cursor.seq))
+                    if sent < len(lines):
+                        await _wait(stop, 0.25)
+                except Exception as e:  # noqa: BLE001 - a file it could not read, say: never give up the log
+                    if str(e) != failed:
+                        failed = str(e)
+                        log.warning("publishing %s: %s; trying again", self.table, _describe(e))
+                    await _wait(stop, 1.0)
         finally:
             if nc is not None:
                 with contextlib.suppress(Exception):
