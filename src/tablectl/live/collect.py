@@ -15,7 +15,7 @@ later).
 API::
 
     Collector(url, to, *, keyring, credentials=None, durable="collector", settings=StreamSettings(),
-              batch=512, ack_wait=10.0)
+              batch=512, ack_wait=10.0, latency_sample=0, gap_after=None)
         await .run(stop: asyncio.Event, until_idle: float | None = None) -> CollectStats
 """
 
@@ -83,12 +83,14 @@ class Collector:
 
     def __init__(self, url: str, to: Path, *, keyring: Path, credentials: Credentials | None = None,
                  durable: str = stream.DURABLE, settings: stream.StreamSettings | None = None, batch: int = 512,
-                 ack_wait: float = 10.0, latency_sample: int = 0) -> None:
+                 ack_wait: float = 10.0, latency_sample: int = 0, gap_after: float | None = None) -> None:
         self.url, self.to, self.keyring = url, Path(to), Path(keyring)
         self.credentials = credentials
         self.durable, self.settings = durable, settings or stream.StreamSettings()
         self.batch, self.ack_wait = batch, ack_wait
         self.latency_sample = latency_sample  # every Nth line written gives a latency sample (0: none)
+        # a missing seq is reported once it is this late (a restart's redeliveries come after ack_wait)
+        self.gap_after = gap_after if gap_after is not None else max(30.0, 3 * ack_wait)
         self.stats = CollectStats()
         self.tables: dict[str, _Table] = {}
         self.unknown: dict[str, float] = {}  # table -> when the keyring last did not know it
@@ -166,7 +168,7 @@ class Collector:
             self._note("error", table, "copy", str(e))
             return None
         t = self.tables[table] = _Table(TableChain(table, verifier, head, copy.digest_at,
-                                                   gap_after=max(30.0, 3 * self.ack_wait)), copy)
+                                                   gap_after=self.gap_after), copy)
         return t
 
     # ------------------------------------------------------------------ run
