@@ -112,6 +112,7 @@ def start_run(log_dir: Path, *, loads: int = 0, fsync_ms: int = 0, display: bool
     """``tablectl run`` on the simulated One Card Poker table, its shoe loaded ``loads`` times
     (0: nobody touches it), every fsync ``fsync_ms`` slower; headless, or under the live display
     in a terminal of its own."""
+    log_dir.parent.mkdir(parents=True, exist_ok=True)
     program = log_dir.parent / "flooded_run.py"
     program.write_text(_PROGRAM)
     argv = [sys.executable, str(program), "run", str(CONFIG), "--simulate", "--log-dir", str(log_dir)]
