@@ -464,6 +464,7 @@ _TABLE_FIELDS: tuple[tuple[str, Check, Any], ...] = (
     ("pay_tables", as_table, dict),
     ("supervisors", _checked(table_of(as_str), _supervisors), dict),
     ("allow_no_supervisors", as_bool, False),
+    ("demo", as_bool, False),
     ("log", LogConfig.read, REQUIRED),
     ("publish", optional(PublishConfig.read), None),
     ("simulate", SimulateConfig.read, SimulateConfig),
@@ -492,6 +493,7 @@ class TableConfig:
     pay_tables: dict[str, Any] = dataclasses.field(default_factory=dict)
     supervisors: dict[str, str] = dataclasses.field(default_factory=dict)
     allow_no_supervisors: bool = False  # a production table may run with nobody to resolve a hold
+    demo: bool = False  # a shipped example, for `tablectl run --simulate`, never a live table
     publish: PublishConfig | None = None  # [publish]: stream the log to the floor's broker
     simulate: SimulateConfig = SimulateConfig()  # [simulate]: on simulated hardware
     source: Path | None = None

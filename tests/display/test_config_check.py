@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from atthekeys import tablectl_command
 from click.testing import CliRunner
-from confighelpers import VALID, write
+from confighelpers import VALID, one_line_refusal, tablectl_process, write
 
 from tablectl.cli import main
 from tablectl.games import GAMES
@@ -156,3 +156,10 @@ def test_a_supervisor_credential_hash_made_by_the_command_checks_clean(tmp_path:
     made = CliRunner().invoke(main, ["config", "hash-credential"], input="Bluff-Harbor-42\n").stdout.strip()
     code, _, err = check(write(tmp_path, VALID + f'\n[supervisors]\npit-anna = "{made}"\n'))
     assert code == 0, err
+
+
+def test_config_check_on_a_shipped_demo_config_says_in_one_line_to_add_simulate() -> None:
+    demo = Path(__file__).resolve().parents[2] / "config" / "tables" / "three-card-poker.toml"
+    line = one_line_refusal(tablectl_process("config", "check", str(demo)), f"{demo}: a demo config")
+    assert "--simulate" in line
+    assert tablectl_process("config", "check", "--simulate", str(demo)).returncode == 0

@@ -41,6 +41,9 @@ def check(config_path: Path, simulate: bool) -> None:
         config = load_config(config_path)
     except ConfigError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
+    if config.demo and not simulate:
+        raise CommandError(f"{config_path}: a demo config (demo = true), for `tablectl run --simulate`: check it with "
+                           "--simulate; for a live table start from config/production.toml", EXIT_USAGE)
     risks = [] if simulate else production_risks(config)
     if risks:
         key, reason = risks[0]
