@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -61,7 +62,6 @@ def command(url: str | None, listen: str, users: Path | None, dataset: Path | No
     except OSError as e:
         raise CommandError(f"pit: cannot listen on {listen}: {e.strerror or e}", EXIT_USAGE) from None
     from tablectl.live.connect import ConnectError, Credentials, servers
-    from tablectl.pit.app import PitConfig
 
     credentials = Credentials(creds, nkey, user, password_file, tls_ca, tls_cert, tls_key)
     try:
@@ -70,22 +70,30 @@ def command(url: str | None, listen: str, users: Path | None, dataset: Path | No
         credentials.check([])
     except ConnectError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
-    config = PitConfig(url or "", logins, silent_after, dataset, floor_every, secure_cookie, credentials=credentials)
     if demo is None:
-        _serve(config, sock)
+        _serve(_config(url or "", logins, silent_after, dataset, floor_every, secure_cookie, credentials), sock)
         return
     from tablectl.pit.demo import Demo
-    from tablectl.pit.floorview import FloorFindings
 
+    # the tables start first: they take the longest to deal their first cards
     with Demo(demo, demo_dir, pace=demo_pace, mistakes=demo_mistakes) as floor:
-        config.url = floor.url
         click.echo(f"pit: demo floor of {demo} table(s); broker {floor.url}; logs in {floor.logs}")
+        from tablectl.pit.floorview import FloorFindings
+
+        config = _config(floor.url, logins, silent_after, dataset, floor_every, secure_cookie, credentials)
         if dataset is not None:  # a dataset of its own for the floor report view
             findings = FloorFindings(dataset, floor_every)
         else:  # the demo's tables' logs, exported as they close
             config.dataset = floor.dataset
             findings = FloorFindings(floor.dataset, min(floor_every, 120.0), before=floor.export)
         _serve(config, sock, findings)
+
+
+def _config(url: str, logins: dict[str, str] | None, silent_after: float, dataset: Path | None, floor_every: float,
+            secure_cookie: bool, credentials: object) -> Any:
+    from tablectl.pit.app import PitConfig
+
+    return PitConfig(url, logins, silent_after, dataset, floor_every, secure_cookie, credentials=credentials)
 
 
 def _serve(config: object, sock: socket.socket, findings: object = None) -> None:
