@@ -16,6 +16,7 @@ BENCH = ROOT / "bench"
 #: bench file -> its smallest-size arguments (one run each)
 SMOKE: dict[str, list[list[str]]] = {
     "bench_advantage.py": [["--cards", "12", "--repeat", "1"]],
+    "bench_collect.py": [["--tables", "2", "--lines", "400", "--repeat", "1"]],
     "bench_controller.py": [
         ["cost", "--cards", "60", "--games", "ocp", "--fsync", "off", "--append-lines", "500", "--settle-rounds", "50"],
         ["stack", "--cards", "60", "--games", "ocp", "--fsync", "off"],

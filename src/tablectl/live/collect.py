@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from array import array
 import fcntl
 import logging
 import os
@@ -65,7 +66,8 @@ class CollectStats:
     repeats: int = 0
     refused: Counter[str] = field(default_factory=Counter)
     held: int = 0
-    latencies: list[float] = field(default_factory=list)
+    latencies: array[float] = field(default_factory=lambda: array("d"))  # ts -> written into the copy
+    arrivals: array[float] = field(default_factory=lambda: array("d"))  # ts -> received (held)
 
     def to_dict(self) -> dict[str, Any]:
         return {"received": self.received, "written": self.written, "repeats": self.repeats,
@@ -252,6 +254,8 @@ class Collector:
             if offer.outcome == "held":
                 self._journal.add(msg.table, msg.file, msg.line)
                 touched.add(msg.table)
+                if self.latency_sample:
+                    self._latency([(msg.file, msg.line)], self.stats.arrivals)
             elif offer.outcome == "refused":
                 assert offer.refusal is not None
                 self._report(offer.refusal)
@@ -280,9 +284,9 @@ class Collector:
             t.copy.append(settled.lines, t.chain.verifier.head)
             self.stats.written += len(settled.lines)
             if self.latency_sample:
-                self._latency(settled.lines)
+                self._latency(settled.lines, self.stats.latencies)
 
-    def _latency(self, lines: list[tuple[str, bytes]]) -> None:
+    def _latency(self, lines: list[tuple[str, bytes]], into: array[float]) -> None:
         now = time.time()
         for _, line in lines:
             self._sample += 1
@@ -292,7 +296,7 @@ class Collector:
             if at >= 0:
                 with contextlib.suppress(ValueError):
                     ts = datetime.fromisoformat(line[at + 6:at + 32].decode() + "+00:00").timestamp()
-                    self.stats.latencies.append(now - ts)
+                    into.append(now - ts)
 
     def _compact(self) -> None:
         assert self._journal is not None
