@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from tablectl.cli import EXIT_USAGE, CommandError
+from tablectl.cli import EXIT_INTERRUPTED, EXIT_USAGE, CommandError
 
 _file = click.Path(path_type=Path, dir_okay=False)
 
@@ -106,4 +106,9 @@ def _serve(config: object, sock: socket.socket, findings: object = None) -> None
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"pit: serving http://{shown}:{port}/ (read-only; Ctrl-C stops)")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on"))
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn raises the signal again once it has shut down
+        pass
+    if server.should_exit:
+        raise SystemExit(EXIT_INTERRUPTED)  # stopped by Ctrl-C or SIGTERM, as every tablectl command
