@@ -18,6 +18,7 @@ from tablectl.live.broker import nats_server_binary
 
 CONFIG = Path(__file__).resolve().parents[2] / "config"
 UNITS = ["tablectl-broker.service", "tablectl-collect.service"]
+TIMER = ["tablectl-export.service", "tablectl-export.timer"]
 
 
 def _settings(unit: str) -> dict[str, str]:
@@ -27,11 +28,12 @@ def _settings(unit: str) -> dict[str, str]:
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed here")
-@pytest.mark.parametrize("unit", UNITS)
+@pytest.mark.parametrize("unit", UNITS + TIMER)
 def test_the_unit_verifies_clean_with_systemd_analyze(tmp_path: Path, unit: str) -> None:
     tablectl = Path(sys.executable).with_name("tablectl")
-    text = (CONFIG / "systemd" / unit).read_text().replace("/opt/tablectl/venv/bin/tablectl", str(tablectl))
-    (tmp_path / unit).write_text(text.replace("EnvironmentFile=", "EnvironmentFile=-"))
+    for name in UNITS + TIMER:
+        text = (CONFIG / "systemd" / name).read_text().replace("/opt/tablectl/venv/bin/tablectl", str(tablectl))
+        (tmp_path / name).write_text(text.replace("EnvironmentFile=", "EnvironmentFile=-"))
     done = subprocess.run(["systemd-analyze", "verify", str(tmp_path / unit)], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout + done.stderr) == (0, "")
 
