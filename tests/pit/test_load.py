@@ -7,7 +7,9 @@ The 100 tables are one recorded One Card Poker log (a real simulated table, 300 
 again under 100 table ids with fresh timestamps, each table a round every ``PERIOD`` seconds
 (staggered): the page does not verify signatures (the collector does), so re-stamped lines are
 what it takes. Environment: ``PIT_LOAD_TABLES`` (100), ``PIT_LOAD_CLIENTS`` (10),
-``PIT_LOAD_SECONDS`` (60, measured after a 10 s warm-up), ``PIT_LOAD_PERIOD`` (1.0)."""
+``PIT_LOAD_SECONDS`` (60, measured after a 10 s warm-up), ``PIT_LOAD_PERIOD`` (1.0),
+``PIT_LOAD_P99`` (1.0: the p99 latency asserted, seconds). On two cores the 10 Chromium clients,
+not the page server, set the latency's tail: run it on a machine not busy with other work."""
 
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ TABLES = int(os.environ.get("PIT_LOAD_TABLES", "100"))
 CLIENTS = int(os.environ.get("PIT_LOAD_CLIENTS", "10"))
 SECONDS = float(os.environ.get("PIT_LOAD_SECONDS", "60"))
 PERIOD = float(os.environ.get("PIT_LOAD_PERIOD", "1.0"))
+P99 = float(os.environ.get("PIT_LOAD_P99", "1.0"))
 WARMUP = 10.0
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "tables" / "one-card-poker.toml"
 
@@ -149,5 +152,6 @@ def test_100_tables_and_10_clients(browser: Any, tmp_path: Path) -> None:
         "latency_max_ms": round(1000 * late[-1]), "updates_seen": len(late), "updates_missed": missing,
     }
     print("\npit load:", orjson.dumps(figures).decode())
-    assert missing <= 0.001 * (len(late) + missing), figures
-    assert p99 < 1.0, figures
+    assert missing == 0, figures  # every round reached every client
+    assert figures["page_cpu_percent"] < 50, figures
+    assert p99 < P99, figures
