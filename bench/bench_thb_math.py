@@ -4,11 +4,13 @@ of it spent in hand evaluation, measured side by side in one run.
     python bench/bench_thb_math.py [--repeat N]
 
 Three timings, each repeated (median and range printed):
-- ``board pass``: every C(52,5) board, 1,081 hands ranked per board, the 169 starting hands'
-  wins and ties counted and added to their turn nodes (``holdem_main.turn_nodes``);
-- ``evaluation only``: the same walk doing only the 1,081 evaluations per board (the share of
-  the board pass that is hand evaluation is this over that);
-- ``decisions + report``: both variants' optimal play from the turn nodes, and the reports.
+- ``board pass``: every C(52,5) board (with its mirror, suits 2 and 3 exchanged, counted once),
+  the 169 starting hands' wins and ties counted and added to their turn nodes
+  (``holdem_main.count_nodes``);
+- ``evaluation only``: a walk of every board doing only its 1,081 evaluations (``rank_board``,
+  the evaluation of the boards that hold a suit four times or more);
+- ``decisions + rest``: both variants' optimal play from the turn nodes, the rules' tallies and
+  the category shares (``holdem_solve``'s other stages).
 The JIT compile is done once before timing.
 """
 
@@ -22,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from tablectl.gamemath.holdem import main as hm
-from tablectl.gamemath.holdem import strategy as hs
+from tablectl.gamemath.holdem import solve as hsolve
 from tablectl.gamemath.holdem.tables import RANK_KEY, flush, ranks
 
 
@@ -64,25 +66,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    reps, weights, labels = hm.starting_hands()
+    reps, _, labels = hm.starting_hands()
     rank7, flush_table = ranks(7), flush()
     # compile once (tiny inputs would not exercise the same paths: a real call each)
-    small = reps[:1]
-    hm.decide(small, hm.BINOM, np.zeros((1, hm.NODES), np.int32), np.zeros((1, hm.NODES), np.int32),
-              np.zeros((1, hm.NODES), np.int32), np.zeros(1, np.int64), np.zeros((1, hm.FLOP_NODES), np.bool_),
-              np.zeros((1, hm.NODES), np.bool_), np.zeros((1, 4, 3), np.int64))
+    zeros = hm.NodeCounts(*(np.zeros((1, hm.NODES), hm.COUNT_DTYPE) for _ in range(2)),
+                          {"straight": np.zeros((1, hm.NODES), hm.COUNT_DTYPE)})
+    hm.decisions(reps[:1], zeros, "straight")
     nodes: list[hm.NodeCounts] = []
     board = timed(lambda: nodes.append(hm.count_nodes(reps)), args.repeat)
     evals = timed(lambda: evaluation_only(RANK_KEY, rank7, flush_table), args.repeat)
 
-    def decide_and_report() -> None:
-        for variant in hm.VARIANTS:
-            hs.report(variant, reps, weights, labels, hm.decisions(reps, nodes[-1], variant))
+    def decide_and_rest() -> None:
+        n = len(labels)
+        turn_bets = np.zeros((len(hm.VARIANTS), n, hm.FLOP_NODES), np.bool_)
+        river_bets = np.zeros((len(hm.VARIANTS), n, hm.NODES), np.bool_)
+        found = [hm.decisions(reps, nodes[-1], v, None, turn_bets[i], river_bets[i]) for i, v in enumerate(hm.VARIANTS)]
+        hsolve._tallies(reps, nodes[-1], found[0].flop_y, None)
+        hm.shares(reps, turn_bets, river_bets)
 
-    rest = timed(decide_and_report, args.repeat)
+    rest = timed(decide_and_rest, args.repeat)
     show("board pass", board)
     show("evaluation only", evals)
-    show("decisions + report", rest)
+    show("decisions + rest", rest)
     total = statistics.median(board) + statistics.median(rest)
     print(f"full analysis (median)  {total:8.1f} s")
     print(f"hand evaluation share   {statistics.median(evals) / total:8.1%} of the full analysis "

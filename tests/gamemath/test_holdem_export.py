@@ -28,11 +28,10 @@ def stand_in() -> tuple[np.ndarray, np.ndarray, np.ndarray, he.Solved]:
     won = rng.integers(0, 30000, size=(1, hm.NODES), dtype=np.int32)
     lost = rng.integers(0, 30000, size=(1, hm.NODES), dtype=np.int32)
     qualified = (won * rng.random((1, hm.NODES)) * 0.2).astype(np.int32)
-    flop_y, flop_check = np.zeros((1, hm.FLOP_NODES), np.int64), np.zeros((1, hm.FLOP_NODES), np.int64)
-    reps = REPS[[R]]
-    hm.flop_values(reps, hm.BINOM, won, lost, qualified, flop_y, flop_check)
-    play_sum = np.array([int(flop_check[0].sum() + np.maximum(flop_y[0], 0).sum())])
-    return won[0], lost[0], qualified[0], he.Solved("straight", play_sum, flop_y, flop_check,
+    counts = hm.NodeCounts(won.astype(hm.COUNT_DTYPE), lost.astype(hm.COUNT_DTYPE),
+                           {"straight": qualified.astype(hm.COUNT_DTYPE)})
+    d = hm.decisions(REPS[[R]], counts, "straight")
+    return won[0], lost[0], qualified[0], he.Solved("straight", d.play_sum, d.flop_y, d.flop_check,
                                                     qualified + 2 * won - 3 * lost, won - lost)
 
 

@@ -5,7 +5,7 @@ slow test at the end.)"""
 from __future__ import annotations
 
 import random
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import numpy as np
 import pytest
@@ -68,6 +68,58 @@ def test_wins_and_ties_of_a_board_agree_with_a_count_of_every_dealer_hand() -> N
             assert (wins[r], ties[r]) == plain_counts(hole, board), LABELS[r]
 
 
+@pytest.mark.parametrize("held", [0, 3])
+def test_a_board_holding_no_suit_four_times_counts_the_same_by_rank(held: int) -> None:
+    rng = random.Random(11 + held)
+    values, pair_value, suited_value = np.zeros((52, 52), np.int32), np.zeros((13, 13), np.int64), np.zeros((13, 13), np.int64)
+    expected, by_rank = [tuple(np.zeros(169, np.int64) for _ in range(3)) for _ in range(2)]
+    checked = 0
+    while checked < 200:
+        board = np.array(sorted(rng.sample(range(52), 5)), np.int64)
+        suit, times = hm._flush_suit(board)
+        if times != held:
+            continue
+        hm.board_counts(board, REPS, RANK_KEY, ranks(7), flush(), values, *expected)
+        hm._rank_counts(board, REPS, RANK_KEY, ranks(7), flush(), suit, np.zeros(52, np.bool_), pair_value, suited_value,
+                        *by_rank)
+        assert [a.tolist() for a in by_rank] == [a.tolist() for a in expected], board
+        checked += 1
+
+
+def mirrored(cards: list[int]) -> list[int]:
+    return sorted(c ^ 1 if c & 2 else c for c in cards)
+
+
+def test_the_walk_counts_a_turn_node_as_its_boards_counted_one_by_one() -> None:
+    four = [1, 18, 34, 47]  # suits 1, 2, 2, 3: its boards' mirrors are other boards
+    boards = [sorted([*four, river]) for river in range(52) if river not in four]
+    prefixes = np.array(sorted({tuple(b[:3]) for b in boards} | {tuple(mirrored(b)[:3]) for b in boards}), np.int64)
+    walked = [np.zeros((hm.NODES, 169), hm.COUNT_DTYPE) for _ in range(4)]
+    hm.turn_nodes(prefixes, REPS, RANK_KEY, ranks(7), flush(), hm.BINOM, *walked)
+    expected = np.zeros((4, 169), np.int64)
+    values = np.zeros((52, 52), np.int32)
+    wins, ties, player = (np.zeros(169, np.int64) for _ in range(3))
+    for board in boards:
+        hm.board_counts(np.array(board, np.int64), REPS, RANK_KEY, ranks(7), flush(), values, wins, ties, player)
+        dealt = player >= 0
+        category = player >> 20
+        expected[0] += np.where(dealt, wins, 0)
+        expected[1] += np.where(dealt, hm.DEALER_HANDS - wins - ties, 0)
+        expected[2] += np.where(dealt & (category >= hm.STRAIGHT), wins, 0)
+        expected[3] += np.where(dealt & (category >= hm.FLUSH), wins, 0)
+    node = sum(int(hm.BINOM[c, i + 1]) for i, c in enumerate(four))
+    assert [a[node].tolist() for a in walked] == expected.tolist()
+
+
+def test_the_walk_is_cut_into_runs_of_about_the_boards_asked() -> None:
+    sizes = hm.boards_after(hm.board_prefixes())
+    runs = hm.runs(sizes, 4000)
+    assert runs[0][0] == 0 and runs[-1][1] == len(sizes)
+    assert all(stop == first for (_, stop), (first, _) in pairwise(runs))
+    assert max(int(sizes[a:b].sum()) for a, b in runs) <= 4000
+    assert int(sizes.sum()) == 2_598_960
+
+
 def net(hole: tuple[int, int], board: list[int], dealer: tuple[int, int], decisions: tuple[str, ...], rules: TexasHoldemBonusRules) -> int:
     """The player's net in Antes, settled by the rules engine."""
     mine, theirs = best_five([*hole, *board]), best_five([*dealer, *board])
@@ -124,14 +176,15 @@ def reference_decisions(won: np.ndarray, lost: np.ndarray, qualified: np.ndarray
 def test_the_turn_and_play_decisions_follow_the_rule_on_every_flop() -> None:
     rng = np.random.default_rng(3)
     reps = REPS[[LABELS.index("T9s")]]
-    won = rng.integers(0, 30000, size=(1, hm.NODES), dtype=np.int32)
-    lost = rng.integers(0, 30000, size=(1, hm.NODES), dtype=np.int32)
-    qualified = (won * rng.random((1, hm.NODES)) * 0.2).astype(np.int32)
+    won = rng.integers(0, 30000, size=(1, hm.NODES)).astype(hm.COUNT_DTYPE)
+    lost = rng.integers(0, 30000, size=(1, hm.NODES)).astype(hm.COUNT_DTYPE)
+    qualified = (won * rng.random((1, hm.NODES)) * 0.2).astype(hm.COUNT_DTYPE)
     play_sum = np.zeros(1, np.int64)
     turn_bet = np.zeros((1, hm.FLOP_NODES), np.bool_)
     river_bet = np.zeros((1, hm.NODES), np.bool_)
     tally = np.zeros((1, 4, 3), np.int64)
-    hm.decide(reps, hm.BINOM, won, lost, qualified, play_sum, turn_bet, river_bet, tally)
+    flop_y, flop_check = np.zeros((1, hm.FLOP_NODES), np.int64), np.zeros((1, hm.FLOP_NODES), np.int64)
+    hm.decide(0, 1, reps, hm.BINOM, won, lost, qualified, play_sum, turn_bet, river_bet, tally, flop_y, flop_check)
     total, turn_bets = reference_decisions(won[0], lost[0], qualified[0], (int(reps[0, 0]), int(reps[0, 1])))
     assert play_sum[0] == total
     assert all(turn_bet[0, index] == bet for index, bet in turn_bets.items())

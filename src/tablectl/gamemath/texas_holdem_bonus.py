@@ -10,6 +10,7 @@ rule on the Ante (it pays from a straight, the seed; or from a flush, the Atlant
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from math import comb
 from pathlib import Path
@@ -36,12 +37,13 @@ def bonus(rules: TexasHoldemBonusRules | None = None) -> BetAnalysis:
     return tally.analysis("bonus", {"pay_table": rules.bonus.describe()})
 
 
-def analyses(*, main: bool = True, strategy_file: Path | None = None, export: Path | None = None) -> list[BetAnalysis]:
-    """The main game's variants (minutes the first time on a machine, then cached; ``main``
-    False leaves them out; ``export``: the exact strategy written there too, minutes again)
-    and the Bonus."""
+def analyses(*, main: bool = True, strategy_file: Path | None = None, export: Path | None = None,
+             progress: Callable[[float], None] | None = None) -> list[BetAnalysis]:
+    """The main game's variants (under a minute of CPU the first time on a machine, ``progress``
+    told the share done, then cached; ``main`` False leaves them out; ``export``: the exact
+    strategy written there too, solved again) and the Bonus."""
     if not main:
         return [bonus()]
     from tablectl.gamemath.holdem.strategy import analyse
 
-    return [*analyse(strategy_file=strategy_file, export=export), bonus()]
+    return [*analyse(strategy_file=strategy_file, export=export, progress=progress), bonus()]

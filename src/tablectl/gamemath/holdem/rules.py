@@ -40,13 +40,14 @@ CELLS = len(MADE) * len(DRAWS) * len(OVERS)
 STRAIGHT, TRIPS, TWO_PAIR, PAIR = 4, 3, 2, 1
 
 
-@njit(cache=True)
-def _is_straight(mask: int) -> bool:
-    m = (mask << 1) | ((mask >> 12) & 1)  # bit 0: the ace playing low
-    for low in range(10):
-        if (m >> low) & 0b11111 == 0b11111:
-            return True
-    return False
+def _straight_table() -> np.ndarray:
+    """``[mask]``: whether the ranks ``mask`` (13 bits) hold five in a row (the ace low too)."""
+    masks = np.arange(1 << 13)
+    low = (masks << 1) | ((masks >> 12) & 1)  # bit 0: the ace playing low
+    return np.array([any((m >> s) & 0b11111 == 0b11111 for s in range(10)) for m in low.tolist()], dtype=np.bool_)
+
+
+_STRAIGHT = _straight_table()
 
 
 @njit(cache=True)
@@ -56,7 +57,7 @@ def _completions(mask: int, board_mask: int) -> int:
     for x in range(13):
         if (mask >> x) & 1:
             continue
-        if _is_straight(mask | (1 << x)) and not _is_straight(board_mask | (1 << x)):
+        if _STRAIGHT[mask | (1 << x)] and not _STRAIGHT[board_mask | (1 << x)]:
             n += 1
     return n
 
@@ -65,8 +66,14 @@ def _completions(mask: int, board_mask: int) -> int:
 def cell_of(c1: int, c2: int, board: np.ndarray, n: int, made_category: int) -> int:
     """The class of hole cards ``c1, c2`` with ``board[:n]``, given the category of the best
     hand they make (``made_category``, the rules engine's numbering)."""
-    counts = np.zeros(13, dtype=np.int64)
-    suits = np.zeros(4, dtype=np.int64)
+    return _cell(c1, c2, board, n, made_category, np.zeros(13, dtype=np.int64), np.zeros(4, dtype=np.int64))
+
+
+@njit(cache=True)
+def _cell(c1: int, c2: int, board: np.ndarray, n: int, made_category: int, counts: np.ndarray, suits: np.ndarray) -> int:
+    """``cell_of`` with its work arrays given (cleared here): the walks make them once."""
+    counts[:] = 0
+    suits[:] = 0
     board_mask = 0
     top = -1
     for i in range(n):
@@ -127,19 +134,18 @@ def cell_of(c1: int, c2: int, board: np.ndarray, n: int, made_category: int) -> 
 
 
 @njit(cache=True)
-def tally_cells(reps: np.ndarray, weights: np.ndarray, play: np.ndarray, n: int, gain: np.ndarray, binom: np.ndarray,
-                key: np.ndarray, rank_table: np.ndarray, flush_table: np.ndarray, out: np.ndarray) -> None:
-    """Over every ``n``-card board beside each played starting hand (weighted by the deals it
-    stands for): ``out[cell]`` = [situations, situations the exact strategy bets, sum of the
-    bet's gain where positive, sum of its loss where negative]; ``gain[r, board]`` is what the
-    bet adds (in any fixed unit), the board indexed by colex."""
+def tally_cells(reps: np.ndarray, n: int, gain: np.ndarray, binom: np.ndarray, key: np.ndarray, rank_table: np.ndarray,
+                flush_table: np.ndarray, out: np.ndarray) -> None:
+    """Over every ``n``-card board beside each starting hand ``r`` of ``reps``: ``out[r, cell]``
+    = [situations, situations the exact strategy bets, sum of the bet's gain where positive,
+    sum of its loss where negative]; ``gain[r, board]`` is what the bet adds (in any fixed unit),
+    the board indexed by colex. Not weighted: ``weigh`` sums the hands a variant plays."""
     cards = np.zeros(6, dtype=np.int64)
     board = np.zeros(4, dtype=np.int64)
+    counts = np.zeros(13, dtype=np.int64)
+    suits = np.zeros(4, dtype=np.int64)
     for r in range(reps.shape[0]):
-        if not play[r]:
-            continue
         h1, h2 = reps[r, 0], reps[r, 1]
-        w = weights[r]
         picks = np.arange(n)
         while True:
             index = 0
@@ -154,16 +160,22 @@ def tally_cells(reps: np.ndarray, weights: np.ndarray, play: np.ndarray, n: int,
             if not clash:
                 cards[0], cards[1] = h1, h2
                 category = _value(cards, n + 2, key, rank_table, flush_table) >> 20
-                cell = cell_of(h1, h2, board, n, category)
-                g = gain[r, index]
-                out[cell, 0] += w
+                cell = _cell(h1, h2, board, n, category, counts, suits)
+                g = np.int64(gain[r, index])
+                out[r, cell, 0] += 1
                 if g > 0:
-                    out[cell, 1] += w
-                    out[cell, 2] += w * g
+                    out[r, cell, 1] += 1
+                    out[r, cell, 2] += g
                 else:
-                    out[cell, 3] -= w * g
+                    out[r, cell, 3] -= g
             if not next_combination(picks, 52):
                 break
+
+
+def weigh(tally: np.ndarray, weights: np.ndarray, play: np.ndarray) -> np.ndarray:
+    """``tally_cells``'s per-hand tally summed over the starting hands played, each weighted by
+    the deals it stands for: ``out[cell]`` as ``derive`` takes it."""
+    return np.einsum("r,rck->ck", weights * play, tally)
 
 
 @dataclass(frozen=True)
@@ -253,4 +265,4 @@ def rule_bets(rules: StreetRules, hole: Sequence[int], board: Sequence[int]) -> 
 
 
 __all__ = ["CELLS", "DRAWS", "MADE", "OVERS", "StreetRules", "cell_of", "classify", "derive", "describe", "rule_bets",
-           "tally_cells"]
+           "tally_cells", "weigh"]

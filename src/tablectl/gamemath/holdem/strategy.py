@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
@@ -17,10 +18,12 @@ from typing import Any
 
 import numpy as np
 
+from tablectl.files import NewFile, atomic_write
 from tablectl.gamemath.table import BetAnalysis, Tally
 from tablectl.rules.hand7 import CATEGORY_NAMES
 
 CACHE_VERSION = 2  # bump when the counting or the report changes
+Progress = Callable[[float], None]  # told the share of a solve done, 0 to 1
 VARIANTS = ("straight", "flush")  # the Ante pays from: the seed / the Atlantic City rule
 TURNS, RIVERS, DEALER_HANDS = 47, 46, 990
 DEALS_AFTER_HOLE = 19600 * TURNS * RIVERS * DEALER_HANDS  # flops x turns x rivers x dealer hands, per starting hand
@@ -72,107 +75,113 @@ class MainGameAnalysis(BetAnalysis):
 
 def cached(cache: Path | None = None) -> list[MainGameAnalysis] | None:
     """The analysis if this machine has it already, else None (nothing is computed)."""
-    stored = (cache or cache_dir()) / f"thb-main-{_cache_key()}.json"
-    if not stored.exists():
+    return _read(_files(cache or cache_dir())[0])
+
+
+def _read(stored: Path) -> list[MainGameAnalysis] | None:
+    """The cached analysis; None if there is none (or what is there cannot be read: solved again)."""
+    try:
+        return [_from_dict(d) for d in json.loads(stored.read_text(encoding="utf-8"))]
+    except FileNotFoundError:
         return None
-    return [_from_dict(d) for d in json.loads(stored.read_text(encoding="utf-8"))]
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
-def analyse(cache: Path | None = None, *, strategy_file: Path | None = None,
-            export: Path | None = None) -> list[MainGameAnalysis]:
-    """The main game's analysis for both variants (from the cache when it is there).
-    ``export``: also write the exact strategy there (``holdem_export``: Parquet or CSV), which
-    solves the game again (its values are not cached)."""
+def analyse(cache: Path | None = None, *, strategy_file: Path | None = None, export: Path | None = None,
+            progress: Progress | None = None) -> list[MainGameAnalysis]:
+    """The main game's analysis for both variants (from the cache when it is there; else solved,
+    ``progress`` told the share done as it goes, and cached). ``export``: also write the exact
+    strategy there (``holdem_export``: Parquet or CSV), which solves the game again (its values
+    are not cached). Each cache file is written whole or not at all (an interrupted solve leaves
+    none), the decisions first: the analysis's file is there only with them."""
     from tablectl.gamemath.holdem import export as holdem_export
 
     if export is not None:
         holdem_export.check_path(export)
     folder = cache or cache_dir()
-    stored = folder / f"thb-main-{_cache_key()}.json"
-    decisions_file = folder / f"thb-main-{_cache_key()}.npz"
-    if export is None and stored.exists() and (strategy_file is None or decisions_file.exists()):
-        reports = [_from_dict(d) for d in json.loads(stored.read_text(encoding="utf-8"))]
-    else:
-        reports, arrays, table = _run(with_table=export is not None)
-        folder.mkdir(parents=True, exist_ok=True)
-        _write_atomically(stored, json.dumps([_to_cache(r) for r in reports]).encode())
-        tmp = decisions_file.with_suffix(".tmp.npz")
-        np.savez_compressed(tmp, **arrays)
-        os.replace(tmp, decisions_file)
+    stored, decisions_file = _files(folder)
+    reports = _ready(folder, strategy_file, export)
+    if reports is None:
+        reports, arrays, table = _run(with_table=export is not None, progress=progress)
+        with NewFile(folder, 0o644, folder_mode=0o755, what="game math cache") as new:
+            np.savez_compressed(new.file, **arrays)
+            new.commit(decisions_file.name)
+        atomic_write(stored, json.dumps([_to_cache(r) for r in reports]).encode(), 0o644, what="game math cache")
         if export is not None and table is not None:
             holdem_export.write(table, export)
     if strategy_file is not None:
-        strategy_file.write_bytes(decisions_file.read_bytes())
+        atomic_write(strategy_file, decisions_file.read_bytes(), 0o644, what="strategy file")
     return reports
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+def will_solve(cache: Path | None = None, *, strategy_file: Path | None = None, export: Path | None = None) -> bool:
+    """Whether ``analyse`` with these solves the game (under a minute of CPU) rather than read it
+    from the cache."""
+    return _ready(cache or cache_dir(), strategy_file, export) is None
 
 
-def _solve() -> tuple[np.ndarray, np.ndarray, list[str], list[tuple[Any, Any]]]:
-    """The full solve: the starting hands and, per Ante rule, its decisions
-    (``holdem_main.Decisions``) and exact values (``holdem_export.Solved``)."""
-    from tablectl.gamemath.holdem import main as hm
-    from tablectl.gamemath.holdem.export import Solved
-
-    reps, weights, labels = hm.starting_hands()
-    nodes = hm.count_nodes(reps)
-    won, lost = np.ascontiguousarray(nodes.won.T), np.ascontiguousarray(nodes.lost.T)
-    turn_y = won - lost
-    solved = []
-    for variant in VARIANTS:
-        d = hm.decisions(reps, nodes, variant)
-        qualified = np.ascontiguousarray(nodes.won_qualified[variant].T)
-        flop_y, flop_check = np.zeros((len(labels), hm.FLOP_NODES), np.int64), np.zeros((len(labels), hm.FLOP_NODES), np.int64)
-        hm.flop_values(reps, hm.BINOM, won, lost, qualified, flop_y, flop_check)
-        turn_x = qualified + 2 * won - 3 * lost
-        solved.append((d, Solved(variant, d.play_sum, flop_y, flop_check, turn_x, turn_y)))
-    return reps, weights, labels, solved
+def _files(folder: Path) -> tuple[Path, Path]:
+    """The cached analysis (JSON) and decisions (``.npz``) in ``folder``."""
+    return folder / f"thb-main-{_cache_key()}.json", folder / f"thb-main-{_cache_key()}.npz"
 
 
-def derive_street_rules(reps: np.ndarray, weights: np.ndarray, play: np.ndarray, values: Any) -> list[dict[str, Any]]:
-    """The flop and turn rules of one Ante rule's exact values (``holdem_export.Solved``),
-    measured against them."""
+def _ready(folder: Path, strategy_file: Path | None, export: Path | None) -> list[MainGameAnalysis] | None:
+    """The cached analysis if it serves (an export never is; a strategy file needs the decisions)."""
+    stored, decisions_file = _files(folder)
+    if export is not None or (strategy_file is not None and not decisions_file.exists()):
+        return None
+    return _read(stored)
+
+
+def derive_street_rules(weights: np.ndarray, play: np.ndarray, flop_tally: np.ndarray,
+                        turn_tally: np.ndarray) -> list[dict[str, Any]]:
+    """The flop and turn rules of one Ante rule (the starting hands it plays) from the solve's
+    per-hand tallies (``holdem_rules.tally_cells``), measured against its exact values."""
     from tablectl.gamemath.holdem import rules as hr
     from tablectl.gamemath.holdem.export import FLOP_UNIT, TURN_UNIT
-    from tablectl.gamemath.holdem.main import BINOM
-    from tablectl.gamemath.holdem.tables import RANK_KEY, flush, ranks
 
-    found = []
-    for street, n, gain, unit in (("flop", 3, values.flop_y, FLOP_UNIT), ("turn", 4, values.turn_y, TURN_UNIT)):
-        tally = np.zeros((hr.CELLS, 4), np.int64)
-        hr.tally_cells(reps, weights, play, n, gain, BINOM, RANK_KEY, ranks(n + 2), flush(), tally)
-        found.append(hr.derive(street, tally, unit).to_dict())
-    return found
+    return [hr.derive(street, hr.weigh(tally, weights, play), unit).to_dict()
+            for street, tally, unit in (("flop", flop_tally, FLOP_UNIT), ("turn", turn_tally, TURN_UNIT))]
 
 
-def _run(with_table: bool = False) -> tuple[list[MainGameAnalysis], dict[str, np.ndarray], Any]:
+def _run(with_table: bool = False, progress: Progress | None = None) -> tuple[list[MainGameAnalysis], dict[str, np.ndarray], Any]:
     """Solve: the reports, the decision arrays (the ``.npz``) and, if asked, the strategy table."""
-    reps, weights, labels, solved = _solve()
+    from tablectl.gamemath.holdem.solve import solve
+
+    solution = solve(progress, keep_nodes=with_table)
+    reps, weights, labels = solution.reps, solution.weights, solution.labels
     reports = []
     arrays: dict[str, np.ndarray] = {"hands": np.array(labels), "representatives": reps}
-    for d, values in solved:
-        variant = values.variant
+    for v, (variant, d) in enumerate(zip(VARIANTS, solution.decisions)):
         play = d.play_sum > -DEALS_AFTER_HOLE
-        reports.append(replace(report(variant, reps, weights, labels, d), street_rules=derive_street_rules(reps, weights, play, values)))
+        shares = np.einsum("r,rsck->sck", weights * play, solution.shares[..., [0, 1 + v]])
+        rules = derive_street_rules(weights, play, solution.flop_tally, solution.turn_tally)
+        reports.append(replace(report(variant, reps, weights, labels, d, shares), street_rules=rules))
         arrays[f"{variant}_play"] = play
         arrays[f"{variant}_turn_bet"] = d.turn_bet
         arrays[f"{variant}_river_bet"] = d.river_bet
     table = None
     if with_table:
-        from tablectl.gamemath.holdem.export import strategy_table
+        from tablectl.gamemath.holdem.export import Solved, strategy_table
 
-        table = strategy_table(reps, weights, labels, [values for _, values in solved])
+        nodes = solution.nodes
+        assert nodes is not None
+        won, lost = nodes.won.astype(np.int32), nodes.lost.astype(np.int32)
+        turn_y = won - lost
+        solved = [Solved(variant, d.play_sum, d.flop_y, d.flop_check,
+                         nodes.won_qualified[variant].astype(np.int32) + 2 * won - 3 * lost, turn_y)
+                  for variant, d in zip(VARIANTS, solution.decisions)]
+        table = strategy_table(reps, weights, labels, solved)
     return reports, arrays, table
 
 
-def report(variant: str, reps: np.ndarray, weights: np.ndarray, labels: list[str], d: Any) -> MainGameAnalysis:
-    """One variant's report from its decisions (``holdem_main.Decisions``)."""
+def report(variant: str, reps: np.ndarray, weights: np.ndarray, labels: list[str], d: Any,
+           shares: np.ndarray) -> MainGameAnalysis:
+    """One variant's report from its decisions (``holdem_main.Decisions``) and the category
+    counts of the hands it plays (``shares[street, category]`` = [boards met, boards with a
+    bet], weighted by deals)."""
     from tablectl.gamemath.holdem import main as hm
-    from tablectl.gamemath.holdem.tables import RANK_KEY, flush, ranks
 
     tally = Tally()
     deals = int(weights.sum()) * DEALS_AFTER_HOLE
@@ -199,7 +208,6 @@ def report(variant: str, reps: np.ndarray, weights: np.ndarray, labels: list[str
     rules = {"ante_pays_from": variant, "strategy": "optimal"}
     play_share, turn_share, river_share = Fraction(plays, deals), Fraction(turn_bets, deals), Fraction(river_bets, deals)
     average = 1 + 2 * play_share + turn_share + river_share
-    shares = hm.category_shares(reps, weights, play, d.turn_bet, d.river_bet, hm.BINOM, RANK_KEY, ranks(5), ranks(6), flush())
     outcomes = tally.lines()
     edge = BetAnalysis(MAIN_BET, rules, outcomes).house_edge
     return MainGameAnalysis(
@@ -235,4 +243,5 @@ def _from_dict(d: dict[str, Any]) -> MainGameAnalysis:
                             d["decisions"], d["preflop"], d["flop"], d["turn"], d.get("street_rules", []))
 
 
-__all__ = ["MAIN_BET", "MainGameAnalysis", "analyse", "cache_dir", "cached", "derive_street_rules", "report"]
+__all__ = ["MAIN_BET", "MainGameAnalysis", "Progress", "analyse", "cache_dir", "cached", "derive_street_rules", "report",
+           "will_solve"]
