@@ -1,9 +1,15 @@
-"""Progress of long work through a log, one line on stderr redrawn in place (``review``, ``export``).
+"""Progress of long work, one line on stderr redrawn in place: through a log (``review``,
+``export``), or through a computation (``math``, ``floor`` solving game math).
 
-``describe`` is the pure text of the line (lines read, bytes of the total, percent, rate, ETA);
-``Progress`` draws it on a stream at most every ``interval`` seconds and wipes it when the work is
-done, so that nothing of it stays between the command's own lines. It is shown only on a
+``describe`` is the pure text of a log's line (lines read, bytes of the total, percent, rate,
+ETA); ``Progress`` draws it on a stream at most every ``interval`` seconds and wipes it when the
+work is done, so that nothing of it stays between the command's own lines. It is shown only on a
 terminal (``wanted``): piped, redirected or under CI, stderr gets nothing extra.
+
+``Told`` is what a command tells while it computes: messages on lines of their own (the start
+and the end of a long computation, and how long it took, always: never silent), and the share
+done of the computation running, with its ETA, on one redrawn line (``describe_share``) where
+``shown``, from two seconds into it (a shorter one draws nothing).
 """
 
 from __future__ import annotations
@@ -26,8 +32,23 @@ def describe(what: str, lines: int, done: int, total: int, rate: float | None) -
         return text
     text += f", {rate / _MIB:.1f} MiB/s"
     if rate > 0 and total > done:
-        left = int((total - done) / rate)
-        text += f", ETA {left // 3600}:{left // 60 % 60:02d}:{left % 60:02d}" if left >= 3600 else f", ETA {left // 60}:{left % 60:02d}"
+        text += f", ETA {clock_text((total - done) / rate)}"
+    return text
+
+
+def clock_text(seconds: float) -> str:
+    """``0:42``, ``12:05``, ``1:02:03``: whole seconds as a clock reads them."""
+    s = int(seconds)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+def describe_share(what: str, done: float, elapsed: float) -> str:
+    """``solving: 41%, 0:21 so far, ETA 0:30``: *done* the share of the work done (0 to 1) after
+    *elapsed* seconds; the ETA at the rate so far (none before any share is done)."""
+    done = min(max(done, 0.0), 1.0)
+    text = f"{what}: {int(done * 100)}%, {clock_text(elapsed)} so far"
+    if done > 0:
+        text += f", ETA {clock_text(elapsed * (1 - done) / done)}"
     return text
 
 
@@ -70,6 +91,63 @@ class Progress:
 
     def close(self) -> None:
         """Wipe the line (if one was drawn)."""
+        if self._drawn_at is not None:
+            self._write(_WIPE)
+            self._drawn_at = None
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):  # a terminal gone: the work goes on without its progress
+            pass
+
+
+class Told:
+    """What a command tells on ``stream`` while it computes, each message on a line of its own
+    (after ``prefix``): ``say(message)`` always (a long computation's start and end),
+    ``told(message)`` only where ``shown`` (a note on a terminal). ``begin(what)`` starts a
+    computation; ``share(done)`` (0 to 1) redraws its line (``describe_share``) where ``shown``,
+    at most every ``interval`` seconds, once ``after`` seconds have passed since ``begin``;
+    ``end()`` wipes the line and returns the computation's seconds."""
+
+    def __init__(self, stream: TextIO, shown: bool, *, prefix: str = "tablectl: ", after: float = 2.0,
+                 interval: float = 0.2, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream, self.shown, self.prefix = stream, shown, prefix
+        self.after, self.interval, self.clock = after, interval, clock
+        self.what = ""
+        self._began = clock()
+        self._drawn_at: float | None = None
+
+    def __call__(self, message: str) -> None:
+        if self.shown:
+            self.say(message)
+
+    def say(self, message: str) -> None:
+        """*message* on a line of its own, shown or not."""
+        self._wipe()
+        self._write(f"{self.prefix}{message}\n")
+
+    def begin(self, what: str) -> None:
+        """A computation starts: its share line names it *what*."""
+        self._wipe()
+        self.what, self._began = what, self.clock()
+
+    def share(self, done: float) -> None:
+        """The computation has done *done* of its work."""
+        now = self.clock()
+        if not self.shown or now - self._began < self.after:
+            return
+        if self._drawn_at is None or now - self._drawn_at >= self.interval:
+            self._drawn_at = now
+            self._write(_WIPE + self.prefix + describe_share(self.what, done, now - self._began))
+
+    def end(self) -> float:
+        """The computation is over: its line wiped; the seconds since ``begin``."""
+        self._wipe()
+        return self.clock() - self._began
+
+    def _wipe(self) -> None:
         if self._drawn_at is not None:
             self._write(_WIPE)
             self._drawn_at = None

@@ -9,12 +9,13 @@ analysis's outcome counts (no sampling). A wager is judged under the strategy th
 assumes (``strategy``): a player who plays worse hands the bank more, so a table holding *less*
 than expected is the one that needs a look. A wager the math does not analyse has ``edge``
 None and its ``note`` says so; the floor report leaves it out of the expected hold and its band.
-Texas Hold'em Bonus's main game is analysed once per machine (minutes; :func:`prepare`) and
-then read from its cache: the figures are exact, the same on every machine.
+Texas Hold'em Bonus's main game is analysed once per machine (under a minute of CPU;
+:func:`prepare`) and then read from its cache: the figures are exact, the same on every machine.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -51,23 +52,26 @@ def complete(entries: list[dict[str, Any]]) -> bool:
 
 
 def prepare(game: str, progress: Callable[[str], None] | None = None) -> None:
-    """Compute what ``game``'s math needs that takes minutes the first time on a machine (Texas
-    Hold'em Bonus's main game, cached by ``holdem_strategy``), telling ``progress`` before and after."""
+    """Compute what ``game``'s math needs that takes long the first time on a machine (Texas
+    Hold'em Bonus's main game, cached by ``holdem_strategy``), telling ``progress`` before and
+    after (how long it took); a ``tablectl.progress.Told`` is told these whether it is shown or not,
+    and the share done as it goes."""
     if game != "texas-holdem-bonus":
         return
-    import time
-
     from tablectl.gamemath.holdem import strategy as holdem_strategy
+    from tablectl.progress import Told
 
-    if holdem_strategy.cached() is not None:
+    if not holdem_strategy.will_solve():
         return
-    if progress is not None:
-        progress("computing the Texas Hold'em Bonus main game's optimal strategy (once per machine, about 2 minutes)")
-    t0 = time.perf_counter()
-    holdem_strategy.analyse()
-    if progress is not None:
-        progress(f"Texas Hold'em Bonus main game computed in {time.perf_counter() - t0:.0f} s "
-                 f"(cached in {holdem_strategy.cache_dir()})")
+    told = progress if isinstance(progress, Told) else Told(io.StringIO(), False)
+    say = told.say if isinstance(progress, Told) else progress
+    if say is not None:
+        say("computing the Texas Hold'em Bonus main game's optimal strategy (once per machine: under a minute of CPU)")
+    told.begin("computing the Texas Hold'em Bonus main game")
+    holdem_strategy.analyse(progress=told.share)
+    seconds = told.end()
+    if say is not None:
+        say(f"Texas Hold'em Bonus main game computed in {seconds:.0f} s (cached in {holdem_strategy.cache_dir()})")
 
 
 def moments(analysis: BetAnalysis) -> tuple[float, float]:

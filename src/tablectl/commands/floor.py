@@ -27,7 +27,7 @@ import click
 import orjson
 
 from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_USAGE, CommandError
-from tablectl.commands.options import Finite
+from tablectl.commands.options import Finite, computing_progress_option
 
 
 def _day(value: str | None, option: str) -> str | None:
@@ -53,10 +53,19 @@ def _day(value: str | None, option: str) -> str | None:
               help="The least z limit: never flag a table, dealer, day or seat less than this many standard deviations below expected.")
 @click.option("--alpha", type=Finite(min=0.0, max=1.0, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Family-wise false-alarm rate of each family (tables, player banks, dealers, days, seats; Bonferroni).")
+@computing_progress_option
 def command(dataset: Path, date_from: str | None, date_to: str | None, html_path: Path | None, as_json: bool,
-            approved: Path | None, z_limit: float, alpha: float, wide: bool) -> None:
-    """The floor report of DATASET (made by tablectl export)."""
+            approved: Path | None, z_limit: float, alpha: float, wide: bool, progress: bool | None) -> None:
+    """The floor report of DATASET (made by tablectl export). Game math it computes first (Texas
+    Hold'em Bonus's main game, once per machine) is told on stderr, with how long it took and,
+    on a terminal, its progress; Ctrl-C or SIGTERM stops it at once (exit 130)."""
     import sys
+
+    from tablectl.commands.interrupt import exit_on_interrupt
+    from tablectl.progress import Told, wanted
+
+    exit_on_interrupt()
+    told = Told(sys.stderr, wanted(progress, sys.stderr))
 
     from tablectl.analytics.approved import ApprovedError
     from tablectl.analytics.dataset.store import DatasetError, IntegrityError
@@ -71,12 +80,9 @@ def command(dataset: Path, date_from: str | None, date_to: str | None, html_path
     def warn(message: str) -> None:
         click.echo(f"tablectl: warning: {message}", err=True)
 
-    def progress(message: str) -> None:
-        click.echo(f"tablectl: {message}", err=True)
-
     try:
         report = floor(dataset, _day(date_from, "--from"), _day(date_to, "--to"), z_limit=z_limit, alpha=alpha, warn=warn,
-                       approved=approved, progress=progress if sys.stderr.isatty() else None)
+                       approved=approved, progress=told)
     except ApprovedError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
     except IntegrityError as e:  # one line per file or table

@@ -5,10 +5,15 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from tablectl.cli import EXIT_USAGE, CommandError
+from tablectl.commands.options import computing_progress_option
+
+if TYPE_CHECKING:
+    from tablectl.progress import Told
 
 
 @click.command(name="math")
@@ -27,16 +32,24 @@ from tablectl.cli import EXIT_USAGE, CommandError
                    "resumable: each hand counted is kept, a later run goes on from there).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="With --advantage: processes counting at once (default: one per CPU).")
+@computing_progress_option
 def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_file: Path | None,
-            export: Path | None, count_advantage: bool, workers: int | None) -> None:
+            export: Path | None, count_advantage: bool, workers: int | None, progress: bool | None) -> None:
     """Every outcome of each bet of GAME with its pay, combination count, probability and return,
     and the house edge per unit of the initial wager (exact counts; no sampling); then the
     advantage-play figures: the player's best strategy and exact edge with each kind of hidden
     information (dealer cards seen, card backs sorted high/low, other players' cards). Texas
-    Hold'em Bonus's main game is solved for the optimal strategy (a few minutes the first time on
-    a machine, then cached)."""
-    from tablectl.gamemath.analyze import GAMES, analyze
+    Hold'em Bonus's main game is solved for the optimal strategy (under a minute of CPU the
+    first time on a machine, its progress on stderr, then cached). Ctrl-C or SIGTERM stops it at
+    once (exit 130), leaving no cache file half written."""
+    import sys
 
+    from tablectl.commands.interrupt import exit_on_interrupt
+    from tablectl.gamemath.analyze import GAMES, analyze
+    from tablectl.progress import Told, wanted
+
+    exit_on_interrupt()
+    told = Told(sys.stderr, wanted(progress, sys.stderr))
     if game not in GAMES:
         raise CommandError(f"unknown game {game!r} (expected one of: {', '.join(GAMES)})", EXIT_USAGE)
     options: dict[str, object] = {}
@@ -54,8 +67,6 @@ def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_f
         if quick:
             click.echo("tablectl: --quick: Texas Hold'em Bonus's main game (Ante, Flop, Turn and River under the "
                        "optimal strategy) left out; only the Bonus bet is analysed", err=True)
-        else:
-            _say_if_solving(export)
     elif count_advantage:
         raise CommandError(f"--advantage: {game}'s advantage-play figures are always shown (only texas-holdem-bonus "
                            "counts them on request)", EXIT_USAGE)
@@ -70,10 +81,15 @@ def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_f
     advantage = not (quick and GAMES[game].slow_advantage)
     if not advantage:
         click.echo(f"tablectl: --quick: {game}'s advantage-play figures left out", err=True)
+    solving = game == "texas-holdem-bonus" and not quick and _will_solve(strategy_file, export, told)
+    if solving:
+        options["progress"] = told.share
     try:
         analysis = analyze(game, decks, advantage, **options)
     except ValueError as error:
         raise CommandError(str(error), EXIT_USAGE) from None
+    if solving:
+        told.say(f"Texas Hold'em Bonus's main game solved in {told.end():.0f} s")
     if as_json:
         click.echo(json.dumps(analysis.to_dict(), indent=2))
         return
@@ -84,20 +100,20 @@ def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_f
     render(analysis, Console())
 
 
-def _say_if_solving(export: Path | None) -> None:
-    """On a terminal, say that the main game is about to be solved when this machine has not
-    cached it or an export asks for it (a minute or two of silence otherwise); quiet when
-    stderr is not a terminal."""
-    import sys
-
+def _will_solve(strategy_file: Path | None, export: Path | None, told: Told) -> bool:
+    """Whether the main game is to be solved now (not cached, or an export asks for it); if so
+    it is told, and the solve begun on ``told``."""
     from tablectl.gamemath.holdem import strategy as holdem_strategy
 
-    if sys.stderr.isatty() and export is not None:
-        click.echo(f"tablectl: solving Texas Hold'em Bonus's main game to write its exact strategy to {export}: "
-                   "a few minutes", err=True)
-    elif sys.stderr.isatty() and holdem_strategy.cached() is None:
-        click.echo("tablectl: solving Texas Hold'em Bonus's main game for its optimal strategy: one to two minutes "
-                   f"the first time on this machine, then cached in {holdem_strategy.cache_dir()}", err=True)
+    if not holdem_strategy.will_solve(strategy_file=strategy_file, export=export):
+        return False
+    if export is not None:
+        told.say(f"solving Texas Hold'em Bonus's main game to write its exact strategy to {export} (about a minute of CPU)")
+    else:
+        told.say("solving Texas Hold'em Bonus's main game for its optimal strategy: under a minute of CPU the first time "
+             f"on this machine, then cached in {holdem_strategy.cache_dir()}")
+    told.begin("solving Texas Hold'em Bonus's main game")
+    return True
 
 
 def _count_hole_card(workers: int) -> None:

@@ -1,6 +1,6 @@
 """Options shared by commands: bounded number types (what a table can mean, never nan or
 infinity), the keyring every command that verifies a log reads, and whether long work through a
-log shows its progress.
+log, or a long computation, shows its progress.
 
 ``click.FloatRange`` lets ``nan`` through (every comparison with it is false) and, without an
 upper bound, ``inf``; ``Finite`` refuses both, so an option's value is always a real number in its
@@ -48,6 +48,15 @@ def progress_option(command: Any) -> Any:
     return click.option(
         "--progress/--no-progress", "progress", default=None,
         help="Show lines read, %, rate and ETA on stderr as the log is read (default: when stderr is a terminal).",
+    )(command)
+
+
+def computing_progress_option(command: Any) -> Any:
+    """``--progress/--no-progress`` of a command that may compute for long: the share done and the
+    ETA on a redrawn line on stderr (default: only when stderr is a terminal)."""
+    return click.option(
+        "--progress/--no-progress", "progress", default=None,
+        help="Show the share done and the ETA of a long computation on stderr (default: when stderr is a terminal).",
     )(command)
 
 
