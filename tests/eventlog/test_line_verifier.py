@@ -8,8 +8,16 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tablectl.eventlog import EventLog, generate_key
 from tablectl.eventlog import logformat as fmt
-from tablectl.eventlog.verify import ALTERED, BAD_SIGNATURE, SEQUENCE, UNCLEAN_SHUTDOWN, WRONG_KEY, ChainHead, \
-    LineVerifier, verify
+from tablectl.eventlog.verify import (
+    ALTERED,
+    BAD_SIGNATURE,
+    SEQUENCE,
+    UNCLEAN_SHUTDOWN,
+    WRONG_KEY,
+    ChainHead,
+    LineVerifier,
+    verify,
+)
 
 
 def _log(tmp_path: Path, key: Ed25519PrivateKey, clock, deal, shoes: int = 3, crash: bool = False) -> Path:

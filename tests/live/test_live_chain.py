@@ -168,7 +168,7 @@ def test_a_log_signed_by_an_untrusted_key_is_refused_at_its_first_checkpoint(key
 
 
 def test_a_line_labelled_for_another_file_is_refused_as_misfiled(key, lines):
-    file, line = lines[4]
+    _file, line = lines[4]
     wrong = fmt.file_name("T1", 7)
     written, refused = feed(fresh(key), lines[:4] + [(wrong, line)] + lines[4:])
     assert written == lines

@@ -4,14 +4,23 @@ line once, and the table dealt on all along."""
 
 from __future__ import annotations
 
-import signal
 import asyncio
+import signal
 from pathlib import Path
 
 import nats
 import orjson
-from conftest import (assert_copy_identical, assert_review_clean, copy_complete, log_lines, make_streams, refusals,
-                      run_collector, run_table, wait_for)
+from livehelpers import (
+    assert_copy_identical,
+    assert_review_clean,
+    copy_complete,
+    log_lines,
+    make_streams,
+    refusals,
+    run_collector,
+    run_table,
+    wait_for,
+)
 
 from tablectl.live import stream
 from tablectl.live.broker import Broker, Cluster
@@ -36,11 +45,11 @@ def test_the_broker_stopped_twice_while_a_table_deals_loses_nothing_and_holds_no
     table, logs = run_table(tmp_path, "live-b1", own_broker.url)
     grown_while_down = []
     for at in (300, 1500):
-        wait_for(lambda: len(log_lines(logs, "live-b1")) >= at or not table.running, 60, f"{at} lines")
+        wait_for(lambda at=at: len(log_lines(logs, "live-b1")) >= at or not table.running, 60, f"{at} lines")
         assert table.running, "the table finished before the broker was stopped: deal more rounds"
         own_broker.stop()
         down_at = len(log_lines(logs, "live-b1"))
-        wait_for(lambda: len(log_lines(logs, "live-b1")) >= down_at + 200 or not table.running, 60,
+        wait_for(lambda down_at=down_at: len(log_lines(logs, "live-b1")) >= down_at + 200 or not table.running, 60,
                  "the table to deal on while the broker is down")
         grown_while_down.append(len(log_lines(logs, "live-b1")) - down_at)
         own_broker.start()

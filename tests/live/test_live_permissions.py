@@ -9,7 +9,7 @@ from pathlib import Path
 
 import nats
 import pytest
-from conftest import assert_copy_identical
+from livehelpers import assert_copy_identical
 from loghelpers import write_log
 
 from tablectl.eventlog import generate_key, keyring

@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from tablectl.live import stream
-from tablectl.live.broker import BrokerConfig, ClusterConfig, TlsConfig, parse_listen, render_config
+from tablectl.live.broker import (
+    BrokerConfig,
+    ClusterConfig,
+    TlsConfig,
+    parse_listen,
+    render_config,
+)
 from tablectl.live.connect import ConnectError, Credentials, servers
 from tablectl.live.cursor import Cursor, LogFollower, complete_lines, next_read
 from tablectl.live.status import PublisherStatus, status_text

@@ -22,8 +22,17 @@ from pathlib import Path
 
 import orjson
 import pytest
-from conftest import (Proc, assert_copy_identical, assert_review_clean, copy_complete, log_lines, make_streams,
-                      table_config, tablectl, wait_for)
+from livehelpers import (
+    Proc,
+    assert_copy_identical,
+    assert_review_clean,
+    copy_complete,
+    log_lines,
+    make_streams,
+    table_config,
+    tablectl,
+    wait_for,
+)
 
 from tablectl.eventlog import generate_key
 from tablectl.live.broker import Broker
@@ -86,7 +95,7 @@ def test_a_floor_publishing_at_full_speed_is_collected_whole(tmp_path: Path, tab
             assert p.wait(300) == 130, p.output()[-2000:]
         drained = time.monotonic()
         for name in names:
-            wait_for(lambda: copy_complete(tmp_path / "logs" / name, copies / name, name), 600, f"{name}'s copy")
+            wait_for(lambda name=name: copy_complete(tmp_path / "logs" / name, copies / name, name), 600, f"{name}'s copy")
         caught_up = time.monotonic() - drained
         broker_mem.append(broker.varz()["mem"] / 2**20)
         collector.signal(signal.SIGTERM)

@@ -13,7 +13,7 @@ from pathlib import Path
 import nats
 import orjson
 import pytest
-from conftest import assert_copy_identical, refusals
+from livehelpers import assert_copy_identical, refusals
 from loghelpers import is_checkpoint, write_log
 
 from tablectl.eventlog import generate_key, keyring
@@ -104,7 +104,7 @@ def test_injected_changed_replayed_reordered_and_forged_messages_are_refused_by_
              + g[24:cp] + [insider(table, f_cp, bad_sig)]  # a checkpoint whose signature does not verify
              + g[cp:])
     asyncio.run(_publish(broker.url, table, items))
-    collector, alarms = _collect(broker.url, tmp_path / "copies", table)
+    _collector, alarms = _collect(broker.url, tmp_path / "copies", table)
     kinds = {a["kind"]: a for a in alarms}
     assert set(kinds) == {"injected", "changed", "replayed", "reordered", "bad_signature"}
     assert (kinds["injected"]["seq"], kinds["changed"]["seq"], kinds["replayed"]["seq"], kinds["reordered"]["seq"]) == (
@@ -115,10 +115,10 @@ def test_injected_changed_replayed_reordered_and_forged_messages_are_refused_by_
 
 
 def test_a_dropped_message_stops_the_copy_before_it_and_is_reported_as_a_gap(tmp_path, broker: Broker, signed):
-    table, log_dir, lines = signed
+    table, _log_dir, lines = signed
     g = [genuine(table, f, line) for f, line in lines]
     asyncio.run(_publish(broker.url, table, g[:30] + g[31:]))
-    collector, alarms = _collect(broker.url, tmp_path / "copies", table, gap_after=0.2)
+    _collector, alarms = _collect(broker.url, tmp_path / "copies", table, gap_after=0.2)
     assert [(a["kind"], a["seq"]) for a in alarms] == [("gap", 31)]
     copied = [line for p in fmt.log_files(tmp_path / "copies" / table)[table] for line in p.read_bytes().split(b"\n")[:-1]]
     assert copied == [line for _, line in lines[:len(copied)]] and 0 < len(copied) < 31
@@ -134,7 +134,7 @@ def test_lines_of_another_table_on_a_tables_subject_are_refused_without_permissi
                 for f, line in lines[:3]]
     as_self = [genuine(table, f, line) for f, line in lines[3:5]]
     asyncio.run(_publish(broker.url, table, as_other + as_self, subject=subject))
-    collector, alarms = _collect(broker.url, tmp_path / "copies", other)
+    _collector, alarms = _collect(broker.url, tmp_path / "copies", other)
     assert [a["kind"] for a in alarms] == ["wrong_table"] * 3 + ["mislabelled"] * 2
     assert not fmt.log_files(tmp_path / "copies" / other) if (tmp_path / "copies" / other).exists() else True
 
@@ -143,6 +143,6 @@ def test_a_table_the_keyring_does_not_know_is_refused_and_nothing_written(tmp_pa
     table = "u-unknown-table"
     lines = write_log(tmp_path / "log", table, generate_key(), shoes=1, cards=5)
     asyncio.run(_publish(broker.url, table, [genuine(table, f, line) for f, line in lines]))
-    collector, alarms = _collect(broker.url, tmp_path / "copies", table)
+    _collector, alarms = _collect(broker.url, tmp_path / "copies", table)
     assert [a["kind"] for a in alarms] == ["unknown_table"]
     assert not (tmp_path / "copies" / table).exists()

@@ -48,7 +48,14 @@ def command(store: Path, listen: str, monitor: str, server_name: str | None, per
             cluster_name: str | None, cluster_listen: str | None, routes: tuple[str, ...], replicas: int,
             sync_always: bool, check: bool) -> None:
     """Run the floor's NATS broker with JetStream (nats-server)."""
-    from tablectl.live.broker import Broker, BrokerConfig, BrokerError, ClusterConfig, TlsConfig, parse_listen
+    from tablectl.live.broker import (
+        Broker,
+        BrokerConfig,
+        BrokerError,
+        ClusterConfig,
+        TlsConfig,
+        parse_listen,
+    )
 
     for name, value in (("--listen", listen), ("--monitor", None if monitor == "off" else monitor),
                         ("--cluster-listen", cluster_listen)):

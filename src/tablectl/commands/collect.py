@@ -23,7 +23,13 @@ from pathlib import Path
 import click
 import orjson
 
-from tablectl.cli import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_STORAGE, EXIT_USAGE, CommandError
+from tablectl.cli import (
+    EXIT_FINDINGS,
+    EXIT_INTERRUPTED,
+    EXIT_STORAGE,
+    EXIT_USAGE,
+    CommandError,
+)
 from tablectl.commands.options import keyring_option
 
 _file = click.Path(path_type=Path, dir_okay=False)

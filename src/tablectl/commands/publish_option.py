@@ -53,9 +53,7 @@ def _start(config_path: Path | None, log_dir: Path | None, url: str | None) -> t
     try:
         config = load_config(config_path)
     except ConfigError:
-        if url is None:
-            return None
-        raise
+        return None  # the table says what is wrong with its config (exit 2), before it publishes anything
     publish = config.publish
     url = url or (publish.url if publish is not None else None)
     if url is None:

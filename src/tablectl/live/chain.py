@@ -242,7 +242,7 @@ class TableChain:
     def offer(self, msg: Message, redelivered: bool = False) -> Offer:
         """Decide on one arriving line (already through :func:`check_message`)."""
         seq, line = msg.seq, msg.line
-        where = dict(seq=seq, file=msg.file, msg_id=msg.msg_id)
+        where = {"seq": seq, "file": msg.file, "msg_id": msg.msg_id}
         if seq <= self.head.seq:
             digest = fmt.digest(line)
             known = self._known(seq)

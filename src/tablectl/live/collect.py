@@ -23,21 +23,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from array import array
 import fcntl
 import logging
 import os
 import resource
 import time
+from array import array
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from tablectl.eventlog import keyring as keyring_mod
+
 from . import stream
 from .chain import UNKNOWN_TABLE, Held, Refusal, TableChain, check_message
 from .connect import Credentials, connect, inbox_prefix
@@ -223,7 +224,9 @@ class Collector:
 
     async def _subscribe(self) -> Any:
         if self._nc is None:
-            self._nc = await connect(self.url, self.credentials, name="tablectl-collect", inbox=inbox_prefix(self.durable))
+            # nats-py retries a first connection for ever: give up now and then (a stop is seen)
+            self._nc = await asyncio.wait_for(connect(self.url, self.credentials, name="tablectl-collect",
+                                                      inbox=inbox_prefix(self.durable)), 3.0)
         js = self._nc.jetstream(timeout=5.0)
         await stream.ensure_stream(js, self.settings)
         with contextlib.suppress(Exception):
@@ -345,7 +348,7 @@ async def _wait(stop: asyncio.Event, seconds: float) -> None:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 __all__ = ["CollectStats", "Collector", "CollectorBusy"]

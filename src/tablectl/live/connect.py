@@ -113,8 +113,8 @@ def inbox_prefix(client: str) -> str:
 
 async def connect(url: str, credentials: Credentials | None = None, *, name: str = "tablectl",
                   inbox: str | None = None, **callbacks: Callable[..., Any]) -> Any:
-    """A nats-py connection to ``url`` that reconnects for ever (every half second) once made.
-    Raises what ``nats.connect`` raises when no server answers the first time: callers retry."""
+    """A nats-py connection to ``url`` that reconnects for ever (every half second). nats-py also
+    tries a first connection for ever: callers bound it (``asyncio.wait_for``) and try again."""
     import nats
 
     async def quiet(e: Exception) -> None:  # reconnect noise: the callers report their own state

@@ -204,4 +204,4 @@ def _last_line(path: Path) -> tuple[str, int, str, int]:
     return path.name, head[0], fmt.digest(lines[-1]), len(lines)
 
 
-__all__ = ["CopyError", "HEAD_FILE", "TableCopy"]
+__all__ = ["HEAD_FILE", "CopyError", "TableCopy"]

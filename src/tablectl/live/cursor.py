@@ -43,7 +43,7 @@ class Cursor:
         except orjson.JSONDecodeError:
             raise ValueError("not a cursor (not JSON)") from None
         if not isinstance(raw, dict):
-            raise ValueError("not a cursor")
+            raise ValueError("not a cursor")  # noqa: TRY004 - bad input, as every other way a cursor is not one
         file, offset, seq = raw.get("file"), raw.get("offset"), raw.get("seq")
         if not (file is None or (isinstance(file, str) and fmt.parse_file_name(file) is not None)):
             raise ValueError("cursor: file is not a log file name")

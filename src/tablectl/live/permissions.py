@@ -19,7 +19,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .connect import inbox_prefix
-from .stream import ALARM_STREAM, ALARM_SUBJECTS, DURABLE, LOG_SUBJECTS, STATUS_SUBJECTS, STREAM, subject_token
+from .stream import (
+    ALARM_STREAM,
+    ALARM_SUBJECTS,
+    DURABLE,
+    LOG_SUBJECTS,
+    STATUS_SUBJECTS,
+    STREAM,
+    subject_token,
+)
 
 
 @dataclass(frozen=True)

@@ -141,8 +141,9 @@ class Publisher:
             while not stop.is_set():
                 if nc is None:
                     try:
-                        nc = await connect(self.url, self.credentials, name=f"tablectl-publish-{self.table}",
-                                           inbox=inbox_prefix(self.table))
+                        # nats-py retries a first connection for ever: give up now and then to say so
+                        nc = await asyncio.wait_for(connect(self.url, self.credentials, inbox=inbox_prefix(self.table),
+                                                            name=f"tablectl-publish-{self.table}"), 3.0)
                         js = nc.jetstream(timeout=self.ack_timeout)
                         backoff = 0.25
                     except Exception as e:  # noqa: BLE001 - no server answered: try again

@@ -113,7 +113,7 @@ class MsgId:
 
 def log_stem(file_name: str) -> str:
     """A log file's name without ``.jsonl`` (``tablectl-T1-000003.jsonl`` -> ``tablectl-T1-000003``)."""
-    return file_name[:-6] if file_name.endswith(".jsonl") else file_name
+    return file_name.removesuffix(".jsonl")
 
 
 def msg_id(table: str, log: str, seq: int) -> str:
@@ -213,6 +213,26 @@ async def ensure_alarm_stream(js: Any, replicas: int = 1, max_age: float = DEFAU
     return ALARM_STREAM
 
 
-__all__ = ["ALARM_STREAM", "ALARM_SUBJECTS", "DURABLE", "LOG_SUBJECTS", "MSG_ID_HEADER", "MsgId", "STATUS_SUBJECTS", "STREAM",
-           "StreamSettings", "alarm_subject", "consumer_config", "ensure_alarm_stream", "ensure_stream",
-           "log_stem", "log_subject", "msg_id", "parse_msg_id", "status_subject", "stream_config", "subject_token", "table_of"]
+__all__ = [
+    "ALARM_STREAM",
+    "ALARM_SUBJECTS",
+    "DURABLE",
+    "LOG_SUBJECTS",
+    "MSG_ID_HEADER",
+    "STATUS_SUBJECTS",
+    "STREAM",
+    "MsgId",
+    "StreamSettings",
+    "alarm_subject",
+    "consumer_config",
+    "ensure_alarm_stream",
+    "ensure_stream",
+    "log_stem",
+    "log_subject",
+    "msg_id",
+    "parse_msg_id",
+    "status_subject",
+    "stream_config",
+    "subject_token",
+    "table_of",
+]
