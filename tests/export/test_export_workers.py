@@ -18,6 +18,7 @@ from floorgen import Floor
 
 from tablectl.analytics.dataset.store import Manifest, load_rules
 from tablectl.analytics.export import logs as ex
+from tablectl.analytics.export import table as one_table
 from tablectl.analytics.export import workers as export_workers
 from tablectl.eventlog.keys import load_public_key
 from tablectl.review import engine
@@ -37,7 +38,7 @@ def in_workers(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return real(jobs, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ex, "can_fork", lambda: True)
-    monkeypatch.setattr(export_workers, "export_in_workers", spy)
+    monkeypatch.setattr(ex, "export_in_workers", spy)
     return calls
 
 
@@ -81,14 +82,14 @@ def test_a_table_that_fails_in_its_worker_is_raised_and_the_tables_started_are_e
     size = {t: sum(f.stat().st_size for f in log.glob("*.jsonl")) for t, log in small_floor.logs.items()}
     tables = sorted(size, key=lambda t: -size[t])
     failing = tables[0]
-    real = ex._export
+    real = one_table._export
 
     def disk_full_for_one(table: str, *args: object, **kwargs: object) -> ex.TableExport:
         if table == failing:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "ds")
         return real(table, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(ex, "_export", disk_full_for_one)  # the workers are forked: they have it too
+    monkeypatch.setattr(one_table, "_export", disk_full_for_one)  # the workers are forked: they have it too
     dataset = tmp_path / "ds"
     with pytest.raises(OSError) as raised:
         ex.export_logs(small_floor.logs.values(), dataset, [load_public_key(small_floor.public_key)], workers=2)

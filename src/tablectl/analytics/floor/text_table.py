@@ -74,6 +74,11 @@ def fit(columns: Sequence[Column], rows: Sequence[Sequence[str]], flagged: Seque
                 extra = min(room, need[i] - widths[i])
                 widths[i] += extra
                 room -= extra
+        for i in chosen:  # ... then headings go on one line where there is room for them
+            if room > 0 and len(columns[i].heading) > widths[i]:
+                extra = min(room, len(columns[i].heading) - widths[i])
+                widths[i] += extra
+                room -= extra
     lines = _block([columns[i].heading for i in chosen], [widths[i] for i in chosen],
                    [columns[i] for i in chosen], heading=True, mark="  ")
     lines.append(" " * MARK + (" " * GAP).join("-" * widths[i] for i in chosen))
