@@ -34,9 +34,9 @@ Modes (``python bench/bench_controller.py MODE [--cards N] [--games ocp,oftm,tcp
            each card event's ``handle_event`` (incl. its ``log.append``; a card that completes
            a round also settles it). Also the log's append cost per line and settlement's
            cost per round. Per logged line, the all-in CPU against a bare chained writer's
-           (``bare_chained_write``: orjson, BLAKE2b chain, buffered writes; the very bytes the
-           run logged) over the same lines, ``--repeat`` runs side by side: the ratio's median
-           and range (issue 35's goal: at most 3x).
+           (``bare_chained_write``: stamp, orjson, checkpoints signed, BLAKE2b chain, buffered
+           writes: the very bytes the run logged) over the same lines, ``--repeat`` runs side
+           by side: the ratio's median and range (issue 35's goal: at most 3x).
 ``stack``  the full stack in ONE process: the simulator served on a pty by its thread, the real
            serial transport, framer, link and driver (its I/O thread), the controller's thread,
            a signed ``EventLog`` (fsync on, and off). Cards/s and device events/s, wall clock;
@@ -55,6 +55,7 @@ Every run deals at least ``--cards`` cards (default 60,000).
 from __future__ import annotations
 
 import argparse
+import calendar
 import gc
 import hashlib
 import os
@@ -72,11 +73,13 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tablectl.cards import DECK_SIZE, text
 from tablectl.config import TableConfig, parse_config
 from tablectl.drivers import events as ev
 from tablectl.eventlog import EventLog, generate_key
+from tablectl.eventlog.logformat import insert_signature
 from tablectl.games.procedure import RoundContext
 from tablectl.simulators.nvstore import NvStore
 from tablectl.table import penetration as pen
@@ -495,7 +498,8 @@ def bench_cost(g: Game, cards: int, batch: int, repeat: int = 3) -> dict[str, An
         for run in range(repeat + 1):
             timed = run == repeat  # the last run: the card path
             directory = Path(tmp) / f"log-{run}"
-            log = EventLog(directory, cfg.table, signing_key=generate_key(), fsync=False, rotate=g.rotate)
+            key = generate_key()
+            log = EventLog(directory, cfg.table, signing_key=key, fsync=False, rotate=g.rotate)
             core = TableCore(cfg, log)
             core.go_online()
             lines0 = log.seq
@@ -536,7 +540,7 @@ def bench_cost(g: Game, cards: int, batch: int, repeat: int = 3) -> dict[str, An
                 files = sorted(directory.glob("*.jsonl"))
                 records = [orjson.loads(line) for p in files for line in p.read_bytes().splitlines()]
                 gc.collect()
-                bare, written = bare_chained_write(records, directory / "bare.out", batch)
+                bare, written = bare_chained_write(records, key, directory / "bare.out", batch)
                 bare_per_line.append(bare / len(records))
                 if run == 0:  # the bare writer writes the very bytes the log holds
                     assert written.read_bytes() == b"".join(p.read_bytes() for p in files), "bare writer differs"
@@ -558,23 +562,32 @@ def bench_cost(g: Game, cards: int, batch: int, repeat: int = 3) -> dict[str, An
     }
 
 
-def bare_chained_write(records: list[dict[str, Any]], path: Path, group: int) -> tuple[float, Path]:
-    """The floor of any chained log writer, in CPU seconds: each of *records* (a log's parsed
-    lines, its own ``ts`` and ``sig`` kept) rendered with orjson with ``seq`` and ``prev`` set by
-    the writer, hashed (BLAKE2b-256) into the chain, buffered, and written every *group* lines
-    (no fsync). Writes the same bytes as the log the records came from."""
-    dumps, blake2b = orjson.dumps, hashlib.blake2b
+def bare_chained_write(records: list[dict[str, Any]], key: Ed25519PrivateKey, path: Path, group: int) -> tuple[float, Path]:
+    """The floor of any writer of this log, in CPU seconds: the lines of *records* (a log's
+    parsed lines) written again as a bare loop writes them: each stamped (``seq``; ``ts`` from the
+    time the line was logged at, formatted), rendered with orjson, a checkpoint signed with *key*
+    (the log's own), chained (BLAKE2b-256 ``prev``), buffered and written every *group* lines
+    (no fsync). No validation, no rotation, no listeners: the same bytes as the log the records
+    came from, in one file."""
+    dumps, blake2b, sign, strftime, gmtime = orjson.dumps, hashlib.blake2b, key.sign, time.strftime, time.gmtime
+    lines = [_unstamped(r) for r in records]
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         t0 = time.thread_time()
         head = "0" * 64
+        ts_second, ts_prefix = -1, ""
         buffer: list[bytes] = []
-        for seq, record in enumerate(records, 1):
-            line_dict = record.copy()
+        for seq, (fields, now, signed) in enumerate(lines, 1):
+            line_dict = fields.copy()
+            second = int(now)
+            if second != ts_second:
+                ts_second, ts_prefix = second, strftime("%Y-%m-%dT%H:%M:%S.", gmtime(second))
             line_dict["seq"] = seq
-            del line_dict["prev"]
+            line_dict["ts"] = ts_prefix + "%06dZ" % ((now - second) * 1_000_000)
             line_dict["prev"] = head
             line = dumps(line_dict)
+            if signed:
+                line = insert_signature(line, sign(line).hex())
             head = blake2b(line, digest_size=32).hexdigest()
             buffer.append(line)
             if len(buffer) >= group:
@@ -587,6 +600,16 @@ def bare_chained_write(records: list[dict[str, Any]], path: Path, group: int) ->
         return time.thread_time() - t0, path
     finally:
         os.close(fd)
+
+
+def _unstamped(record: dict[str, Any]) -> tuple[dict[str, Any], float, bool]:
+    """A logged line as its writer had it before stamping: its members without ``sig`` and
+    ``prev``, the time it was logged at (the middle of its microsecond, so that formatting it
+    again gives its ``ts``), and whether it was signed."""
+    fields = {k: v for k, v in record.items() if k not in ("sig", "prev")}
+    ts = record["ts"]
+    second = calendar.timegm(time.strptime(ts[:19], "%Y-%m-%dT%H:%M:%S"))
+    return fields, second + (int(ts[20:26]) + 0.5) / 1_000_000, "sig" in record
 
 
 def bench_append(lines: int = 200_000) -> float:
@@ -728,7 +751,7 @@ def bench_stack(g: Game, cards: int, fsync: bool, separate: bool) -> dict[str, A
             lines = _control_lines(steps)
         else:
             from tablectl.simulators.factory import build_device
-            from tablectl.simulators.pty_server import PtyServer
+            from tablectl.simulators.serving.pty import PtyServer
 
             sim = build_device(g.driver, decks=g.decks, seed=3)
             server = PtyServer(sim)
@@ -823,7 +846,7 @@ def bench_device_path(cards: int) -> tuple[float, float]:
     one process."""
     from tablectl.drivers.registry import open_device
     from tablectl.simulators.factory import build_device
-    from tablectl.simulators.pty_server import PtyServer
+    from tablectl.simulators.serving.pty import PtyServer
 
     sim = build_device("shoe", decks=8, seed=3, load=False)
     server = PtyServer(sim)
