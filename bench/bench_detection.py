@@ -22,7 +22,7 @@ import numpy as np
 
 from tablectl.analytics.simulated_seats import HYPOTHESES, deal_pool, rounds_to_flag, session
 from tablectl.detection.screen import ALTERNATIVES
-from tablectl.table.profiles import Profile
+from tablectl.table.simulated.profiles import Profile
 
 PROFILES = (Profile(1, "basic"), Profile(1, "recreational"), Profile(1, "hole-card"), Profile(1, "hole-card", share=0.5),
             Profile(1, "hole-card", card=1), Profile(1, "edge-sort"), Profile(1, "edge-sort", share=0.5), Profile(1, "team"))

@@ -12,7 +12,7 @@ shows up in the tail (a controller process should keep CPU-bound work off its th
 ``sys.setswitchinterval``).
 
 ``--via`` puts a serial device server between the two ends, as a rig behind one would have it:
-``rfc2217`` (pyserial's own RFC 2217 server, ``tablectl.simulators.rfc2217_bridge``, in a process
+``rfc2217`` (pyserial's own RFC 2217 server, ``tablectl.simulators.serving.rfc2217``, in a process
 of its own), ``ser2net`` (ser2net 4 with its defaults: Nagle and the character delay on) and
 ``ser2net-tuned`` (``tcp(nodelay)`` and ``chardelay: false``). Several ``--via`` values are
 measured in turn, ``--repeat`` times, and each is printed against the direct pty of the same
@@ -87,7 +87,7 @@ def _free_port() -> int:
 
 
 def _bridge_process(path: str, port: int, stop: Any) -> None:
-    from tablectl.simulators.rfc2217_bridge import Rfc2217Bridge
+    from tablectl.simulators.serving.rfc2217 import Rfc2217Bridge
 
     with Rfc2217Bridge(path, port=port):
         stop.wait()

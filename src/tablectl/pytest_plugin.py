@@ -265,18 +265,18 @@ def _device_served(request: pytest.FixtureRequest, device_kind: str, device_tran
     sim = build_device(device_kind, seed=20240601)
     if device_transport == "usb":
         from tablectl.drivers import usbids
-        from tablectl.simulators.usb_backend import SimUsbBackend
+        from tablectl.simulators.serving.usb import SimUsbBackend
 
         backend = SimUsbBackend(sim)
         pid = usbids.PRODUCT_IDS[sim.kind]
         yield _Served(f"usb:{usbids.VENDOR_ID:04x}:{pid:04x}:{sim.serial}", sim, backend, _UsbPlug(backend, sim))
         return
     if device_transport == "tcp":
-        from tablectl.simulators.tcp_server import TcpServer
+        from tablectl.simulators.serving.tcp import TcpServer
 
         server: Any = TcpServer(sim)
     else:
-        from tablectl.simulators.pty_server import PtyServer
+        from tablectl.simulators.serving.pty import PtyServer
 
         server = PtyServer(sim)
     address = server.start()

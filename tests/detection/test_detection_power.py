@@ -15,7 +15,7 @@ from tablectl.gamemath.decisions.judge import judge_round
 from tablectl.gamemath.decisions.value import decision_values
 from tablectl.games.three_card_poker import OPTIONS
 from tablectl.rounds import RoundHands, SeatHand
-from tablectl.table.profiles import Profile, choose, sight_for
+from tablectl.table.simulated.profiles import Profile, choose, sight_for
 
 GAME = "three-card-poker"
 

@@ -8,7 +8,7 @@ import random
 import numpy as np
 
 from tablectl.analytics.simulated_seats import deal_pool, rounds_to_flag, session, view_of
-from tablectl.table.profiles import Profile
+from tablectl.table.simulated.profiles import Profile
 
 POOL = deal_pool("one-for-the-money", 40, random.Random(3))
 

@@ -95,8 +95,8 @@ def run(
     lead: int = 32,
     timeout: float = 600.0,
 ) -> Result:
-    from tablectl.simulators.pty_server import PtyServer
-    from tablectl.simulators.tcp_server import TcpServer
+    from tablectl.simulators.serving.pty import PtyServer
+    from tablectl.simulators.serving.tcp import TcpServer
 
     faults = [f"{kind}={rate}" for kind in LINE_FAULTS] if rate else []
     sim = build_device("shoe", seed=seed, faults=faults, retransmit_after=0.01)

@@ -15,7 +15,7 @@ from pathlib import Path
 from tablectl.drivers import events as ev
 from tablectl.drivers import messages as msg
 from tablectl.simulators.factory import build_device
-from tablectl.simulators.tcp_server import TcpServer
+from tablectl.simulators.serving.tcp import TcpServer
 
 HOSTILE = "\x1b]0;owned\x07\x1b[2J\r\u202eok"
 ESCAPED = "\\x1b]0;owned\\x07\\x1b[2J\\r\\u202eok"

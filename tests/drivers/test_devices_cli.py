@@ -9,12 +9,12 @@ from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
+from tablectl.drivers.transport_serial import SerialTransport
+from tablectl.simulators.factory import build_device
+from tablectl.simulators.serving.pty import PtyServer
 
 from tablectl.cards import text
 from tablectl.cli import main
-from tablectl.drivers.transport_serial import SerialTransport
-from tablectl.simulators.factory import build_device
-from tablectl.simulators.pty_server import PtyServer
 
 
 def watch(*args: str):

@@ -9,17 +9,17 @@ from collections.abc import Iterator
 
 import pytest
 from fakedevice import FakeDevice
-
 from tablectl.drivers import events as ev
 from tablectl.drivers.driver import THREAD_PREFIX, DeviceDriver
 from tablectl.drivers.errors import DeviceUnavailable, NoAnswer, VersionMismatch, WrongDevice
 from tablectl.drivers.messages import Hello
 from tablectl.drivers.shoe import ShoeDriver
 from tablectl.drivers.transport_serial import SerialTransport
-from tablectl.pytest_plugin import DeviceEvents
 from tablectl.simulators.factory import build_device
-from tablectl.simulators.pty_server import PtyServer
-from tablectl.simulators.tcp_server import TcpServer
+from tablectl.simulators.serving.pty import PtyServer
+from tablectl.simulators.serving.tcp import TcpServer
+
+from tablectl.pytest_plugin import DeviceEvents
 
 FAST = {"answer_timeout": 0.5, "reconnect_initial": 0.01, "reconnect_max": 0.1}
 

@@ -10,15 +10,15 @@ from collections.abc import Iterator
 
 import pytest
 from fakedevice import FakeDevice
-
 from tablectl.drivers import events as ev
 from tablectl.drivers.driver import DeviceDriver
 from tablectl.drivers.errors import WrongDevice
 from tablectl.drivers.numbering import EVENT_NO_MAX
 from tablectl.drivers.shoe import ShoeDriver
 from tablectl.drivers.transport_serial import SerialTransport
+from tablectl.simulators.serving.pty import PtyServer
+
 from tablectl.pytest_plugin import DeviceEvents
-from tablectl.simulators.pty_server import PtyServer
 
 FAST = {"answer_timeout": 0.2, "reconnect_initial": 0.01, "reconnect_max": 0.1}  # gap timer: 3 asks in 1 s
 

@@ -20,7 +20,6 @@ from collections.abc import Iterator
 import pytest
 import serial
 from fakedevice import FakeDevice
-
 from tablectl.drivers import events as ev
 from tablectl.drivers import messages as msg
 from tablectl.drivers.errors import WrongDevice
@@ -28,10 +27,11 @@ from tablectl.drivers.framer import Framer
 from tablectl.drivers.link import Link
 from tablectl.drivers.shoe import ShoeDriver
 from tablectl.drivers.transport_serial import SerialTransport
-from tablectl.pytest_plugin import DeviceEvents
 from tablectl.simulators.device import SimDevice
 from tablectl.simulators.factory import build_device
-from tablectl.simulators.pty_server import PtyServer
+from tablectl.simulators.serving.pty import PtyServer
+
+from tablectl.pytest_plugin import DeviceEvents
 
 TIMEOUT = 10.0
 

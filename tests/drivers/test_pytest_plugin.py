@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tablectl.simulators.factory import build_device
-from tablectl.simulators.pty_server import PtyServer
+from tablectl.simulators.serving.pty import PtyServer
 
 pytest_plugins = ["pytester"]
 

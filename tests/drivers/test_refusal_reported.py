@@ -14,13 +14,13 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from fakedevice import FakeDevice
-
 from tablectl.drivers import events as ev
 from tablectl.drivers.shoe import ShoeDriver
 from tablectl.drivers.transport_serial import SerialTransport
-from tablectl.pytest_plugin import DeviceEvents
 from tablectl.simulators.factory import build_device
-from tablectl.simulators.tcp_server import TcpServer
+from tablectl.simulators.serving.tcp import TcpServer
+
+from tablectl.pytest_plugin import DeviceEvents
 
 TIMEOUT = 15.0
 FAST = {"answer_timeout": 0.5, "reconnect_initial": 0.01, "reconnect_max": 0.1}

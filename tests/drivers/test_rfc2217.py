@@ -15,8 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-
-from tablectl.simulators.rfc2217_bridge import Rfc2217Bridge
+from tablectl.simulators.serving.rfc2217 import Rfc2217Bridge
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).parent))

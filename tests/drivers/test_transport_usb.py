@@ -6,7 +6,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-
 from tablectl.drivers import messages as m
 from tablectl.drivers import usbids
 from tablectl.drivers.errors import DeviceUnavailable
@@ -14,7 +13,7 @@ from tablectl.drivers.framer import Framer
 from tablectl.drivers.link import Link
 from tablectl.drivers.transport_usb import UsbTransport
 from tablectl.simulators.factory import build_device
-from tablectl.simulators.usb_backend import SimUsbBackend
+from tablectl.simulators.serving.usb import SimUsbBackend
 
 SHOE = f"usb:{usbids.VENDOR_ID:04x}:{usbids.PRODUCT_IDS[build_device('shoe').kind]:04x}"
 

@@ -27,20 +27,21 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
+from tablectl.simulators.shuffling import full_shoe
+
 from tablectl.config import load_config
 from tablectl.eventlog import EventLog
 from tablectl.eventlog.keys import save_keypair
-from tablectl.simulators.shuffling import full_shoe
 from tablectl.table.runtime import TableRuntime
-from tablectl.table.virtual_dealer import VirtualDealer
+from tablectl.table.simulated.virtual_dealer import VirtualDealer
 
 CONFIGS = Path(__file__).resolve().parents[2] / "config" / "tables"
 GAME_CONFIGS = {

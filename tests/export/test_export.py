@@ -214,7 +214,7 @@ def test_a_round_a_restart_went_on_with_is_exported_once_when_it_ends(tmp_path: 
     from tablectl.config import load_config
     from tablectl.eventlog import save_keypair
     from tablectl.table.runtime import TableRuntime
-    from tablectl.table.virtual_dealer import VirtualDealer
+    from tablectl.table.simulated.virtual_dealer import VirtualDealer
 
     keys = save_keypair(tmp_path / "keys")
     config = load_config(Path(__file__).resolve().parents[2] / "config" / "tables" / "one-card-poker.toml")

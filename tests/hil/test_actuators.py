@@ -6,19 +6,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-
-from tablectl.cards import card
 from tablectl.drivers import events as ev
 from tablectl.drivers.registry import open_device
+from tablectl.simulators.control import ControlServer
+from tablectl.simulators.factory import build_device
+from tablectl.simulators.serving.tcp import TcpServer
+
+from tablectl.cards import card
 from tablectl.hil import ActuatorError, CannotAct, actuator_names, load_actuator
 from tablectl.hil.actions import describe
 from tablectl.hil.actuator import Actuator
 from tablectl.hil.control import ControlActuator
 from tablectl.hil.strategy import MIN_CARDS, steps_to_ready
 from tablectl.pytest_plugin import DeviceEvents
-from tablectl.simulators.control import ControlServer
-from tablectl.simulators.factory import build_device
-from tablectl.simulators.tcp_server import TcpServer
 
 
 def test_each_action_reads_as_an_instruction_for_the_device_at_hand() -> None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tablectl.review.engine import review
-from tablectl.table.virtual_dealer import EXPECTED_VIOLATION
+from tablectl.table.simulated.virtual_dealer import EXPECTED_VIOLATION
 
 if TYPE_CHECKING:
     from reviewhelpers import RunTable, TableLog, WriteConfig

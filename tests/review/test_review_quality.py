@@ -19,7 +19,7 @@ from tablectl.config import parse_config
 from tablectl.review.engine import review
 from tablectl.review.shuffle.quality import shoe_sequences
 from tablectl.table.runtime import TableRuntime
-from tablectl.table.virtual_dealer import VirtualDealer
+from tablectl.table.simulated.virtual_dealer import VirtualDealer
 
 if TYPE_CHECKING:
     from reviewhelpers import TableLog

@@ -11,14 +11,13 @@ import time
 from collections.abc import Callable
 
 import pytest
-
 from tablectl.drivers import events as ev
 from tablectl.simulators.device import SimDevice
 from tablectl.simulators.factory import build_device
-from tablectl.simulators.pty_server import PtyServer
-from tablectl.simulators.serving import ServerBase
-from tablectl.simulators.tcp_server import TcpServer
-from tablectl.simulators.usb_backend import SimUsbBackend
+from tablectl.simulators.serving.pty import PtyServer
+from tablectl.simulators.serving.server import ServerBase
+from tablectl.simulators.serving.tcp import TcpServer
+from tablectl.simulators.serving.usb import SimUsbBackend
 
 registry = pytest.importorskip("tablectl.drivers.registry")
 

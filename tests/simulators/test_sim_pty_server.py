@@ -7,13 +7,12 @@ from collections.abc import Callable, Iterator
 
 import pytest
 import serial
-
 from tablectl.drivers import events as ev
 from tablectl.drivers import messages as msg
 from tablectl.simulators.device import SimDevice
 from tablectl.simulators.factory import build_device
 from tablectl.simulators.minihost import MiniHost, serial_io
-from tablectl.simulators.pty_server import PtyServer
+from tablectl.simulators.serving.pty import PtyServer
 
 
 @pytest.fixture

@@ -7,12 +7,11 @@ from collections.abc import Callable, Iterator
 
 import pytest
 import serial
-
 from tablectl.drivers import events as ev
 from tablectl.drivers import messages as msg
 from tablectl.simulators.factory import build_device
 from tablectl.simulators.minihost import MiniHost, serial_io, socket_io
-from tablectl.simulators.tcp_server import TcpServer
+from tablectl.simulators.serving.tcp import TcpServer
 
 
 @pytest.fixture

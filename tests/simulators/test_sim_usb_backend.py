@@ -7,13 +7,12 @@ from collections.abc import Callable
 import pytest
 import usb.core
 import usb.util
-
 from tablectl.drivers import events as ev
 from tablectl.drivers import messages as msg
 from tablectl.drivers import usbids
 from tablectl.simulators.factory import build_device
 from tablectl.simulators.minihost import MiniHost, usb_io
-from tablectl.simulators.usb_backend import SimUsbBackend
+from tablectl.simulators.serving.usb import SimUsbBackend
 
 
 def test_find_by_ids_and_serial_with_the_right_descriptors() -> None:

@@ -10,7 +10,7 @@ import pytest
 from tablehelpers import CONFIGS, MemoryLog, Played, RecordingSim, Table, make_config, play
 
 from tablectl.config import TableConfig
-from tablectl.table.resume import fold
+from tablectl.table.restart.resume import fold
 
 
 @pytest.fixture

@@ -13,15 +13,16 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from tablectl.drivers import events as ev
+from tablectl.drivers.framer import Frame, Framer, encode
+
 from tablectl.cards import card as parse_card
 from tablectl.cards import text as card_text
 from tablectl.config import TableConfig, load_config, parse_config
-from tablectl.drivers import events as ev
-from tablectl.drivers.framer import Frame, Framer, encode
 from tablectl.eventlog import save_keypair
 from tablectl.table.core import TableCore
 from tablectl.table.inputs import DealerChange
-from tablectl.table.resume import LogState, fold
+from tablectl.table.restart.resume import LogState, fold
 from tablectl.table.runtime import TableRuntime
 from tablectl.table.view import TableView
 
@@ -117,7 +118,7 @@ class Table:
 
     def restarted(self) -> Table:
         """This table after its controller restarted: a new core on a new log, given what the log
-        of every run so far says (``tablectl.table.resume.fold``); the device's numbers go on."""
+        of every run so far says (``tablectl.table.restart.resume.fold``); the device's numbers go on."""
         history = [*self.history, *self.log.lines]
         return Table(self.config, fold(history, "dev"), self.core.highest.get("dev", 0), history)
 
@@ -220,7 +221,7 @@ def play(
 ) -> Played:
     """Run the table of ``config_path`` on simulators served over ptys, with the virtual dealer
     playing ``rounds`` rounds; the log is signed, written (and fsynced) in ``tmp_path``."""
-    from tablectl.table.virtual_dealer import VirtualDealer
+    from tablectl.table.simulated.virtual_dealer import VirtualDealer
 
     config = load_config(config_path)
     keys = save_keypair(tmp_path / "keys")

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tablehelpers import RecordingSim, RewrittenLine, SignedTable, cards_drawn, cards_logged
-
 from tablectl.drivers import messages as msg
 from tablectl.drivers.framer import Frame
 from tablectl.simulators.factory import build_device
+from tablehelpers import RecordingSim, RewrittenLine, SignedTable, cards_drawn, cards_logged
+
 from tablectl.table import lifecycle as lc
-from tablectl.table.virtual_dealer import DealerError, VirtualDealer
+from tablectl.table.simulated.virtual_dealer import DealerError, VirtualDealer
 
 BOGUS = 1004
 

@@ -14,17 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tablehelpers import RecordingSim, RewrittenLine, SignedTable, cards_drawn, cards_logged, until
-
-from tablectl.cards import text
 from tablectl.drivers import events as ev
 from tablectl.drivers import messages as msg
 from tablectl.drivers.framer import Frame
 from tablectl.drivers.numbering import EVENT_NO_MAX
 from tablectl.simulators.factory import build_device
+from tablehelpers import RecordingSim, RewrittenLine, SignedTable, cards_drawn, cards_logged, until
+
+from tablectl.cards import text
 from tablectl.table import lifecycle as lc
 from tablectl.table.inputs import InputRejected
-from tablectl.table.virtual_dealer import DealerError, VirtualDealer
+from tablectl.table.simulated.virtual_dealer import DealerError, VirtualDealer
 
 _IDENTIFY_COUNTER = slice(3, 7)  # u8 kind, u16 protocol_version, then u32 last_event_no
 

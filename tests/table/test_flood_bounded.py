@@ -17,11 +17,11 @@ from pathlib import Path
 
 import orjson
 import pytest
-
 from tablectl.drivers import events as ev
+
 from tablectl.eventlog import EventLog
-from tablectl.table import controller as controller_module
 from tablectl.table import alarms as alarms_module
+from tablectl.table import controller as controller_module
 from tablectl.table.controller import TableController
 
 FLOOD = 30_000
@@ -92,7 +92,7 @@ def test_a_flood_through_the_real_driver_loses_nothing_while_the_inbox_stays_bou
 ) -> None:
     from tablectl.drivers.registry import open_device
     from tablectl.simulators.factory import build_device
-    from tablectl.simulators.pty_server import PtyServer
+    from tablectl.simulators.serving.pty import PtyServer
 
     monkeypatch.setattr(controller_module, "MAX_INBOX_EVENTS", 64)  # small, so the flood meets it
     cfg = config("one-card-poker", tmp=tmp_path)

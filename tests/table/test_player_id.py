@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tablectl.table.player_id import problem
-from tablectl.table.profiles import ProfileError, parse_profile
+from tablectl.table.simulated.profiles import ProfileError, parse_profile
 
 
 @pytest.mark.parametrize("player", ["P-1077", "4417 0032", "vip/12.b#3", "x" * 32])

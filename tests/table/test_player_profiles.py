@@ -17,8 +17,8 @@ from tablectl.gamemath.decisions.sight import DecisionValues
 from tablectl.gamemath.decisions.value import Sight, decision_values
 from tablectl.gamemath.three_card_poker import raises
 from tablectl.rules.hand3 import value3
-from tablectl.table.profiles import Profile, ProfileError, choose, parse_profile, sight_for
-from tablectl.table.truth import read_truth
+from tablectl.table.simulated.profiles import Profile, ProfileError, choose, parse_profile, sight_for
+from tablectl.table.simulated.truth import read_truth
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,7 +6,7 @@ import random
 
 from tablectl.cards import cards
 from tablectl.games.three_card_poker import OPTIONS
-from tablectl.table.players import Players
+from tablectl.table.simulated.players import Players
 
 
 def test_the_three_card_poker_player_folds_q63_and_plays_q64() -> None:

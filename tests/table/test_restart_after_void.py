@@ -14,7 +14,7 @@ from tablectl.eventlog.verify import iter_events
 from tablectl.table import lifecycle as lc
 from tablectl.table.controller import TableController
 from tablectl.table.runtime import TableRuntime
-from tablectl.table.virtual_dealer import VirtualDealer
+from tablectl.table.simulated.virtual_dealer import VirtualDealer
 
 TABLES = Path(__file__).resolve().parents[2] / "config" / "tables"
 

@@ -11,12 +11,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tablectl.config import load_config
 from tablectl.drivers import events as ev
+
+from tablectl.config import load_config
+from tablectl.table.controller import TableController
 from tablectl.table.inputs import Decision, EndRound, OfferBank, Resolve, StartRound
 from tablectl.table.runtime import TableRuntime
-from tablectl.table.controller import TableController
-from tablectl.table.virtual_dealer import VirtualDealer
+from tablectl.table.simulated.virtual_dealer import VirtualDealer
 
 TABLES = Path(__file__).resolve().parents[2] / "config" / "tables"
 

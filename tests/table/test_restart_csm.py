@@ -1,5 +1,5 @@
 """A continuous shuffler keeps its cards when the controller restarts, as a shoe does: the restarted
-table takes it over from its log (``tablectl.table.resume``) — the cards out of it, which must
+table takes it over from its log (``tablectl.table.restart.resume``) — the cards out of it, which must
 still come back; the cards a supervisor wrote off; the round in play — instead of wanting the
 whole machine reloaded. Driven from plain device events and inputs; the restart is a new
 ``TableCore`` given the old log."""
@@ -12,7 +12,7 @@ from tablectl.cards import card
 from tablectl.table import lifecycle as lc
 from tablectl.table import validation as va
 from tablectl.table.inputs import Decision, EndRound, InputRejected, Resolve, StartRound
-from tablectl.table.resume import fold
+from tablectl.table.restart.resume import fold
 
 ANTE = {1: {"ante": 500}}
 

@@ -1,15 +1,16 @@
 """A restart between rounds carries on with the same people and the same due burns: the dealer on
 duty, the bank's rotation and the dealer-change burns not dealt yet come back from the log
-(``tablectl.table.resume``), so the procedure goes on as if the controller had not stopped.
+(``tablectl.table.restart.resume``), so the procedure goes on as if the controller had not stopped.
 Driven from plain device events and inputs; the restart is a new ``TableCore`` given the old log."""
 
 from __future__ import annotations
 
+from tablectl.drivers import events as ev
+
 from tablectl.table import lifecycle as lc
 from tablectl.table import validation as va
-from tablectl.drivers import events as ev
 from tablectl.table.inputs import BurnNext, DealerChange, EndRound, OfferBank, StartRound
-from tablectl.table.resume import Bank, fold
+from tablectl.table.restart.resume import Bank, fold
 
 OCP_WAGERS = {1: {"primary": 1000}, 2: {"primary": 1000}}
 TCP_WAGERS = {1: {"ante": 1000}, 2: {"ante": 1000}}

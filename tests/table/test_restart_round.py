@@ -1,5 +1,5 @@
 """A restart in the middle of a round goes on with that round: its cards, decisions and settlement
-come back from the log (``tablectl.table.resume``), the next card goes where it would have gone,
+come back from the log (``tablectl.table.restart.resume``), the next card goes where it would have gone,
 and the round settles exactly as it would have without the restart. Driven from plain device
 events and inputs; the restart is a new ``TableCore`` given the old log (``Table.restarted``)."""
 

@@ -1,4 +1,4 @@
-"""What a restarted controller takes over from its log (``tablectl.table.resume.fold``), from plain
+"""What a restarted controller takes over from its log (``tablectl.table.restart.resume.fold``), from plain
 records: the shoe in play when the table stopped between rounds, and why not otherwise."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import orjson
 from tablectl.cards import card
 from tablectl.eventlog import EventLog
 from tablectl.table import lifecycle as lc
-from tablectl.table.resume import fold, read_back
+from tablectl.table.restart.resume import fold, read_back
 
 
 # the records as the controller writes them (every field a record of its kind carries): the

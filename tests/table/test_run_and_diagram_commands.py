@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from tablectl.cli import main
 from tablectl.eventlog.verify import iter_events
 from tablectl.table.lifecycle import mermaid
-from tablectl.table.virtual_dealer import EXPECTED_VIOLATION
+from tablectl.table.simulated.virtual_dealer import EXPECTED_VIOLATION
 
 CONFIGS = Path(__file__).resolve().parents[2] / "config" / "tables"
 

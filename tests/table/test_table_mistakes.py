@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tablectl.table.virtual_dealer import (
+from tablectl.table.simulated.virtual_dealer import (
     CARD_NOT_RETURNED,
     CARD_PAST_CAP,
     EXPECTED_VIOLATION,

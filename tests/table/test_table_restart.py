@@ -12,7 +12,7 @@ from tablectl.eventlog.verify import iter_events, verify
 from tablectl.review.engine import review
 from tablectl.table import validation as va
 from tablectl.table.runtime import TableRuntime
-from tablectl.table.virtual_dealer import VirtualDealer
+from tablectl.table.simulated.virtual_dealer import VirtualDealer
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "tables" / "one-card-poker.toml"
 CSM_CONFIG = CONFIG.with_name("one-for-the-money-csm.toml")

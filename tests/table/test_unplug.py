@@ -9,13 +9,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from tablectl.drivers import events as ev
+
 from tablectl.cards import text
 from tablectl.config import load_config
-from tablectl.drivers import events as ev
 from tablectl.eventlog import iter_events, save_keypair
 from tablectl.table import lifecycle as lc
 from tablectl.table.runtime import TableRuntime
-from tablectl.table.virtual_dealer import VirtualDealer
+from tablectl.table.simulated.virtual_dealer import VirtualDealer
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "tables" / "one-for-the-money-shoe.toml"
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from tablectl.drivers import events as ev
+from tablectl.simulators.factory import build_device
+
 from tablectl.cards import text
 from tablectl.config import load_config
-from tablectl.drivers import events as ev
 from tablectl.eventlog import iter_events, save_keypair
-from tablectl.simulators.factory import build_device
 from tablectl.table.runtime import TableRuntime
-from tablectl.table.virtual_dealer import VirtualDealer
+from tablectl.table.simulated.virtual_dealer import VirtualDealer
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "tables" / "one-card-poker.toml"
 USED = 136  # the events the shoe issued for another host before this table's first run

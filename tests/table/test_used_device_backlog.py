@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tablectl.drivers import events as ev
+from tablectl.simulators.factory import build_device
 
 from tablectl.config import load_config
-from tablectl.drivers import events as ev
 from tablectl.eventlog import iter_events, save_keypair
-from tablectl.simulators.factory import build_device
 from tablectl.table.runtime import TableRuntime
-from tablectl.table.virtual_dealer import VirtualDealer
+from tablectl.table.simulated.virtual_dealer import VirtualDealer
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "tables" / "one-card-poker.toml"
 OLD = 5_000  # events the shoe's store kept from before this table

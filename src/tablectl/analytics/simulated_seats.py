@@ -3,7 +3,7 @@
 :func:`deal_pool` deals ``size`` rounds of a game as a table does (one deck; One for the Money six)
 and values each decision of the seat under every view a profile may have: its own cards
 (``"own"``) and each hidden-information hypothesis of :data:`HYPOTHESES` -- each view's sight made
-by ``table.profiles.sight_for``, each value by ``gamemath.decisions.value`` (exact, as floats).
+by ``table.simulated.profiles.sight_for``, each value by ``gamemath.decisions.value`` (exact, as floats).
 A decision that follows another (One for the Money's stand-or-raise after a trade; Texas Hold'em
 Bonus's River after a Turn bet or a check) is valued on each branch.
 
@@ -33,7 +33,7 @@ from tablectl.rules import one_for_the_money as oftm
 from tablectl.rules import texas_holdem_bonus as thb
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules import three_card_poker_florida as fl
-from tablectl.table.profiles import RECREATIONAL_TEMPERATURE, Profile, sight_for
+from tablectl.table.simulated.profiles import RECREATIONAL_TEMPERATURE, Profile, sight_for
 
 #: the hypotheses tested per game whose decisions depend on hidden cards ("team:2": seat 2's cards)
 HYPOTHESES: dict[str, tuple[str, ...]] = {

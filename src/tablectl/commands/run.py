@@ -4,19 +4,19 @@
 serial path: transport, framer, link, driver) instead of opening the configured addresses.
 ``--headless`` runs without the live display. ``--autoplay ROUNDS`` (with ``--simulate``) has
 the virtual dealer play that many rounds, its players deciding by the game math's optimal
-strategy (``--player-errors RATE``: each decision wrong at that rate; ``tablectl.table.players``),
+strategy (``--player-errors RATE``: each decision wrong at that rate; ``tablectl.table.simulated.players``),
 then exits 0. ``--player SEAT:PROFILE`` (repeatable) has a seat play a profile (basic,
-recreational, hole-card[#K][@SHARE], edge-sort[@SHARE], team: ``tablectl.table.profiles``),
+recreational, hole-card[#K][@SHARE], edge-sort[@SHARE], team: ``tablectl.table.simulated.profiles``),
 ``=PLAYER`` after it naming the seat's player as the pit would enter it (``1:basic=P-1077``: the
 virtual dealer logs ``player_seated`` before the first round); the
 simulation's truth (who played what, and what each saw) goes to ``--truth PATH``, by default
-``LOGDIR.simulation.jsonl`` beside the log directory (``tablectl.table.truth``).
+``LOGDIR.simulation.jsonl`` beside the log directory (``tablectl.table.simulated.truth``).
 ``--mistakes RATE --mistakes-log FILE`` makes it commit procedure errors at that rate per round
 and write each one to FILE as a JSON line ``{"round": R, "kind": K}``.
 
 With ``--simulate`` and no signing key configured, the log is signed with the table's session key,
 kept in a private directory (``$XDG_STATE_HOME/tablectl/session-keys``, mode 0700), never in the
-log directory, and enrolled in the keyring for review (``tablectl.table.session_key``).
+log directory, and enrolled in the keyring for review (``tablectl.table.simulated.session_key``).
 
 SIGTERM (or Ctrl-C: SIGINT; or SIGHUP) stops the table cleanly at any moment, within
 ``tablectl.table.stopping.STOP_DEADLINE`` (10 s) whatever is queued: while the table is starting
@@ -190,8 +190,8 @@ def _command(
             raise CommandError(f"--dealer: {e.reason}", EXIT_USAGE) from None
     where = log_dir or config.log.dir
     _check_log_dir(where, "--log-dir" if log_dir is not None else f"{config.source}: log.dir")
-    from tablectl.table.profiles import ProfileError, parse_profiles
-    from tablectl.table.truth import default_truth_path
+    from tablectl.table.simulated.profiles import ProfileError, parse_profiles
+    from tablectl.table.simulated.truth import default_truth_path
 
     try:
         profiles = parse_profiles(players, config.seats)
@@ -257,9 +257,9 @@ def _check_log_dir(where: Path, named: str) -> None:
 
 
 def _session_key(table: str, log_dir: Path) -> Path:
-    """The simulated table's signing key (``tablectl.table.session_key``), enrolled in the keyring."""
+    """The simulated table's signing key (``tablectl.table.simulated.session_key``), enrolled in the keyring."""
     from tablectl.eventlog.keyring import KeyringError
-    from tablectl.table.session_key import session_key
+    from tablectl.table.simulated.session_key import session_key
 
     try:
         got = session_key(table, log_dir)
@@ -327,8 +327,8 @@ def _run(
     out = open(mistakes_log, "w", encoding="utf-8") if mistakes_log is not None else None  # noqa: SIM115
     writer = None
     if profiles:
-        from tablectl.table.profiles import truth_record
-        from tablectl.table.truth import TruthWriter
+        from tablectl.table.simulated.profiles import truth_record
+        from tablectl.table.simulated.truth import TruthWriter
 
         try:
             writer = TruthWriter(truth, {"table": config.table, "game": config.game, "seed": seed,  # type: ignore[arg-type]
@@ -382,7 +382,7 @@ class SeatedPlayers:
 
 
 def _virtual_dealer(controller, runtime, config, *, seed, rate, mistakes_out, players=SeatedPlayers()):  # type: ignore[no-untyped-def]
-    from tablectl.table.virtual_dealer import VirtualDealer
+    from tablectl.table.simulated.virtual_dealer import VirtualDealer
 
     return VirtualDealer(controller, runtime.sims[config.card_device], seed=seed, mistakes=rate, mistakes_log=mistakes_out,
                          player_errors=players.errors, profiles=players.profiles, on_decision=players.on_decision,
@@ -401,7 +401,7 @@ def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_o
     A signal stops the controller (``stopping()`` says so); the dealer then finds its inputs
     rejected and this returns. Returns why the table is to stop (``tablectl.table.stopping``)."""
     from tablectl.table.inputs import InputRejected
-    from tablectl.table.virtual_dealer import DealerError
+    from tablectl.table.simulated.virtual_dealer import DealerError
 
     if rounds is None:
         click.echo(f"{config.table}: running ({config.game}); log in {where}; Ctrl-C stops", err=True)
@@ -432,7 +432,7 @@ def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_ou
     Returns why the table is to stop (``tablectl.table.stopping``)."""
     from tablectl.display.live import QUIT as DISPLAY_QUIT
     from tablectl.display.live import SIGNALLED, Paced, run_live
-    from tablectl.table.virtual_dealer import DealerError
+    from tablectl.table.simulated.virtual_dealer import DealerError
 
     autoplay = None
     if rounds is not None:

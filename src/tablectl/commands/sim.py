@@ -20,7 +20,7 @@ from tablectl.commands.options import Finite
 
 if TYPE_CHECKING:
     from tablectl.simulators.device import SimDevice
-    from tablectl.simulators.serving import ServerBase
+    from tablectl.simulators.serving.server import ServerBase
 
 FAULT_HELP = (
     "KIND=RATE (per card event / per frame, 0..1), KIND@N (once, at event number / frame N) or "
@@ -123,9 +123,9 @@ def _serve(device: SimDevice, tcp_addr: tuple[str, int] | None, control_addr: tu
            autodraw: float | None, packet: int) -> None:
     from tablectl.simulators.autodeal import AutoDealer
     from tablectl.simulators.control import ControlServer
-    from tablectl.simulators.pty_server import PtyServer
-    from tablectl.simulators.serving import ServerBase
-    from tablectl.simulators.tcp_server import TcpServer
+    from tablectl.simulators.serving.pty import PtyServer
+    from tablectl.simulators.serving.server import ServerBase
+    from tablectl.simulators.serving.tcp import TcpServer
 
     server: ServerBase
     if tcp_addr is not None:

@@ -36,8 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     from tablectl.live.publish import Publisher
     from tablectl.table.inputs import InputRejected
     from tablectl.table.runtime import TableRuntime
-    from tablectl.table.session_key import session_key
-    from tablectl.table.virtual_dealer import DealerError, VirtualDealer
+    from tablectl.table.simulated.session_key import session_key
+    from tablectl.table.simulated.virtual_dealer import DealerError, VirtualDealer
 
     config = load_config(a.config)
     config = dataclasses.replace(config, table=a.table)

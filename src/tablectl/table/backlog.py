@@ -8,7 +8,7 @@ logged as the device reports them (nothing it holds is dropped) and taken for wh
 the device (the shoe in it, the cards out of it), but never judged; one ``device_backlog`` line
 says which they are. The driver says where the backlog ends (``DeviceDriver.held_to``: the
 device's counter at the handshake); a restart in the middle of it goes on from that line
-(``tablectl.table.resume``).
+(``tablectl.table.restart.resume``).
 
 Pure state, no I/O: ``TableCore`` asks ``holds`` of each numbered event and logs ``line``.
 """

@@ -52,7 +52,7 @@ from tablectl.table.inputs import (
     StartRound,
     Stop,
 )
-from tablectl.table.resume import LogState
+from tablectl.table.restart.resume import LogState
 from tablectl.table.stopping import ORDERLY_GRACE
 from tablectl.table.view import TableView
 

@@ -37,8 +37,7 @@ from tablectl.rules.errors import SettlementError
 from tablectl.rules.settle import settle
 from tablectl.table import lifecycle as lc
 from tablectl.table import penetration as pen
-from tablectl.table import player_id
-from tablectl.table import screen
+from tablectl.table import player_id, screen
 from tablectl.table import validation as va
 from tablectl.table.alarms import MAX_OPEN_VIOLATIONS, Alarms, Misread
 from tablectl.table.backlog import Backlog
@@ -62,8 +61,8 @@ from tablectl.table.inputs import (
 )
 from tablectl.table.layout import lay, reveal, take_back, trade_out
 from tablectl.table.people import People
-from tablectl.table.resume import LogState
-from tablectl.table.takeover import take_over
+from tablectl.table.restart.resume import LogState
+from tablectl.table.restart.takeover import take_over
 from tablectl.table.view import Prompt, TableView
 
 #: faults that stop the table until the device clears them
@@ -198,7 +197,7 @@ class TableCore(lc.LifecycleModel):
                   held: Callable[[str], int | None] | None = None) -> None:
         """The devices are connected: ``devices`` maps each to the highest event number already
         logged for it (events up to it are not taken again); ``resumed``: what the log says was
-        in play when the table stopped (``tablectl.table.resume``): a card-reading shoe or a
+        in play when the table stopped (``tablectl.table.restart.resume``): a card-reading shoe or a
         continuous shuffler, and the round being dealt from it, are taken over. ``identities``:
         each connected device's ``Identify`` (model, serial number, firmware), logged as
         ``device_identified`` so that surveillance can follow a machine by its serial number.
@@ -756,7 +755,7 @@ class TableCore(lc.LifecycleModel):
         wagers = {s: dict(inp.wagers[s]) for s in seats} if inp.wagers is not None else None
         cursor = RoundCursor(game.script, RoundContext(seats, wagers, banker, self.packets, self.rules))
         self.open_round(cursor, inp.banker_stake, self.last_round_announced)
-        # a banking game's rotation, for a restarted controller to carry on (tablectl.table.resume)
+        # a banking game's rotation, for a restarted controller to carry on (tablectl.table.restart.resume)
         rotation = {"banker_hands": banked, "bank_wanted": sorted(self.people.wanting)} if game.banker else {}
         self.log.append(
             "round_started", round=self.round_no, seats=list(seats),

@@ -5,7 +5,7 @@ Start order: open the log; for each device, start its simulator (when simulating
 driver with ``resume_after`` = the highest event number already logged for it (none: a device used
 before is adopted where its events begin, logged as ``device_adopted``); then start the
 controller, which takes over from the log what was in play: round numbers, the dealer and the
-bank's rotation, the shoe (or continuous shuffler) and its round (``tablectl.table.resume``).
+bank's rotation, the shoe (or continuous shuffler) and its round (``tablectl.table.restart.resume``).
 Stop order is the reverse: the controller takes what is queued (for at most
 ``tablectl.table.stopping.ORDERLY_GRACE`` seconds; a signal's stop, asked for before, takes
 nothing more), logs ``table_stopped`` and commits; once its owner thread has ended (the log's only
@@ -25,7 +25,7 @@ from typing import Any
 from tablectl.config import TableConfig
 from tablectl.eventlog import EventLog, load_private_key
 from tablectl.table.controller import TableController
-from tablectl.table.resume import read_back
+from tablectl.table.restart.resume import read_back
 
 _log = logging.getLogger(__name__)
 STOP_TIMEOUT = 5.0  # seconds the controller has to end once asked (a stop's deadline is 10 s: tablectl.table.stopping)
@@ -100,7 +100,7 @@ class TableRuntime:
 
     def _serve_simulator(self, name: str, driver: str, index: int, logged: int) -> str:
         from tablectl.simulators.factory import build_device
-        from tablectl.simulators.pty_server import PtyServer
+        from tablectl.simulators.serving.pty import PtyServer
 
         sim = self.sims.get(name)
         if sim is None:  # a simulator given to the runtime (kept across restarts) is served again

@@ -18,7 +18,7 @@ import time
 import tty
 
 from tablectl.simulators.device import SimDevice
-from tablectl.simulators.serving import DEFAULT_UNPLUG, ServerBase
+from tablectl.simulators.serving.server import DEFAULT_UNPLUG, ServerBase
 
 
 class PtyServer(ServerBase):

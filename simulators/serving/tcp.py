@@ -14,7 +14,7 @@ import socket
 import time
 
 from tablectl.simulators.device import SimDevice
-from tablectl.simulators.serving import DEFAULT_UNPLUG, ServerBase
+from tablectl.simulators.serving.server import DEFAULT_UNPLUG, ServerBase
 
 
 class TcpServer(ServerBase):

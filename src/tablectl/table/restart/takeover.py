@@ -1,5 +1,5 @@
 """Taking over after a restart: a new ``TableCore`` goes on from what its log says was in play
-(``tablectl.table.resume.fold``) — the dealer on duty and the bank's rotation, the shoe (or
+(``tablectl.table.restart.resume.fold``) — the dealer on duty and the bank's rotation, the shoe (or
 continuous shuffler) with every card drawn from it, and the round being dealt, so the next card
 goes where it would have gone. Each thing taken over is logged (``duty_resumed``,
 ``shoe_resumed``, ``round_resumed``) or why not (``shoe_not_resumed``); a bank that the log left
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from tablectl.cards import text
 from tablectl.games.procedure import BURN_DEALER_CHANGE, RoundContext
 from tablectl.table import lifecycle as lc
-from tablectl.table.resume import LogState, RoundRebuilt, ShoeInPlay, rebuild_round
+from tablectl.table.restart.resume import LogState, RoundRebuilt, ShoeInPlay, rebuild_round
 
 if TYPE_CHECKING:
     from tablectl.table.core import TableCore

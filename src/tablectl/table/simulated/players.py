@@ -18,13 +18,13 @@ other legal options chosen uniformly at random instead of the optimal one; error
 from decision to decision. A decision whose cards the dealer does not know (a misread card) is
 random.
 
-Seats given a profile (``tablectl.table.profiles``: basic, recreational, hole-card, edge-sort,
+Seats given a profile (``tablectl.table.simulated.profiles``: basic, recreational, hole-card, edge-sort,
 team) decide instead from the exact option values of ``gamemath.decisions.value`` and what their
 profile sees; their own random draws (the recreational player's choice, whether a part-time
 hole-carder sees the card this round) come from a generator of their own, so a seed gives the
 same shuffles and bets with or without profiles (a decision that takes cards -- a trade, a war --
 still changes which cards follow). Each profiled decision is reported to ``on_decision``
-(the simulation's truth, ``tablectl.table.truth``).
+(the simulation's truth, ``tablectl.table.simulated.truth``).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from tablectl.games.procedure import BOARD, DEALER, DP
 from tablectl.rules import one_card_poker as ocp
 from tablectl.rules import one_for_the_money as oftm
 from tablectl.rules.hand3 import value3
-from tablectl.table.profiles import HIDDEN, Profile, choose, sight_for
+from tablectl.table.simulated.profiles import HIDDEN, Profile, choose, sight_for
 
 THREE_CARD = ("three-card-poker", "three-card-poker-florida")
 

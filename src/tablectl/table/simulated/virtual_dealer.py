@@ -5,7 +5,7 @@ cards to a continuous shuffler, asking the shuffler for a packet).
 
 It follows the table's prompt (what the procedure waits for); its players decide by the game
 math's optimal strategy, wrong at the ``player_errors`` rate, and seats given a profile play it
-(``tablectl.table.players``, ``tablectl.table.profiles``).
+(``tablectl.table.simulated.players``, ``tablectl.table.simulated.profiles``).
 With a mistake rate it commits procedure errors on purpose and writes each one it committed as a
 JSON line ``{"round": R, "kind": K}``; each kind is one the controller must flag in that round
 (``EXPECTED_VIOLATION``). When the table is held, it resolves as the supervisor.
@@ -43,8 +43,8 @@ from tablectl.table import lifecycle as lc
 from tablectl.table import validation as va
 from tablectl.table.controller import TableController
 from tablectl.table.inputs import InputRejected
-from tablectl.table.players import Players
-from tablectl.table.profiles import Profile
+from tablectl.table.simulated.players import Players
+from tablectl.table.simulated.profiles import Profile
 from tablectl.table.view import Prompt, TableView
 
 SKIP_BURN = "skip_burn"
