@@ -14,6 +14,20 @@ profile but recreational), or for ``recreational`` a draw from the softmax of th
 runs the detection statistic along the session and returns the round at which the seat is
 first flagged: Holm across the game's hypotheses at ``alpha`` (its first step: the smallest
 sequential p-value at most alpha / m).
+
+**The floor's rule.** ``tablectl floor`` corrects every (session, hypothesis) test of the floor
+together (Holm at its ``--alpha``, ``analytics.floor.detection``). :func:`p_by_round` gives a
+session's sequential p-value of each hypothesis after each round; :func:`floor_flagged` runs the
+floor's own correction (``detection.flag`` with ``analytics.floor.detection.METHOD``) over a floor
+of sessions' p-values; :func:`floor_rounds_to_flag` finds the first round at which one session
+among honest ones of the same length is flagged (every p-value only falls as rounds are played and
+Holm flags more where p-values fall, so a bisection finds it).
+
+**What a profile gains.** :func:`pool_gain` estimates from the pool the player's expected gain per
+round over ``basic`` (initial wagers): the mean over the deals of the best value of the
+profile's view less the best value of the own cards, at the round's first decision (whose values
+include the best play of what follows under the same view), times the share of rounds with the
+information; and its standard error. ``gamemath.advantage`` counts the exact figure where it has one.
 """
 
 from __future__ import annotations
@@ -24,7 +38,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tablectl.detection.screen import ALPHA, llr_path
+from tablectl.analytics.floor import detection as floor_detection
+from tablectl.detection.screen import ALPHA, TEMPERATURES, SeatTest, flag, llr_path
 from tablectl.gamemath.decisions.value import decision_values
 from tablectl.games import one_for_the_money as oftm_game
 from tablectl.games import three_card_poker as tcp_game
@@ -33,7 +48,11 @@ from tablectl.rules import one_for_the_money as oftm
 from tablectl.rules import texas_holdem_bonus as thb
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules import three_card_poker_florida as fl
-from tablectl.table.simulated.profiles import RECREATIONAL_TEMPERATURE, Profile, sight_for
+from tablectl.table.simulated.profiles import (
+    RECREATIONAL_TEMPERATURE,
+    Profile,
+    sight_for,
+)
 
 #: the hypotheses tested per game whose decisions depend on hidden cards ("team:2": seat 2's cards)
 HYPOTHESES: dict[str, tuple[str, ...]] = {
@@ -198,4 +217,97 @@ def rounds_to_flag(s: Session, hypotheses: tuple[str, ...], alpha: float = ALPHA
     return None if hit is None else int(s.rounds[hit]) + 1
 
 
-__all__ = ["DECKS", "HYPOTHESES", "Pool", "Session", "Stage", "deal_pool", "rounds_to_flag", "session", "view_of"]
+def p_by_round(s: Session, hypotheses: tuple[str, ...], rounds: int, alternative: str = "both") -> np.ndarray:
+    """Each hypothesis's sequential p-value (``detection.p_value``: min(1, exp(-max LLR so far)))
+    after each of the session's first ``rounds`` rounds: an array hypotheses x rounds (1 before
+    the first decision)."""
+    last = np.searchsorted(s.rounds, np.arange(rounds), side="right") - 1  # the last decision of rounds 0..r
+    out = np.ones((len(hypotheses), rounds))
+    for i, h in enumerate(hypotheses):
+        path, _ = llr_path(s.values["own"], s.values[h], s.choice, alternative=alternative)
+        if not len(path):
+            continue
+        p = np.minimum(1.0, np.exp(-np.maximum.accumulate(path)))
+        out[i] = np.where(last >= 0, p[np.maximum(last, 0)], 1.0)
+    return out
+
+
+def floor_flagged(pvalues: list[np.ndarray], alpha: float) -> np.ndarray:
+    """Which sessions of a floor are flagged (any of their tests) by the floor's correction
+    across every test of every session (``detection.flag`` with the floor's method, as
+    ``analytics.floor.detection.detect`` runs it): ``pvalues`` one array per session, a p-value
+    per hypothesis."""
+    tests = [SeatTest(k, str(j), 1, 0.0, TEMPERATURES[0], float(p), ())
+             for k, ps in enumerate(pvalues) for j, p in enumerate(ps)]
+    out = np.zeros(len(pvalues), dtype=bool)
+    for t in flag(tests, alpha, floor_detection.METHOD):
+        out[t.seat] |= t.flagged
+    return out
+
+
+def floor_rounds_to_flag(target: np.ndarray, honest: list[np.ndarray], alpha: float) -> tuple[int | None, int]:
+    """The session ``target`` (``p_by_round``'s array) on a floor with the ``honest`` sessions
+    (arrays of as many rounds), every session at the same number of rounds played: the first round
+    after which the floor flags ``target`` (None: not within the rounds), and how many honest
+    sessions the floor flags after the last round."""
+    rounds = target.shape[1]
+
+    def at(r: int) -> np.ndarray:
+        return floor_flagged([target[:, r], *(h[:, r] for h in honest)], alpha)
+
+    end = at(rounds - 1)
+    false_alarms = int(end[1:].sum())
+    if not end[0]:
+        return None, false_alarms
+    lo, hi = 0, rounds - 1  # flagged at hi, the first such round in lo..hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if at(mid)[0]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo + 1, false_alarms
+
+
+def pool_gain(pool: Pool, profile: Profile) -> tuple[float, float]:
+    """A profile's expected gain per round over ``basic`` (initial wagers) estimated from the pool,
+    and its standard error (see the module doc; 0 for ``basic`` and ``recreational``, whose
+    losses are not counted here)."""
+    view = view_of(profile, True)
+    if view == "own" or profile.kind == "recreational":
+        return 0.0, 0.0
+    diff = pool.first.values[view].max(axis=1) - pool.first.values["own"].max(axis=1)
+    se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else float("nan")
+    return profile.share * float(diff.mean()), profile.share * se
+
+
+#: per game: the dealer's cards dealt (read or seen by a profile) and what a partner shows a team seat
+_CARDS = {tcp.GAME: (3, "his three cards"), fl.GAME: (3, "his three cards"),
+          oftm.GAME: (2, "his first card (not a card he trades for)"), thb.GAME: (2, "his two hole cards")}
+_ORDINAL = {1: "first", 2: "second", 3: "third"}
+
+
+def describe(game: str, profile: Profile) -> str:
+    """What a profile of the simulation knows at ``game``, in words: which cards, and how often."""
+    dealer, partner = _CARDS[game]
+    often = "every round" if profile.share == 1.0 else f"{profile.share:.0%} of the rounds (drawn per round; in the others it plays as basic)"
+    if profile.kind == "hole-card":
+        return f"the dealer's {_ORDINAL.get(profile.card + 1, f'#{profile.card + 1}')} dealt card of {dealer} seen, {often}"
+    if profile.kind == "edge-sort":
+        return f"each of the dealer's {dealer} cards read high (Q, K, A) or low, {often}"
+    if profile.kind == "team":
+        return (f"a two-seat team: one partner (seat 2) shows {partner} to this seat, every round; "
+                "this seat's session is the one tested")
+    if profile.kind == "recreational":
+        return "own cards; chooses at random, softmax of the values at temperature 0.15"
+    return "own cards; always the best option"
+
+
+def changed(s: Session) -> int:
+    """The session's decisions whose choice is not the best from the seat's own cards."""
+    own = s.values["own"]
+    return int((own[np.arange(len(s.choice)), s.choice] < own.max(axis=1)).sum())
+
+
+__all__ = ["DECKS", "HYPOTHESES", "Pool", "Session", "Stage", "changed", "deal_pool", "describe", "floor_flagged", "floor_rounds_to_flag",
+           "p_by_round", "pool_gain", "rounds_to_flag", "session", "view_of"]
