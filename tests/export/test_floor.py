@@ -66,9 +66,21 @@ def test_the_html_report_plots_each_tables_hold_against_its_band_per_day(small_f
     page = tmp_path / "floor.html"
     tablectl("floor", exported, "--html", page)
     html = page.read_text()
-    assert html.count("<svg") == len(small_floor.logs) and "<script" not in html
+    assert html.count("aria-label='hold against the band") == len(small_floor.logs) and "<script" not in html
     assert html.count("class='band'") == 2 * len(small_floor.logs)  # two days each (tcp-1: the rounds its bank's stake covers)
     assert "<figcaption>tcp-1</figcaption>" in html  # judged on the rounds its bank's stake covers
+
+
+def test_the_html_report_plots_each_days_hold_through_the_day_and_theo_against_actual(
+        small_floor: Floor, exported: Path, tmp_path: Path, tablectl: Tablectl) -> None:
+    page = tmp_path / "floor.html"
+    tablectl("floor", exported, "--html", page)
+    html = page.read_text()
+    curves = html[html.index("<h2>Hold through the day, per table</h2>"):html.index("<h2>Theoretical win against")]
+    assert curves.count("<svg") == 2  # one a day, a line a table
+    assert all(curves.count(f">{table}: ") == 2 for table in small_floor.logs)
+    theo = html[html.index("<h2>Theoretical win against"):]
+    assert all(f">{table}</text>" in theo for table in small_floor.logs)
 
 
 def test_a_dealers_player_banked_rounds_are_never_in_his_house_bank_test(exported: Path, tablectl: Tablectl) -> None:

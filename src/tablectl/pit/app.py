@@ -32,7 +32,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from tablectl.pit import plots
+from tablectl.analytics.floor import plots
 from tablectl.pit.auth import COOKIE, Login
 from tablectl.pit.feed import Feed, Hub
 from tablectl.pit.floorview import FloorFindings

@@ -10,6 +10,7 @@ from typing import Any
 
 from tablectl.analytics.dataset.queries import Result
 from tablectl.analytics.floor import detection_render as floor_detection_render
+from tablectl.analytics.floor import plots
 from tablectl.analytics.floor import theo as floor_theo
 from tablectl.analytics.floor.report import FloorReport
 from tablectl.analytics.floor.text_table import Column, fit
@@ -191,10 +192,24 @@ def render_html(report: FloorReport) -> str:
     for title, result, columns, flagged in sections(report):
         parts.append(f"<h2>{html.escape(title)}</h2>")
         parts.append(_html_table(result.dicts(), columns, flagged))
-    if report.table_days is not None and report.table_days.rows:
-        parts.append("<h2>Hold against the band, per table and day</h2>")
+    if report.hold_curve is not None and report.hold_curve.rows:
+        by_day: dict[str, dict[str, list[tuple[str, float]]]] = {}
+        for row in report.hold_curve.dicts():
+            if row["hold"] is not None:
+                by_day.setdefault(str(row["date"]), {}).setdefault(str(row["table_id"]), []).append(
+                    (str(row["end_ts"]), row["hold"]))
+        parts.append("<h2>Hold through the day, per table</h2>")
+        parts.append("<p>Each table's win over its handle so far that day, after each round (a player-banked "
+                     "table: the bank's), against the time of day (UTC).</p>")
+        parts += [f"<h3>{html.escape(day)}</h3>{plots.hold_through_day(series)}" for day, series in sorted(by_day.items())]
+    parts.append("<h2>Theoretical win against actual win, per table</h2>")
+    parts.append("<p>The theoretical win is what the approved math expects from the wagers and the play made "
+                 "(house-banked tables); the actual win is the house's (a player-banked table: its bank's).</p>")
+    parts.append(plots.theo_against_actual(report.tables.dicts()))
+    if report.table_days is not None and len({str(r["date"]) for r in report.table_days.dicts()}) > 1:
+        parts.append("<h2>Hold on the analysed wagers against its band, per table and day</h2>")
         parts.append("<p>Grey: the band (expected hold +- the z limit's standard deviations) on the analysed "
-                     "wagers; line: the expected hold; dot: the hold on them (red: below the band).</p>")
+                     "wagers; line: the expected hold; dot: the hold on those wagers (red: below the band).</p>")
         by_table: dict[str, list[dict[str, Any]]] = {}
         for row in report.table_days.dicts():
             by_table.setdefault(str(row["table_id"]), []).append(row)
@@ -239,8 +254,8 @@ def hold_plot(table: str, days: Sequence[dict[str, Any]], *, width: int = 480, h
         if hold is not None:
             below = b_low is not None and hold < b_low
             out.append(f"<circle class='{'flag' if below else 'hold'}' cx='{mid:.1f}' cy='{y(hold):.1f}' r='3.5' "
-                       f"fill='{'#c00' if below else '#036'}'><title>{html.escape(str(d.get('date')))}: "
-                       f"{100 * hold:.2f}%</title></circle>")
+                       f"fill='{'#c00' if below else '#036'}'><title>{html.escape(str(d.get('date')))}: hold on the "
+                       f"analysed wagers {100 * hold:.2f}%</title></circle>")
         out.append(f"<text x='{mid:.1f}' y='{height - 2}' font-size='10' text-anchor='middle'>"
                    f"{html.escape(str(d.get('date')))}</text>")
     out.append("</svg></figure>")

@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import math
 import time
-from statistics import NormalDist
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 from tablectl.analytics.approved import STAKE_LIMIT_BINDS, default_path, rules_findings
@@ -94,6 +94,7 @@ class FloorReport:
     approved: str = ""  # the approved math's file
     house_revenue: list[str] = field(default_factory=list)  # what the house earns at player-banked tables
     table_days: Result | None = None  # per table and day, with the band (the hold plots of the HTML page)
+    hold_curve: Result | None = None  # per table, day and round ended, the hold so far (the HTML page's plot)
     players: Result = field(default_factory=lambda: Result(list(PLAYER_COLUMNS), []))  # per player the pit entered
     alpha: float = ALPHA
     alarms: dict[str, Alarms] = field(default_factory=dict)
@@ -175,6 +176,7 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
     report = FloorReport(str(root), date_from, date_to, tables, dealers, days, seats, shufflers, maths, z_limit, p_limit,
                          alpha=alpha, alarms=alarms)
     report.table_days = _banded(run(con, sql["floor_table_days"]), z_limit)
+    report.hold_curve = run(con, sql["floor_hold_curve"], date_from, date_to)
     report.players = run(con, sql["floor_players"], date_from, date_to)
     report.rules = Result(list(RULES_COLUMNS), [tuple(f[c] for c in RULES_COLUMNS) for f in findings])
     report.approved = str(approved_path)
