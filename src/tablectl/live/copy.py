@@ -6,7 +6,8 @@ always ends at a signed checkpoint, and ``tablectl review DIR/<table>`` verifies
 The head it ended at is kept in ``.collect-head.json`` beside it (a dot file, which log readers
 ignore) so a restart does not read the whole copy again: it checks the head against the copy's
 last line and verifies only the lines after it (a crash between the copy's fsync and the head's
-write), or the whole copy when the head is missing or does not match.
+write), or the whole copy when the head is missing or does not match. Lines after the last signed
+one (a run the collector was killed while writing: the rest of it is in its journal) are cut.
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ import orjson
 
 from tablectl.eventlog import logformat as fmt
 from tablectl.eventlog.trust import Trust
-from tablectl.eventlog.verify import ChainHead, LineVerifier, verify
+from tablectl.eventlog.verify import (
+    NOT_CLOSED,
+    UNSIGNED_TAIL,
+    ChainHead,
+    LineVerifier,
+    verify,
+)
 
 from .chain import Head
 
@@ -70,6 +77,11 @@ class TableCopy:
                     verifier = None
         if verifier is None:
             report = verify(files, trust)
+            if _only_unsigned_tail(report):
+                # lines written after the last signed one: a run the collector was writing when it was
+                # killed (the rest of it is still in its journal): cut back to the signed line
+                self._cut_after(report.signed_seq)
+                return self.open(trust)
             try:
                 head = ChainHead.of(report)
             except ValueError:
@@ -85,6 +97,30 @@ class TableCopy:
         assert parsed is not None
         self._write_head(verifier.head)
         return verifier, Head(head.seq, head.digest, last_name, parsed[1])
+
+    def _cut_after(self, seq: int) -> None:
+        """Truncate the copy after its line ``seq`` (0: remove every file), fsynced."""
+        for path in reversed(self.files()):
+            lines = path.read_bytes().split(b"\n")[:-1]
+            keep = 0
+            for line in lines:
+                head = fmt.split_head(line)
+                if head is None or head[0] > seq:
+                    break
+                keep += len(line) + 1
+            if keep == 0:
+                path.unlink()
+                continue
+            with open(path, "rb+") as f:
+                f.truncate(keep)
+                os.fsync(f.fileno())
+            break
+        (self.dir / HEAD_FILE).unlink(missing_ok=True)
+        dfd = os.open(self.dir, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
 
     def _read_head(self) -> ChainHead | None:
         try:
@@ -173,6 +209,13 @@ class TableCopy:
                         return fmt.digest(line)
                 return None
         return None
+
+
+def _only_unsigned_tail(report: Any) -> bool:
+    """The copy verifies but ends in lines no signature covers (and nothing else is wrong)."""
+    kinds = {f.kind for f in report.integrity_failures}
+    return bool(kinds) and kinds <= {UNSIGNED_TAIL, NOT_CLOSED} and UNSIGNED_TAIL in kinds \
+        and (report.last_seq or 0) > report.signed_seq
 
 
 def _cut_torn_tail(path: Path) -> None:
