@@ -542,7 +542,7 @@ class NodeCounts:
 Step = Callable[[int], None]  # told the work done since it was last told (boards, or hands)
 
 
-def count_nodes(reps: np.ndarray, step: Step | None = None, chunk: int = 4_000) -> NodeCounts:
+def count_nodes(reps: np.ndarray, step: Step | None = None, chunk: int = 1_200) -> NodeCounts:
     """Walk every board (the long part), about ``chunk`` boards per call of the kernel, telling
     ``step`` the boards done after each: between calls this process runs Python again, so a
     signal is handled within a chunk's time. The counts are then turned hand-major, one array at
