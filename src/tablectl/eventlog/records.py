@@ -179,6 +179,8 @@ SCHEMA: dict[str, Fields] = {
     "device_identified": {"name": (STR, REQUIRED), "kind": (OPT_STR, OPTIONAL), "model": (OPT_STR, OPTIONAL),
                           "serial": (OPT_STR, OPTIONAL), "firmware": (OPT_STR, OPTIONAL)},
     "device_adopted": {**_DEVICE, "detail": (OPT_STR, OPTIONAL)},
+    "device_backlog": {"device": (STR, REQUIRED), "first": (INT, REQUIRED), "last": (INT, REQUIRED),
+                       "events": (INT, REQUIRED), "detail": (OPT_STR, OPTIONAL)},
     "duty_resumed": {"dealer": (OPT_STR, OPTIONAL)},
     "dealer_change": {"dealer": (STR, REQUIRED), "previous": (OPT_STR, OPTIONAL), "burns_due": (INT, REQUIRED),
                       "shoe": (SHOE, OPTIONAL)},
@@ -193,7 +195,7 @@ SCHEMA: dict[str, Fields] = {
         "house_rules": (OBJECT, OPTIONAL), "pay_tables": (OBJECT, OPTIONAL),
         "supervisors": (STR_LIST, OPTIONAL), "demo_supervisor": (BOOL, OPTIONAL),
     },
-    "table_stopped": {"reason": (STR, REQUIRED), "round": (OPT_INT, OPTIONAL)},
+    "table_stopped": {"reason": (STR, REQUIRED), "round": (OPT_INT, OPTIONAL), "signal": (OPT_STR, OPTIONAL)},
     "alarm": {"kind": (STR, REQUIRED), "round": (OPT_INT, OPTIONAL), "penetration": (OPT_NUM, OPTIONAL)},
     "internal_error": {"error": (STR, OPTIONAL), "what": (STR, OPTIONAL)},
     "supervisor_refused": {
