@@ -15,6 +15,26 @@ from tablectl.gamemath.advantage.figure import AdvantageFigure
 from tablectl.gamemath.table import BetAnalysis, GameAnalysis
 from tablectl.rules.paytables import AnteBonusTable
 
+Progress = Callable[[float], None]  # told the share of a count done, 0 to 1
+
+
+@dataclass(frozen=True, slots=True)
+class CachedFigures:
+    """Advantage-play figures that take half a minute or more to count: counted once per machine
+    (``count``, telling its progress) and then read from the cache (``advantage_cache``, by
+    ``name`` and what they depend on)."""
+
+    name: str
+    depends_on: str
+    count: Callable[[Progress | None], list[AdvantageFigure]]
+
+    def cached(self) -> bool:
+        """Whether this machine has counted them."""
+        return advantage_cache.load(self.name, self.depends_on) is not None
+
+    def __call__(self, decks: int, progress: Progress | None = None) -> list[AdvantageFigure]:
+        return advantage_cache.load_or_compute(self.name, self.depends_on, lambda: self.count(progress))
+
 
 @dataclass(frozen=True, slots=True)
 class GameMath:
@@ -26,23 +46,23 @@ class GameMath:
     decks: range
     run: Callable[..., list[BetAnalysis]]  # (decks, **options) -> the bets
     advantage: Callable[[int], list[AdvantageFigure]] = lambda _: []  # decks -> the figures
-    slow_advantage: bool = False
+
+    @property
+    def slow_advantage(self) -> CachedFigures | None:
+        """The advantage-play figures if they take long the first time on a machine."""
+        return self.advantage if isinstance(self.advantage, CachedFigures) else None
 
 
 GAMES: dict[str, GameMath] = {
     "one-card-poker": GameMath(6, range(1, 9), one_card_poker.analyses, advantage_one_card_poker.analyses),
     "three-card-poker": GameMath(
         1, range(1, 2), lambda _: three_card_poker.player_banked(),
-        lambda _: advantage_cache.load_or_compute(
-            "three-card-poker", AnteBonusTable().describe(), advantage_threecard.player_banked
-        ),
-        True,
+        CachedFigures("three-card-poker", AnteBonusTable().describe(), advantage_threecard.player_banked),
     ),
     "one-for-the-money": GameMath(6, range(1, 9), one_for_the_money.analyses, advantage_one_for_the_money.analyses),
     "three-card-poker-florida": GameMath(
         1, range(1, 2), lambda _: three_card_poker.florida_variant(),
-        lambda _: advantage_cache.load_or_compute("three-card-poker-florida", "no ante bonus", advantage_threecard.florida),
-        True,
+        CachedFigures("three-card-poker-florida", "no ante bonus", advantage_threecard.florida),
     ),
     # the hole-card figures take hours: counted only by ``tablectl math texas-holdem-bonus --advantage``
     "texas-holdem-bonus": GameMath(1, range(1, 2), lambda _, **options: texas_holdem_bonus.analyses(**options),
@@ -50,10 +70,12 @@ GAMES: dict[str, GameMath] = {
 }
 
 
-def analyze(game: str, decks: int | None = None, advantage: bool = True, **options: object) -> GameAnalysis:
+def analyze(game: str, decks: int | None = None, advantage: bool = True, *, advantage_progress: Progress | None = None,
+            **options: object) -> GameAnalysis:
     """Every analysed bet of ``game`` at ``decks`` decks (default: the game's usual shoe), and
-    with ``advantage`` its advantage-play figures. ``options`` go to a game's analysis that takes
-    them (Texas Hold'em Bonus: ``main``, ``strategy_file``).
+    with ``advantage`` its advantage-play figures (``advantage_progress``: told the share of
+    slow ones counted). ``options`` go to a game's analysis that takes them (Texas Hold'em Bonus:
+    ``main``, ``strategy_file``, ``export``, ``progress``).
 
     Raises ``KeyError`` for an unknown game and ``ValueError`` for a deck count the game does
     not take."""
@@ -63,4 +85,7 @@ def analyze(game: str, decks: int | None = None, advantage: bool = True, **optio
         allowed = f"{math.decks.start}" if len(math.decks) == 1 else f"{math.decks.start}-{math.decks.stop - 1}"
         raise ValueError(f"{game} is dealt from {allowed} deck(s), not {decks}")
     bets = math.run(decks, **options) if options else math.run(decks)
-    return GameAnalysis(game, decks, bets, math.advantage(decks) if advantage else [])
+    if not advantage:
+        return GameAnalysis(game, decks, bets, [])
+    slow = math.slow_advantage
+    return GameAnalysis(game, decks, bets, slow(decks, advantage_progress) if slow else math.advantage(decks))

@@ -24,18 +24,27 @@ def path_for(name: str, depends_on: str, cache: Path | None = None) -> Path:
     return (cache or cache_dir()) / f"advantage-{name}-{key}.json"
 
 
+def load(name: str, depends_on: str, cache: Path | None = None) -> list[AdvantageFigure] | None:
+    """The figures from the cache; None when they are not there, or cannot be read (then they
+    are counted again)."""
+    try:
+        stored = json.loads(path_for(name, depends_on, cache).read_text(encoding="utf-8"))
+        return [AdvantageFigure.from_cache(d) for d in stored]
+    except FileNotFoundError:
+        return None
+    except (ValueError, KeyError, TypeError):
+        return None  # damaged or from another shape
+
+
 def load_or_compute(
     name: str, depends_on: str, compute: Callable[[], list[AdvantageFigure]], cache: Path | None = None
 ) -> list[AdvantageFigure]:
     """The figures from the cache, or computed and stored (atomically, fsynced)."""
-    path = path_for(name, depends_on, cache)
-    try:
-        return [AdvantageFigure.from_cache(d) for d in json.loads(path.read_text(encoding="utf-8"))]
-    except FileNotFoundError:
-        pass
-    except (ValueError, KeyError, TypeError):
-        pass  # damaged or from another shape: counted again below
+    found = load(name, depends_on, cache)
+    if found is not None:
+        return found
     figures = compute()
+    path = path_for(name, depends_on, cache)
     path.parent.mkdir(parents=True, exist_ok=True)
     # a random hidden name beside it (O_EXCL), fsynced, renamed: whole or absent, never through a link
     atomic_write(path, json.dumps([f.to_cache() for f in figures]).encode(), 0o644, what="game math cache")

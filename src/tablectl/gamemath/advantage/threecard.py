@@ -48,6 +48,7 @@ SHOWDOWN_NAMES = ("the dealer does not qualify", "you beat the dealer", "you tie
 BONUS_LINES = ("", "straight", "three-of-a-kind", "straight-flush")
 
 Bonus = Callable[[int], int]
+Progress = Callable[[float], None]  # told the share of the count done, 0 to 1
 
 
 def ante_bonus(table: AnteBonusTable | None = None) -> Bonus:
@@ -147,15 +148,18 @@ _RANK_OF_CARD = np.arange(52) // 4
 _PAIR_GROUP = (_RANK_OF_CARD[:, None] * 13 + _RANK_OF_CARD[None, :]).reshape(-1)
 
 
-def ante_play(deck: Iterable[int] = range(52), bonus: Bonus | None = None, bet: str = "ante") -> list[AdvantageFigure]:
+def ante_play(deck: Iterable[int] = range(52), bonus: Bonus | None = None, bet: str = "ante",
+              progress: Progress | None = None) -> list[AdvantageFigure]:
     """Every figure for the Ante and Play of the game whose Ante bonus is ``bonus`` (default:
-    the player-banked game's 5/4/1; ``no_bonus`` for the Florida variant), dealt from ``deck``."""
+    the player-banked game's 5/4/1; ``no_bonus`` for the Florida variant), dealt from ``deck``;
+    ``progress`` told the share of the player's hands counted after each."""
     bonus = bonus or ante_bonus()
     deck = sorted(set(deck))
     every = _DealerHands(deck)
     figures = _tallies()
     rows: dict[int, np.ndarray] = {}
-    for cards, weight in suit_classes(deck):
+    classes = suit_classes(deck)
+    for done, (cards, weight) in enumerate(classes, 1):
         player = value3(cards)
         if player not in rows:
             rows[player] = showdown_index(player, every.values)
@@ -166,6 +170,8 @@ def ante_play(deck: Iterable[int] = range(52), bonus: Bonus | None = None, bet: 
         bonus_line = BONUS_LINES.index(earned.outcome) if earned and play_bonus else 0
         _count_hand(figures, player, weight, every.hands[ok], every.pair_keys[ok],
                     SHOWDOWN_NET[showdowns] + play_bonus, showdowns * 4 + bonus_line)
+        if progress is not None:
+            progress(done / len(classes))
     return [f.result(bet) for f in figures.values()]
 
 
@@ -202,11 +208,11 @@ def _count_hand(figures: dict[str, FigureTally], player: int, weight: int, deale
     figures["shared1"].add(player, weight, sums, counts, three)
 
 
-def player_banked() -> list[AdvantageFigure]:
+def player_banked(progress: Progress | None = None) -> list[AdvantageFigure]:
     """The player-banked game's Ante and Play (Ante bonus 5/4/1): every kind of information."""
-    return ante_play(bonus=ante_bonus(), bet="ante")
+    return ante_play(bonus=ante_bonus(), bet="ante", progress=progress)
 
 
-def florida() -> list[AdvantageFigure]:
+def florida(progress: Progress | None = None) -> list[AdvantageFigure]:
     """The Florida variant's Ante and Play (no Ante bonus): every kind of information."""
-    return ante_play(bonus=no_bonus, bet="ante")
+    return ante_play(bonus=no_bonus, bet="ante", progress=progress)
