@@ -71,6 +71,8 @@ def test_a_restart_between_rounds_deals_on_from_the_shuffler_and_takes_its_cards
 def test_a_card_of_the_last_round_still_out_after_the_restart_is_flagged(table) -> None:
     again = after_a_round(table).restarted()
     again.returned("AS", "KS")
+    with pytest.raises(InputRejected, match="return the cards to the shuffler first"):
+        again.input(StartRound((1,), ANTE))
     with pytest.raises(InputRejected, match="not back"):
         again.input(StartRound((1,), ANTE))
     violation = again.log.events("violation")[-1]
@@ -80,8 +82,9 @@ def test_a_card_of_the_last_round_still_out_after_the_restart_is_flagged(table) 
 def test_a_card_written_off_before_the_restart_is_not_asked_for_again(table) -> None:
     t = after_a_round(table)
     t.returned("AS", "KS")
-    with pytest.raises(InputRejected):
-        t.input(StartRound((1,), ANTE))
+    for _ in range(2):  # refused (return them first), then held
+        with pytest.raises(InputRejected):
+            t.input(StartRound((1,), ANTE))
     t.input(Resolve("sup-9", note="QS is lost"))
     again = t.restarted()
     again.input(StartRound((1,), ANTE))

@@ -256,9 +256,18 @@ def oftm_round(table):
     return t
 
 
+def test_a_round_started_before_the_cards_are_back_is_refused_with_what_to_do_not_held(table):
+    t = oftm_round(table)
+    with pytest.raises(InputRejected, match="return the cards to the shuffler first: 3 cards of round 1 not back"):
+        t.input(StartRound((1,), {1: {"ante": 500}}))
+    assert t.kinds() == [] and t.state == lc.READY
+
+
 def test_a_card_not_returned_to_the_shuffler(table):
     t = oftm_round(table)
     t.returned("AS", "KS")
+    with pytest.raises(InputRejected, match="return the cards to the shuffler first"):
+        t.input(StartRound((1,), {1: {"ante": 500}}))
     with pytest.raises(InputRejected, match="not back"):
         t.input(StartRound((1,), {1: {"ante": 500}}))
     v = held_with(t, va.CARD_NOT_RETURNED)
@@ -275,8 +284,9 @@ def test_every_card_returned_lets_the_next_round_start(table):
 def test_a_card_written_off_may_come_back_later(table):
     t = oftm_round(table)
     t.returned("AS", "KS")
-    with pytest.raises(InputRejected):
-        t.input(StartRound((1,), {1: {"ante": 500}}))
+    for _ in range(2):  # refused (return them first), then held
+        with pytest.raises(InputRejected):
+            t.input(StartRound((1,), {1: {"ante": 500}}))
     resolve(t)
     t.returned("QS")
     t.input(StartRound((1,), {1: {"ante": 500}}))

@@ -42,6 +42,7 @@ from tablectl.table import validation as va
 from tablectl.table.alarms import MAX_OPEN_VIOLATIONS, Alarms, Misread
 from tablectl.table.backlog import Backlog
 from tablectl.table.backlog import line as backlog_line
+from tablectl.table.cover import bank_short
 from tablectl.table.cursor import CursorError, RoundCursor
 from tablectl.table.inputs import (
     INPUT_NAMES,
@@ -64,6 +65,7 @@ from tablectl.table.people import People
 from tablectl.table.restart.resume import LogState
 from tablectl.table.restart.takeover import take_over
 from tablectl.table.view import Prompt, TableView
+from tablectl.table.voiding import returned_wagers
 
 #: faults that stop the table until the device clears them
 STOPPING_FAULTS = frozenset({ev.FaultKind.JAM, ev.FaultKind.DOOR_OPEN, ev.FaultKind.SENSOR, ev.FaultKind.DISCONNECTED})
@@ -134,6 +136,8 @@ class TableCore(lc.LifecycleModel):
         self.round_seats: tuple[int, ...] = ()
         self.round_wagers: Mapping[int, Mapping[str, int]] | None = None
         self.banker_stake: int | None = None
+        self.bank_could_pay: int | None = None  # the most the bank could pay, when its stake is below it
+        self.return_asked: Counter[int] | None = None  # cards out when a round start was refused for them (a slip)
         self.layout: dict[str, list[list[Any]]] = {}  # position -> [[card, face_up], ...]
         self.decisions: dict[int, list[str]] = {}
         self.settlement: list[dict[str, Any]] = []
@@ -734,6 +738,13 @@ class TableCore(lc.LifecycleModel):
             raise InputRejected("the banker's stake must be whole cents")
         if self.kind == "csm" and self.comp.drawn > sum(self.written_off.values()):
             out = Counter({c: self.comp.seen(c) for c in range(DECK_SIZE) if self.comp.seen(c)}) - self.written_off
+            if out and out != self.return_asked:  # a slip, not yet a floor call: say what to do
+                self.return_asked = out
+                n = sum(out.values())
+                raise InputRejected(
+                    f"return the cards to the shuffler first: {n} card{'s' if n != 1 else ''} of round {self.round_no} "
+                    "not back (start again with a card missing: the table is held for a supervisor)"
+                )
             if out:
                 cards = sorted(out.elements())
                 self._violation(
@@ -752,6 +763,7 @@ class TableCore(lc.LifecycleModel):
             self.log.append("bank", seat=banker, previous=previous, round=self.round_no + 1)
         self.round_no += 1
         self.voided = None
+        self.return_asked = None
         wagers = {s: dict(inp.wagers[s]) for s in seats} if inp.wagers is not None else None
         cursor = RoundCursor(game.script, RoundContext(seats, wagers, banker, self.packets, self.rules))
         self.open_round(cursor, inp.banker_stake, self.last_round_announced)
@@ -762,6 +774,7 @@ class TableCore(lc.LifecycleModel):
             wagers={str(s): w for s, w in self.round_wagers.items()} if self.round_wagers is not None else None,
             banker=banker, banker_stake=inp.banker_stake, shoe=self.shoe, dealer=self.people.dealer,
             last_round=self.this_round_last, **rotation,
+            **({"bank_could_pay": self.bank_could_pay} if self.bank_could_pay is not None else {}),
             # the players the pit entered, seat -> id (every seat's: a restarted controller carries on with them)
             **({"players": {str(s): p for s, p in sorted(self.people.players.items())}} if self.people.players else {}),
         )
@@ -777,6 +790,7 @@ class TableCore(lc.LifecycleModel):
         self.round_seats = ctx.seats
         self.round_wagers = ctx.wagers
         self.banker_stake = banker_stake
+        self.bank_could_pay = bank_short(self.game.id, ctx.wagers, banker_stake, self.settlement_rules) if ctx.banker is not None else None
         self.layout = {}
         self.decisions = {s: [] for s in ctx.seats}
         self.settlement = []
@@ -936,11 +950,17 @@ class TableCore(lc.LifecycleModel):
         self.log.append("player_seated", seat=inp.seat, player=inp.player, previous=previous, round=self.round_no + 1)
 
     def _resolve(self, inp: Resolve) -> None:
-        self._require(lc.HELD)
+        """A supervisor resolves the hold; with ``void_round``, at any point of a round (held or
+        not), resolves any hold and voids the round in one step: its wagers are returned."""
+        if inp.void_round and not self.in_round:
+            raise InputRejected("no round in play: nothing to void (S resolves a hold)")
+        self._require(*((lc.HELD, lc.IN_ROUND, lc.SETTLING) if inp.void_round else (lc.HELD,)))
         if not inp.supervisor:
             raise InputRejected("a supervisor must be named")
         if self.alarms.misreads:
             raise InputRejected("identify the misread card first")
+        if self.state != lc.HELD:  # a void with no hold: the round in play goes to be collected
+            self.base = self.state
         seqs = [v.seq for v in self.alarms.violations]
         kinds, unlisted = self.alarms.resolved()
         every_kind = set(kinds) | set(unlisted)
@@ -953,7 +973,9 @@ class TableCore(lc.LifecycleModel):
         if va.CARD_NOT_RETURNED in every_kind:
             self.written_off = Counter({c: self.comp.seen(c) for c in range(DECK_SIZE) if self.comp.seen(c)})
         if void:
-            self.log.append("round_voided", round=self.round_no, reason=", ".join(kinds + sorted(unlisted)))
+            returned = returned_wagers(self.game.id, self.round_seats, self.round_wagers, self.decisions)
+            self.log.append("round_voided", round=self.round_no, reason=", ".join(kinds + sorted(unlisted)) or "supervisor",
+                            returned=returned, **({"banker_stake": self.banker_stake} if self.banker_stake is not None else {}))
             self.voided = self.round_no
             if self.packets:  # the voided round's deck is not dealt on: the next round is shuffled afresh
                 self.exhausted = True
@@ -962,6 +984,11 @@ class TableCore(lc.LifecycleModel):
             self.base = lc.SETTLING
         if self.capped_out and self.base == lc.READY:
             self.base = lc.RESHUFFLE_DUE
+        if self.state == lc.IN_ROUND:  # voided with no hold: nothing more is dealt, the round is collected
+            self.fire("round_complete")
+            return
+        if self.state == lc.SETTLING:
+            return
         self.fire("resolve")
         if self.state == lc.IN_ROUND:
             self._after_cursor()

@@ -31,7 +31,7 @@ def prompt(core: TableCore) -> Prompt:
     if state == lc.IDLE:
         return Prompt("load_shoe" if core.kind == "shoe" else "shuffle")
     if state == lc.SETTLING:
-        return Prompt("end_round")
+        return Prompt("return_wagers" if core.voided is not None and core.voided == core.round_no else "end_round")
     out = core.comp.drawn - sum(core.written_off.values()) if core.kind == "csm" else 0
     burns = (BURN,) * len(core.burns_due)
     if state in (lc.READY, lc.RESHUFFLE_DUE):
@@ -140,6 +140,7 @@ def view(core: TableCore, recent: RecentShown) -> TableView:
         shoe_cards=core.size if core.capped else None,
         voided=core.voided,
         banker_stake=core.banker_stake if core.in_round else None,
+        bank_could_pay=core.bank_could_pay if core.in_round else None,
         banker_limited=bool(core.game.banker) and bool(getattr(core.settlement_rules, "limit_to_banker_stake", False)),
     )
 

@@ -40,7 +40,8 @@ class Prompt:
     (a hand-forming shuffler's next packet: ``count`` cards to ``to[0]``), ``decide`` (``seat``
     chooses one of ``options``), ``discard`` (the shuffler discards the rest), ``end_round``
     (pay and collect), ``return_cards`` (``count`` cards still out of the continuous shuffler),
-    ``change_shoe``, ``identify`` (a misread card), ``resolve`` (a supervisor), ``clear_fault``,
+    ``return_wagers`` (a supervisor voided the round: return every wager, then collect the
+    cards), ``change_shoe``, ``identify`` (a misread card), ``resolve`` (a supervisor), ``clear_fault``,
     ``none`` (offline).
     """
 
@@ -94,6 +95,7 @@ class TableView:
     voided: int | None = None  # the round a supervisor voided, until the next round starts
     banker_stake: int | None = None  # what the banking player put up for the round in play (cents)
     banker_limited: bool = False  # payouts stop once the banking player's stake is used up
+    bank_could_pay: int | None = None  # the most the bank could pay on the round in play, when its stake is below it
 
     @property
     def held(self) -> bool:

@@ -185,6 +185,8 @@ class VirtualDealer:
                 break
             except InputRejected:
                 view = self._snapshot()
+                if view.prompt.action == "return_cards" and view.state not in (lc.HELD, lc.DEVICE_FAULT):
+                    continue  # a card kept back (its mistake): asked to return it first, it starts again and is held
                 if view.state in (lc.HELD, lc.DEVICE_FAULT):
                     self._resolve(view)
                     view = self._ready()
@@ -197,7 +199,7 @@ class VirtualDealer:
 
     def _finish_round(self, view: TableView, round_no: int) -> None:
         """Deal and decide as the table asks until the round is settled; then collect it."""
-        while view.state != lc.SETTLING or view.prompt.action != "end_round":
+        while view.state != lc.SETTLING or view.prompt.action not in ("end_round", "return_wagers"):
             view = self._step(view, round_no)
         self._collect(round_no)
         self._do(self.controller.end_round)
@@ -218,7 +220,7 @@ class VirtualDealer:
             self.report.decisions += 1
         elif p.action == "discard":
             self._sync(self._act(self.sim.discard_rest))
-        elif p.action == "end_round":
+        elif p.action in ("end_round", "return_wagers"):
             return view
         else:
             raise DealerError(f"round {round_no}: the table is {view.state} and asks for {p.action!r}")
