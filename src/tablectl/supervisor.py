@@ -159,6 +159,11 @@ class Throttle:
             recent = []
         self._failures[supervisor] = recent
 
+    def tries_left(self, supervisor: str) -> int:
+        """Wrong credentials ``supervisor`` may still type before the lockout."""
+        now = self.clock()
+        return max(0, self.limit - len([t for t in self._failures.get(supervisor, []) if now - t < self.window]))
+
     def succeeded(self, supervisor: str) -> None:
         self._failures.pop(supervisor, None)
         self._locked_until.pop(supervisor, None)

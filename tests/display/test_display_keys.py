@@ -277,7 +277,8 @@ def test_a_wrong_credential_is_refused_before_the_note_is_asked_for_and_logged_b
     display = LiveDisplay(ctl, supervisors={"anna": hash_credential("pw", **FAST)})  # type: ignore[arg-type]
     for key in ["S", *"anna", ENTER, *"bad", ENTER]:
         display.key(key)
-    assert display.state.prompt is None and display.state.status == "supervisor 'anna': credential not accepted"
+    assert display.state.prompt is None
+    assert display.state.status == "supervisor 'anna': credential not accepted · 2 more wrong and the id is locked for 60 s"
     (denied,) = [i for i in ctl.submitted if isinstance(i, SupervisorDenied)]
     assert denied.supervisor == "anna" and "bad" not in repr(denied)
     for key in ["S", *"anna", ENTER, *"pw", ENTER, ENTER]:
@@ -590,3 +591,46 @@ def test_the_demo_supervisor_is_named_in_the_supervisor_prompt() -> None:
 def test_d_asks_for_a_sign_in_when_no_dealer_is_on_duty() -> None:
     state, _ = press("d")
     assert state.prompt is not None and "sign-in" in state.prompt.shown()
+
+
+# --- people at work: the void, the seat kept, hints, the lockout ------------------------------------
+
+
+def test_V_with_no_round_in_play_is_refused_before_any_credential_is_asked() -> None:
+    state, actions = press(["V"], make_view(Prompt("resolve"), state="held"))
+    assert actions == [] and state.prompt is None
+    assert state.status_error and state.status == "no round in play: nothing to void (S resolves a hold)"
+
+
+def test_V_mid_round_confirms_that_every_wager_is_returned() -> None:
+    state, _ = press(["V"], IN_PLAY)
+    assert state.prompt is not None and "every wager returned? (y/n)" in state.prompt.shown()
+
+
+def test_dollar_keeps_the_seat_so_a_second_dollar_adds_a_side_bet_to_it() -> None:
+    state, actions = press(["1", "$", *typed("25"), "$", *typed("bonus 5")], state=DisplayState(limits=OTM_LIMITS))
+    assert actions == [] and state.selected == 1
+    assert state.standing[1] == {"ante": 2500, "bonus": 500} and state.status == "seat 1 bets ante $25 bonus $5"
+
+
+def test_a_wager_typed_during_a_round_says_it_counts_from_next_round() -> None:
+    state, _ = press(["1", "$", *typed("25 bonus 5")], IN_PLAY, DisplayState(limits=OTM_LIMITS))
+    assert state.status == "seat 1 bets ante $25 bonus $5 from next round"
+
+
+def test_a_lockout_shows_its_time_left_and_counts_down() -> None:
+    from tablectl.supervisor import Throttle
+
+    now = [0.0]
+    ctl = FakeController(make_view(Prompt("resolve"), state="held"))
+    display = LiveDisplay(  # type: ignore[arg-type]
+        ctl, supervisors={"anna": hash_credential("pw", **FAST)}, throttle=Throttle(limit=3, lockout=60, clock=lambda: now[0])
+    )
+    for _ in range(3):
+        for key in ["S", *"anna", ENTER, *"bad", ENTER]:
+            display.key(key)
+    assert display.state.status == "supervisor 'anna': locked after 3 wrong credentials: try again in 60 s"
+    now[0] = 18.2
+    assert display.tick() and display.state.status.endswith("try again in 42 s")
+    now[0] = 61.0
+    assert display.tick() and display.state.status == "supervisor 'anna': lockout over, S or V to try again"

@@ -282,3 +282,33 @@ def test_card_text(card: str | None, shown: str) -> None:
 
 def test_money_shows_dollars_and_cents() -> None:
     assert (money(500), money(1250), money(-300)) == ("$5", "$12.50", "-$3")
+
+
+# --- people at work: the void, one bank, the bank's stake short, the hints --------------------------
+
+
+def test_a_voided_round_shows_every_wager_returned_and_the_next_step_return_wagers() -> None:
+    text = screen(make_view(state="settling", voided=12, prompt=Prompt("return_wagers")))
+    assert "returned ante $10 bonus $2.50" in text and "returned ante $5" in text
+    assert "Next: return wagers (round voided), then end the round (E)" in text and "VOID 12" in text
+
+
+def test_only_one_seat_shows_BANK_when_the_last_banker_and_the_next_differ() -> None:
+    seats = (SeatView(1, banker=True), SeatView(2, wants_bank=True), SeatView(3))
+    view = make_view(game="three-card-poker", state="ready", seats=seats, banker_seat=1, next_banker=2, prompt=Prompt("start_round"))
+    rows = [line for line in screen(view).splitlines() if "BANK" in line[:14]]
+    assert len(rows) == 1 and rows[0].startswith(" 2 BANK"), rows
+
+
+def test_a_bank_stake_short_of_what_the_bank_could_pay_is_warned_on_its_row() -> None:
+    seats = (SeatView(1, banker=True), SeatView(2, in_play=True, wagers={"ante": 50000, "pairplus": 10000}))
+    view = make_view(game="three-card-poker", seats=seats, banker_seat=1, next_banker=1, banker_stake=500,
+                     banker_limited=True, bank_could_pay=875000, prompt=Prompt("deal", to=("seat:2",)))
+    bank = next(line for line in screen(view).splitlines() if line.startswith(" 1 BANK"))
+    assert "stake $5" in bank and "⚠ short: could owe $8750" in bank
+
+
+def test_a_yes_no_question_names_its_keys_not_enter() -> None:
+    state = DisplayState(prompt=TextPrompt("quit", (PromptField("quit? (y/n)"),), yes_no=True))
+    text = screen(make_view(), state)
+    assert "y yes · any other key no" in text and "Enter ok" not in text

@@ -11,7 +11,8 @@ Keys (case matters)::
     space    the selected seat sits out of (or back into) the rounds that follow
     $        the selected seat's wagers (``25``, ``ante 25 pairplus 5``; the bets typed change only
              those bets, ``tie 5`` adds a side bet to the wager it stands on; kept for the next
-             rounds); on the banking seat: what it puts up as the bank's stake
+             rounds; typed during a round: from the next round); on the banking seat: what it
+             puts up as the bank's stake. The seat stays selected: ``$`` again adds to it
     P        the selected seat's player: type the player's card number or id (checked as
              ``tablectl.table.player_id`` checks it; a bad id is refused in one line, nothing
              logged); taken at any time, it counts from the next round to start
@@ -29,7 +30,8 @@ Keys (case matters)::
     C        shoe change (asks to confirm)
     S        supervisor: resolve the hold (id, credential; the credential is checked before the
              note is asked for)
-    V        supervisor: void the round in play (asks to confirm, then id, credential, note)
+    V        supervisor: void the round in play at any point, held or not (asks to confirm, then
+             id, credential, note): every wager is returned; refused at once with no round in play
     Q        quit (asks to confirm; says so when a round is in play)
     Enter    simulated devices only (``--simulate`` at the keys): the device does the next thing
              the table asks (one card, a burn with the burn button, a packet, a shuffle, ...)
@@ -273,9 +275,9 @@ def handle_key(key: str, state: DisplayState, view: TableView | None) -> KeyResu
     if key in ("S", "V") and not state.supervisors:
         return _error(state, "no supervisor is configured for this table: add one with `tablectl supervisor add CONFIG ID`")
     if key == "V":
-        if round_in_play(view):
-            return _confirm(state, "void_confirm", f"void round {view.round}?")  # type: ignore[union-attr]
-        return _confirm(state, "void_confirm", "void the round?")
+        if not round_in_play(view):
+            return _error(state, "no round in play: nothing to void (S resolves a hold)")
+        return _confirm(state, "void_confirm", f"void round {view.round}: every wager returned?")  # type: ignore[union-attr]
     if key == "S":
         return _supervisor_prompt(state, "resolve")
     if key == "Q":
@@ -449,15 +451,16 @@ def _finish(state: DisplayState, purpose: str, values: tuple[str, ...], view: Ta
         placed = w.parse(first, state.limits, state.standing.get(seat) or state.limits.default)
         if isinstance(placed, str):
             return _error(state, f"seat {seat}: {placed}")
-        standing = {**state.standing, seat: placed}
-        return KeyResult(replace(state, standing=standing, selected=None).with_status(f"seat {seat} bets {w.shown(placed, state.limits.names)}"))
+        standing = {**state.standing, seat: placed}  # the seat stays selected: a second $ adds to it
+        when = " from next round" if round_in_play(view) else ""
+        return KeyResult(replace(state, standing=standing).with_status(f"seat {seat} bets {w.shown(placed, state.limits.names)}{when}"))
     if purpose.startswith("stake:"):
         seat = int(purpose.partition(":")[2])
         stake = w.cents(first)
         if stake is None or stake == 0:
             return _error(state, f"seat {seat}: {first!r} is not a stake in dollars")
         stakes = {**state.stakes, seat: stake}
-        return KeyResult(replace(state, stakes=stakes, selected=None).with_status(f"seat {seat} banks with {w.money(stake)}"))
+        return KeyResult(replace(state, stakes=stakes).with_status(f"seat {seat} banks with {w.money(stake)}"))
     if purpose in ("resolve", "void"):
         supervisor, secret, note = (*values, "", "")[:3]
         request = SupervisorRequest(supervisor.strip(), secret, note.strip(), void_round=purpose == "void")

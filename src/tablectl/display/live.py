@@ -178,6 +178,11 @@ def authorize(request: k.SupervisorRequest, supervisors: Mapping[str, str]) -> R
     return Resolve(request.supervisor, request.note, request.void_round)
 
 
+def locked_text(supervisor: str, tries: int, wait: float) -> str:
+    """``supervisor 'anna': locked after 3 wrong credentials: try again in 42 s``."""
+    return f"supervisor {supervisor!r}: locked after {tries} wrong credentials: try again in {math.ceil(wait)} s"
+
+
 def _supervisors_of(controller: Any) -> Mapping[str, str]:
     config = getattr(controller, "config", None)
     value = getattr(config, "supervisors", None)
@@ -218,6 +223,7 @@ class LiveDisplay:
         self._wake_lock = threading.Lock()  # a wake from another thread never writes to a closed fd
         self._closed = False
         self.quit = False
+        self.locked: str | None = None  # a supervisor id locked out, its time left on the status line
 
     # the controller's thread calls this: it must never block
     def on_view(self, view: TableView) -> None:
@@ -276,13 +282,13 @@ class LiveDisplay:
         elif isinstance(action, k.SupervisorCheck):
             refused = self._check_supervisor(action.supervisor, action.secret, action.void_round)
             if refused is not None:
-                self.state = replace(self.state, prompt=None).with_status(refused, error=True)
+                self.state = replace(self.state, prompt=None).with_status(self._lockout_said(action.supervisor, refused), error=True)
             else:
                 self.state = self.state.with_status(f"supervisor {action.supervisor}: accepted")
         elif isinstance(action, k.SupervisorRequest):
             refused = self._check_supervisor(action.supervisor, action.secret, action.void_round)
             if refused is not None:
-                self.state = self.state.with_status(refused, error=True)
+                self.state = self.state.with_status(self._lockout_said(action.supervisor, refused), error=True)
             else:
                 decided = Resolve(action.supervisor, action.note, action.void_round)
                 self.state = self.state.with_status(f"{describe_input(decided)}: sent")
@@ -295,7 +301,7 @@ class LiveDisplay:
         request = k.SupervisorRequest(supervisor, secret, void_round=void_round)
         wait = self.throttle.locked(supervisor)
         if wait > 0:
-            decided: Resolve | str = f"supervisor {supervisor!r}: too many wrong credentials; try again in {math.ceil(wait)} s"
+            decided: Resolve | str = locked_text(supervisor, self.throttle.limit, wait)
         else:
             decided = authorize(request, self.supervisors)
             if isinstance(decided, str) and self.supervisors:
@@ -306,6 +312,34 @@ class LiveDisplay:
             self._log_denied(request, decided)
             return decided
         return None
+
+    def _lockout_said(self, supervisor: str, refused: str) -> str:
+        """The refusal as the status line says it: with the tries left before the lockout, or the
+        lockout's time left (kept up to date by ``tick`` while it lasts)."""
+        wait = self.throttle.locked(supervisor)
+        if wait > 0:
+            self.locked = supervisor
+            return locked_text(supervisor, self.throttle.limit, wait)
+        left = self.throttle.tries_left(supervisor)
+        if self.supervisors and 0 < left < self.throttle.limit:
+            return f"{refused} · {left} more wrong and the id is locked for {math.ceil(self.throttle.lockout)} s"
+        return refused
+
+    def tick(self) -> bool:
+        """Keep a lockout's time left on the status line up to date; whether it changed."""
+        if self.locked is None:
+            return False
+        wait = self.throttle.locked(self.locked)
+        if not self.state.status.startswith(f"supervisor {self.locked!r}: locked"):
+            self.locked = None
+            return False
+        said = locked_text(self.locked, self.throttle.limit, wait) if wait > 0 else f"supervisor {self.locked!r}: lockout over, S or V to try again"
+        if wait <= 0:
+            self.locked = None
+        if said == self.state.status:
+            return False
+        self.state = self.state.with_status(said, error=wait > 0)
+        return True
 
     def _log_denied(self, request: k.SupervisorRequest, reason: str) -> None:
         """Have the controller log the refused supervisor action (``supervisor_refused``)."""
@@ -567,6 +601,7 @@ def run_live(
                     shown_alarms = view.alarms
                     dirty = True
                 dirty = display.drain() or dirty
+                dirty = display.tick() or dirty
                 now = time.monotonic()
                 if dirty or resized.is_set() or now - last_draw > 1.0:
                     resized.clear()

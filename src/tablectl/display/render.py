@@ -254,9 +254,17 @@ def bank_cells(view: TableView, state: DisplayState, seat: int, results: Mapping
             items.append(Text("stake not entered ($)", style="bold magenta"))
         items.append(Text("pays up to its stake" if view.banker_limited else "covers every bet", style="dim"))
         return items, Text("next:", style="dim"), Text("")
+    if voided(view):
+        items.append(Text(f"stake {money(stake)} returned" if stake is not None else "round voided: nothing paid or collected",
+                          style=RESULT_STYLES["no-action"]))
+        return items, None, Text("")
     settled = [r for rs in results.values() for r in rs]
     if stake is not None:
         items.append(Text(f"stake {money(stake)}", style="bold magenta"))
+    if not settled and view.bank_could_pay is not None:  # the stake covers little of the action: say so
+        items.append(Text(f"pays wins up to {money(stake or 0)}", style="magenta"))
+        items.append(Text(f"⚠ short: could owe {money(view.bank_could_pay)}", style="bold yellow"))
+        return items, None, Text("")
     if not settled:
         items.append(Text(f"pays wins up to {money(stake)}" if view.banker_limited and stake is not None
                           else ("pays up to its stake" if view.banker_limited else "covers every bet"), style="magenta"))
@@ -277,6 +285,11 @@ def bank_cells(view: TableView, state: DisplayState, seat: int, results: Mapping
     return items, None, Text(_signed(net), style="bold green" if net > 0 else ("bold red" if net < 0 else "white"))
 
 
+def voided(view: TableView) -> bool:
+    """A supervisor voided the round in play: its wagers are returned, nothing is paid or collected."""
+    return view.voided is not None and view.voided == view.round and any(s.in_play for s in view.seats)
+
+
 def seat_rows(view: TableView, state: DisplayState, label: Callable[[str], str], *, compact: bool = False) -> list[SeatRow]:
     """Each seat's cells: status, face-up cards and decisions, wagers (settled: each bet's result,
     the bank: its stake and result), the round's net result. ``compact``: a settled seat's
@@ -291,7 +304,7 @@ def seat_rows(view: TableView, state: DisplayState, label: Callable[[str], str],
         selected = s.seat == state.selected
         seat = Text(f"{'▶' if selected else ' '}{s.seat}", style="reverse bold" if selected else "bold")
         status = Text()
-        banks = s.banker or (s.seat == bank and not s.in_play)
+        banks = bank is not None and s.seat == bank and not s.in_play  # one seat banks: the round's, else the next one's
         if banks:
             status.append("DP" if banker == "dp" else "BANK", style="bold magenta")
         elif s.in_play:
@@ -315,6 +328,9 @@ def seat_rows(view: TableView, state: DisplayState, label: Callable[[str], str],
         result = Text("")
         if banks:
             items, lead, result = bank_cells(view, state, s.seat, results, in_round)
+        elif s.in_play and voided(view):
+            items = _wager_items(s.wagers, label, RESULT_STYLES["no-action"])
+            lead = Text("returned", style="bold cyan")
         elif settled and len(settled) > 1 and all(r.kind == "no-action" for r in settled):
             items = [Text(f"NA every bet returned {money(sum(r.stake for r in settled))}", style=RESULT_STYLES["no-action"])]
             result = Text(_signed(0), style="white")
@@ -391,7 +407,7 @@ def seats_block(view: TableView, state: DisplayState, width: int) -> tuple[list[
     for kind, (mark, meaning) in MARKS.items():
         if kind in shown_kinds:
             legend.append(Text.assemble((mark, RESULT_STYLES[kind]), f" {meaning}"))
-    statuses = {r.status.plain.split(" ")[0] for r in rows} | {"next:" for r in rows if r.money_lead is not None}
+    statuses = {r.status.plain.split(" ")[0] for r in rows} | {"next:" for r in rows if r.money_lead is not None and r.money_lead.plain == "next:"}
     for word, meaning in STATUS_WORDS.items():
         if word in statuses:
             legend.append(Text.assemble((word, "bold"), f" {meaning}"))
@@ -491,6 +507,7 @@ def describe_prompt(prompt: Prompt) -> str:
         "offer_bank": "no seat has the bank: select the seat that takes it, then o (o alone: the first seat in play)",
         "discard": "shuffler discards the rest of the deck",
         "end_round": "pay and collect, then end the round (E)",
+        "return_wagers": "return wagers (round voided), then end the round (E)",
         "change_shoe": "change the shoe (reshuffle due)",
         "identify": "identify the misread card (i)",
         "resolve": "SUPERVISOR: resolve the hold (S) or void the round (V)",
@@ -569,7 +586,7 @@ def status_line(state: DisplayState) -> Text:
         t = Text("» ", style="bold yellow", no_wrap=True, overflow="ellipsis")
         t.append(state.prompt.shown(), style="bold")
         t.append("▏", style="blink")
-        t.append("   Enter ok · Esc cancel", style="dim")
+        t.append("   y yes · any other key no" if state.prompt.yes_no else "   Enter ok · Esc cancel", style="dim")
         return t
     if state.status:
         return Text(("✗ " if state.status_error else "· ") + state.status, style="bold red" if state.status_error else "",
