@@ -194,7 +194,10 @@ class RoundRecord:
 
     @property
     def net(self) -> int:
-        """The players' net over the logged settlement (cents; + = the players won)."""
+        """The players' net over the logged settlement (cents; + = the players won); a voided
+        round's is 0: its wagers were returned, whatever was settled before the void."""
+        if self.status == VOIDED:
+            return 0
         return sum(int(row[-1] or 0) for row in self.settled)
 
     def to_dict(self, *, detail: bool = True) -> dict[str, Any]:
@@ -206,6 +209,11 @@ class RoundRecord:
             "wagers": self.wagers, "players": self.players or {}, "problems": self.problems,
             "violations": self.violations,
         }
+        if self.status == VOIDED:  # a voided round's wagers went back to the players: nothing won or lost
+            void = self.voided_by
+            returned = getattr(void, "returned", None)
+            out["returned"] = returned if returned is not None else (self.wagers or {})
+            out["returned_stake"] = getattr(void, "banker_stake", None)
         if detail:
             settled = self.logged
             # a matching settlement is the logged one: the same rows (JSON writes them out twice)
