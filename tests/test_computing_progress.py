@@ -1,17 +1,24 @@
 """A computation that takes over two seconds shows its share done and its ETA on stderr
 (``progress.Told``), one line redrawn in place and wiped at the end; a shorter one draws nothing;
 its start and end are said on their own lines even where no line is drawn. The solve of Texas
-Hold'em Bonus tells its share as it goes (``holdem.solve``), driven here on a small part of it."""
+Hold'em Bonus tells its share as it goes (``holdem.solve``), driven here on a small part of it.
+Work whose length is not known before (numba compiling a game's decision math for ``review
+--seat``) is said once it has run a while, with how long it took."""
 
 from __future__ import annotations
 
 import io
+import re
+import time
+from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
 from tablectl.gamemath.holdem import main as hm
 from tablectl.gamemath.holdem import solve
 from tablectl.progress import Told, describe_share
+from tablectl.review import seat_decisions
 
 
 class Clock:
@@ -45,7 +52,7 @@ def test_a_computation_over_two_seconds_shows_its_share_done_and_eta_on_one_redr
 
 
 def test_a_computation_under_two_seconds_draws_nothing_but_its_start_and_end() -> None:
-    assert computed(1.5, 10) == "tablectl: solving the game\ntablectl: solved in 2 s\n"
+    assert computed(1.5, 10) == "\r\x1b[Ktablectl: solving the game\n\r\x1b[Ktablectl: solved in 2 s\n"
 
 
 def test_off_a_terminal_only_the_start_and_the_end_are_said() -> None:
@@ -71,3 +78,34 @@ def test_the_solve_tells_its_share_as_each_starting_hand_is_decided() -> None:
 
 def test_the_solve_stages_add_up_to_the_whole() -> None:
     assert abs(sum(solve._WEIGHTS.values()) - 1.0) < 1e-9
+
+
+def test_work_of_unknown_length_running_past_its_notice_is_said_and_how_long_it_took() -> None:
+    stream = io.StringIO()
+    with Told(stream, False, after=0.05).slow("compiling", "compiled in {seconds} s"):
+        time.sleep(0.3)
+    assert re.fullmatch(r"tablectl: compiling\ntablectl: compiled in \d+ s\n", stream.getvalue())
+
+
+def test_work_of_unknown_length_ending_before_its_notice_says_nothing() -> None:
+    stream = io.StringIO()
+    with Told(stream, True, after=5.0).slow("compiling", "compiled in {seconds} s"):
+        pass
+    assert stream.getvalue() == ""
+
+
+def test_review_says_when_the_first_valuation_of_a_games_decisions_takes_seconds_and_only_then(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def slow_judge(hands: object, rules: object, decks: int) -> list[object]:
+        time.sleep(0.3)
+        return []
+
+    monkeypatch.setattr(seat_decisions, "judge_round", slow_judge)
+    stream = io.StringIO()
+    judged = seat_decisions.SeatDecisions(1, told=Told(stream, False, after=0.05))
+    hands = SimpleNamespace(game="texas-holdem-bonus")
+    for _ in range(2):
+        judged._judge(hands, None, 1)  # type: ignore[arg-type]
+    assert re.fullmatch("tablectl: preparing the exact math of texas-holdem-bonus decisions [(]compiled on its first "
+                        r"use on this machine, then loaded[)]\ntablectl: texas-holdem-bonus decision math ready in \d+ s\n",
+                        stream.getvalue())

@@ -9,13 +9,16 @@ terminal (``wanted``): piped, redirected or under CI, stderr gets nothing extra.
 ``Told`` is what a command tells while it computes: messages on lines of their own (the start
 and the end of a long computation, and how long it took, always: never silent), and the share
 done of the computation running, with its ETA, on one redrawn line (``describe_share``) where
-``shown``, from two seconds into it (a shorter one draws nothing).
+``shown``, from two seconds into it (a shorter one draws nothing); work whose length is not known
+before (``slow``) is said once it has run two seconds, and how long it took.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
 _MIB = 1 << 20
@@ -124,9 +127,10 @@ class Told:
             self.say(message)
 
     def say(self, message: str) -> None:
-        """*message* on a line of its own, shown or not."""
-        self._wipe()
-        self._write(f"{self.prefix}{message}\n")
+        """*message* on a line of its own, shown or not (on a terminal, over any progress line
+        drawn there)."""
+        self._drawn_at = None
+        self._write(f"{_WIPE if self.shown else ''}{self.prefix}{message}\n")
 
     def begin(self, what: str) -> None:
         """A computation starts: its share line names it *what*."""
@@ -146,6 +150,28 @@ class Told:
         """The computation is over: its line wiped; the seconds since ``begin``."""
         self._wipe()
         return self.clock() - self._began
+
+    @contextmanager
+    def slow(self, what: str, done: str) -> Iterator[None]:
+        """Work whose length cannot be known before (a JIT compile, once per machine): if it
+        runs ``after`` seconds, *what* is said then (from a timer thread: the work may hold no
+        Python lines to run) and, when it ends, *done* with its seconds (``{seconds}``)."""
+        said = threading.Event()
+
+        def notice() -> None:
+            said.set()
+            self.say(what)
+
+        start = time.monotonic()
+        timer = threading.Timer(self.after, notice)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
+            if said.is_set():
+                self.say(done.format(seconds=f"{time.monotonic() - start:.0f}"))
 
     def _wipe(self) -> None:
         if self._drawn_at is not None:

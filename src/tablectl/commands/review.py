@@ -122,9 +122,10 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
             sink = spool if spool is not None else (lambda rnd: None)
         judged = None
         if seat is not None:
+            from tablectl.progress import Told, wanted
             from tablectl.review.seat_decisions import SeatDecisions
 
-            sink = judged = SeatDecisions(seat, top, then=sink)
+            sink = judged = SeatDecisions(seat, top, then=sink, told=Told(sys.stderr, wanted(progress, sys.stderr)))
         shown = log_progress("review", files, progress)
         try:
             report = review(files, trust or (), partial=partial, setup=setup, anchors=anchors, rounds=sink,

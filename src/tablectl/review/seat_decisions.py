@@ -13,6 +13,7 @@ import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from tablectl.cards import text as card_text
 from tablectl.detection.rows import detection_rows
@@ -20,7 +21,9 @@ from tablectl.detection.screen import ALPHA, DecisionRow, SeatTest, screen
 from tablectl.gamemath.decisions.judge import JudgedDecision, judge_round, main_wager
 from tablectl.gamemath.decisions.value import DecisionError
 from tablectl.games import GAMES
+from tablectl.progress import Told
 from tablectl.review.model import RoundRecord
+from tablectl.rounds import RoundHands
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +51,10 @@ class SeatDecisions:
     """Collects one seat's costliest decisions (``top`` of them) and every one only the dealer's
     cards explain; counts the decisions judged and not valued."""
 
-    def __init__(self, seat: int, top: int = 10, then: Callable[[RoundRecord], None] | None = None) -> None:
-        self.seat, self.top, self.then = seat, top, then
+    def __init__(self, seat: int, top: int = 10, then: Callable[[RoundRecord], None] | None = None,
+                 told: Told | None = None) -> None:
+        self.seat, self.top, self.then, self.told = seat, top, then, told
+        self._games: set[str] = set()  # whose decisions were valued once (their math compiled)
         self.judged = self.not_valued = 0
         self.total_cost = 0.0  # cents
         self._costly: list[tuple[Fraction, int, SeatDecision]] = []
@@ -69,7 +74,7 @@ class SeatDecisions:
         if hands is None or how is None or not any(s.seat == self.seat for s in hands.seats):
             return
         try:
-            judged = [j for j in judge_round(hands, how[0], how[1] or 1) if j.point.seat == self.seat]
+            judged = [j for j in self._judge(hands, how[0], how[1] or 1) if j.point.seat == self.seat]
         except DecisionError:
             return
         seat = next(s for s in hands.seats if s.seat == self.seat)
@@ -80,6 +85,16 @@ class SeatDecisions:
         for j in judged:
             self._add(rnd, j, stake, tuple(map(card_text, seat.cards)), tuple(map(card_text, hands.dealer)),
                       tuple(map(card_text, hands.board)))
+
+    def _judge(self, hands: RoundHands, rules: Any, decks: int) -> list[JudgedDecision]:
+        """The round's decisions judged; the first of a game's said on ``told`` if it takes
+        seconds (its decision math is compiled on its first use on a machine)."""
+        if self.told is None or hands.game in self._games:
+            return judge_round(hands, rules, decks)
+        self._games.add(hands.game)
+        with self.told.slow(f"preparing the exact math of {hands.game} decisions (compiled on its first use on this "
+                            "machine, then loaded)", f"{hands.game} decision math ready in {{seconds}} s"):
+            return judge_round(hands, rules, decks)
 
     def _add(self, rnd: RoundRecord, j: JudgedDecision, stake: int | None, own: tuple[str, ...],
              dealer: tuple[str, ...], board: tuple[str, ...]) -> None:
