@@ -194,6 +194,8 @@ class Shift:
     dealer_change: int = 6  # before this round
     shoe_change: int = 11  # before this round
     planted: int = 15  # in this round: E before the procedure is complete (too few cards)
+    void: int = 0  # in this round, after its first card: the supervisor voids it (V), no hold before
+    slip: int = 0  # before this round: n while the cards are still out of a continuous shuffler
 
 
 @dataclass
@@ -207,6 +209,9 @@ class Log:
     dealer_changed: bool = False
     bank_offered: bool = False
     shoe_changed: bool = False
+    voided_in: int | None = None
+    void_screen: Screen | None = None  # the screen after the void: the wagers returned
+    slip_screen: Screen | None = None  # the screen after n with the cards out
 
 
 class ScreenDealer:
@@ -223,6 +228,7 @@ class ScreenDealer:
         self.step_timeout = step_timeout
         self.log = Log()
         self._prepared: set[int] = set()
+        self._void_dealt = False  # a card of the round to void was dealt
 
     def press(self, keys: bytes, before: Screen | None, *, table_moves: bool = False, reply: bool = False,
               quiet: bool = False) -> Screen:
@@ -300,6 +306,17 @@ class ScreenDealer:
         if s.decision is not None:
             seat, options = s.decision
             return self.press(options[self.rng.choice(sorted(options))].encode(), s, table_moves=True, reply=True)
+        if nxt.startswith(("deal:", "packet of")) and s.round == self.shift.void and self.log.voided_in is None and s.state == "IN ROUND":
+            if self._void_dealt:
+                self.log.voided_in = s.round
+                return self.press(b"Vydemo\rdemo\rvoid: dispute at the table\r", s, table_moves=True, reply=True)
+            self._void_dealt = True
+        if nxt.startswith("return wagers"):
+            self.log.void_screen = self.log.void_screen or s
+            return self.press(b"E", s, table_moves=True, reply=True)
+        if nxt.startswith("return ") and s.round + 1 == self.shift.slip and self.log.slip_screen is None:
+            self.log.slip_screen = self.press(b"n", s, reply=True)
+            return self.log.slip_screen
         if nxt.startswith(("deal:", "packet of")) and s.round == self.shift.planted and self.log.planted_in is None and s.state == "IN ROUND":
             self.log.planted_in = s.round
             return self.press(b"Ey", s, table_moves=True, reply=True)

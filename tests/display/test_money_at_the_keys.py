@@ -113,3 +113,11 @@ def test_a_voided_round_shows_VOID_until_the_next_round_and_a_batch_shuffler_shu
     s = k.type(b"E", lambda s: s.state != "SETTLING")
     assert "VOID 1" in s.text.splitlines()[0]
     assert s.state == "RESHUFFLE DUE" and not s.next.startswith("start a round"), s.text
+
+
+def test_dollar_keeps_the_seat_so_a_second_dollar_tie_5_adds_a_tie_and_runs_no_command(keys: Callable[[str], Keys]) -> None:
+    k = keys("one-card-poker")
+    k.type(b"1$25\r", "seat 1 bets primary $25")
+    s = k.type(b"$tie 5\r", lambda s: "tie" in s.status or s.status.startswith("✗ "))
+    assert s.status.rstrip() == "· seat 1 bets primary $25 tie $5" and not s.prompt_open
+    assert "next: primary $25 tie $5" in k.seat_row(1) and k.seat_row(1).startswith("▶1 ")

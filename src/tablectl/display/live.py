@@ -370,7 +370,8 @@ class LiveDisplay:
             if error is None:
                 self.state = self.state.with_status(f"✓ {label}")
             else:
-                self.state = self.state.with_status(f"{label}: rejected: {error}", error=True)
+                # the reason first: a round's seats would push what to do off a narrow status line
+                self.state = self.state.with_status(f"{label.partition(' (seats ')[0]}: rejected: {error}", error=True)
         while True:
             try:
                 note = self.notes.get_nowait()
