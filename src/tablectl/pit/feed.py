@@ -254,8 +254,9 @@ class Feed:
         nc = None
         while nc is None and not stop.is_set():
             try:
-                nc = await connect(self.url, self.credentials, name="tablectl-pit", disconnected_cb=disconnected,
-                                   reconnected_cb=reconnected)
+                # nats-py retries a first connection for ever: give up now and then to say so (and to see a stop)
+                nc = await asyncio.wait_for(connect(self.url, self.credentials, name="tablectl-pit",
+                                                    disconnected_cb=disconnected, reconnected_cb=reconnected), 3.0)
             except Exception:  # noqa: BLE001 - no broker answers yet (refused, timeout, TLS): tried again
                 self.on_status(f"broker unreachable at {self.url}: retrying")
                 with contextlib.suppress(asyncio.TimeoutError):
