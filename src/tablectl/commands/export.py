@@ -55,8 +55,11 @@ def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], wait
     from the keyring (or --key)."""
     from tablectl.analytics.dataset.store import DatasetBusyError, DatasetError
     from tablectl.analytics.export.logs import export_logs, logs_by_table
+    from tablectl.commands.interrupt import exit_on_interrupt
     from tablectl.eventlog.errors import LogInputError
     from tablectl.files import LinkRefusedError
+
+    exit_on_interrupt()
 
     def busy(message: str) -> None:
         click.echo(f"tablectl: {message}", err=True)

@@ -71,6 +71,9 @@ def command(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
     """Verify the log in PATH... (log files, or a directory of them) with the table's keys from the
     keyring, rebuild every round and settle it again with the rules engine, list the anomalies
     and judge the shuffles. With no trusted key only the chain is checked."""
+    from tablectl.commands.interrupt import exit_on_interrupt
+
+    exit_on_interrupt()
     if seat is not None and as_json:
         raise CommandError("--seat: a section of the text report; not with --json", EXIT_USAGE)
     _review(paths, keys, keyring_dir, as_json, round_id, html_path, config_path, partial, anchor_path, progress,
