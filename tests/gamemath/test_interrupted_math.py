@@ -1,7 +1,9 @@
 """A long computation stops at once: ``tablectl math texas-holdem-bonus`` and ``tablectl floor``
 solving the Texas Hold'em Bonus main game on a machine that has not cached it, sent SIGINT
 (Ctrl-C) or SIGTERM once they show their progress, end within 2 s of the signal with exit 130,
-leave no process behind and no cache file half written: the next run solves again.
+leave no process behind and no cache file half written: the next run solves again. The hours
+long hole-card count (``--advantage``) stops as soon, its workers with it, every hand it has
+counted kept whole.
 
 Real processes, each with its own empty cache (``XDG_CACHE_HOME``); the signal is sent as soon as
 the progress line shows, two seconds into the solve, so each test takes seconds.
@@ -9,6 +11,7 @@ the progress line shows, two seconds into the solve, so each test takes seconds.
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -68,3 +71,15 @@ def test_floor_solving_the_main_game_stops_within_two_seconds_of_a_signal_and_le
     assert "computing the Texas Hold'em Bonus main game's optimal strategy" in stopped.stderr
     assert_stopped_at_once(stopped, "floor")
     assert_no_cache_file(tmp_path)
+
+
+@SIGNALS
+def test_the_hole_card_count_stops_within_two_seconds_of_a_signal_keeping_each_hand_counted_whole(
+        signum: int, tmp_path: Path) -> None:
+    proc = start(["math", "texas-holdem-bonus", "--advantage", "--workers", "2", "--progress"],
+                 {"XDG_CACHE_HOME": str(tmp_path)})
+    stopped = stop_after(proc, b"hands counted", signum)  # a hand counted, two in progress
+    assert_stopped_at_once(stopped, "math")
+    [results] = (tmp_path / "tablectl").glob("*.units.jsonl")
+    lines = results.read_text(encoding="utf-8").splitlines()
+    assert lines and all(json.loads(line)["k"] for line in lines)

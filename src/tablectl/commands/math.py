@@ -77,7 +77,7 @@ def command(game: str, decks: int | None, as_json: bool, quick: bool, strategy_f
     if workers is not None and not count_advantage:
         raise CommandError("--workers: only with --advantage", EXIT_USAGE)
     if count_advantage:
-        _count_hole_card(workers or os.cpu_count() or 1)
+        _count_hole_card(workers or os.cpu_count() or 1, told)
     slow = GAMES[game].slow_advantage
     advantage = not (quick and slow)
     if not advantage:
@@ -124,26 +124,26 @@ def _will_solve(strategy_file: Path | None, export: Path | None, told: Told) -> 
     return True
 
 
-def _count_hole_card(workers: int) -> None:
-    """Texas Hold'em Bonus's hole-card count, going on from where the last one stopped, with
-    its progress on a terminal."""
+def _count_hole_card(workers: int, told: Told) -> None:
+    """Texas Hold'em Bonus's hole-card count, going on from where the last one stopped: said on
+    stderr, with its progress where ``told`` shows it."""
     import sys
     import time
 
     from tablectl.gamemath.advantage import holdem_run as run
-    from tablectl.progress import wanted
 
-    shown = wanted(None, sys.stderr)
     start = time.monotonic()
 
     def progress(done: int, of: int, this_run: int) -> None:
-        if shown:
+        if told.shown:
             sys.stderr.write("\r\x1b[K" + run.describe(done, of, this_run, time.monotonic() - start))
             sys.stderr.flush()
 
-    if shown:
-        click.echo(f"tablectl: counting Texas Hold'em Bonus with the dealer's hole cards seen (hours of CPU; "
-                   f"stop at any time, a later run goes on): {run.results_path()}", err=True)
-    run.count(progress=progress, workers=workers)
-    if shown:
-        sys.stderr.write("\r\x1b[K")
+    told.say(f"counting Texas Hold'em Bonus with the dealer's hole cards seen (hours of CPU; stop at any time, a "
+             f"later run goes on): {run.results_path()}")
+    try:
+        run.count(progress=progress, workers=workers)
+    finally:
+        if told.shown:
+            sys.stderr.write("\r\x1b[K")
+    told.say(f"Texas Hold'em Bonus's hole-card count: {time.monotonic() - start:.0f} s in this run")

@@ -13,9 +13,9 @@ When every unit is counted the two figures are written to the advantage cache
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 
@@ -87,13 +87,21 @@ def _count_one(job: tuple[str, tuple[int, ...], int], deck: list[int], ante_pays
 
 def _counted(todo: list[tuple[str, tuple[int, ...], int]], deck: list[int], ante_pays_from: str,
              workers: int) -> Iterator[np.ndarray]:
-    """Each unit's sums, in the order of ``todo``: counted here, or by ``workers`` processes."""
+    """Each unit's sums, in the order of ``todo``: counted here, or by ``workers`` processes
+    (ended at once if the run is stopped: a unit is kept only once counted)."""
     one = partial(_count_one, deck=deck, ante_pays_from=ante_pays_from)
     if workers <= 1 or len(todo) < 2:
         yield from map(one, todo)
         return
-    with ProcessPoolExecutor(workers) as pool:
-        yield from pool.map(one, todo)
+    pool = multiprocessing.Pool(workers)
+    try:
+        yield from pool.imap(one, todo)
+        pool.close()
+    except BaseException:  # a stop (Ctrl-C, SIGTERM): the units in progress end now, counted again next run
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
 
 
 def count(ante_pays_from: str = ANTE_PAYS_FROM, cache: Path | None = None, progress: Progress | None = None,

@@ -13,11 +13,15 @@ node is worth ``X + t Y + max(Y, 0)``; at a flop node, ``t = 1`` iff the sum of 
 positive. Every count is an integer; nothing is sampled.
 
 How it is fast enough: the player's 169 starting hands (suit isomorphism; each stands for 4, 6
-or 12 of the 1,326 deals) against every one of the C(52,5) boards, walked once; per board the
-1,081 two-card hands are ranked once (table lookups built from the rules engine's evaluator,
-``holdem_tables``), and each starting hand's wins and ties against the 990 dealer hands disjoint
-from it come from counts over all 1,081 less those sharing one of its cards (inclusion and
-exclusion). Each (hand, board) result goes to the five turn nodes inside the board.
+or 12 of the 1,326 deals) against every one of the C(52,5) boards, walked once — a board and its
+mirror (suits 2 and 3 exchanged, which the starting hands do not hold) once for both; per board
+the 1,081 two-card hands are ranked once (table lookups built from the rules engine's evaluator,
+``holdem_tables``; on a board holding no suit four times, as the 91 rank pairs and the few
+suited hands that make a flush), and each starting hand's wins and ties against the 990 dealer
+hands disjoint from it come from counts over all 1,081 less those sharing one of its cards
+(inclusion and exclusion). Each (hand, board) result goes to the five turn nodes inside the
+board, two-byte counts (at most 46 x 990). The walk runs about a thousand boards per call
+(``count_nodes``), so the process runs Python, and so handles a signal, many times a second.
 """
 
 from __future__ import annotations

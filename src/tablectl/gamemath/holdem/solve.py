@@ -68,18 +68,17 @@ def solve(progress: Progress | None = None, *, keep_nodes: bool = False) -> Solu
     stages = _Stages(progress)
     reps, weights, labels = hm.starting_hands()
     n = len(labels)
-    nodes: hm.NodeCounts | None = hm.count_nodes(reps, stages.stage("boards", int(hm.boards_after(hm.board_prefixes()).sum())))
-    assert nodes is not None
+    nodes = hm.count_nodes(reps, stages.stage("boards", int(hm.boards_after(hm.board_prefixes()).sum())))
     variants = len(hm.VARIANTS)
     turn_bets = np.zeros((variants, n, hm.FLOP_NODES), np.bool_)
     river_bets = np.zeros((variants, n, hm.NODES), np.bool_)
     step = stages.stage("decisions", variants * n)
     found = [hm.decisions(reps, nodes, variant, step, turn_bets[v], river_bets[v]) for v, variant in enumerate(hm.VARIANTS)]
     flop_tally, turn_tally = _tallies(reps, nodes, found[0].flop_y, stages.stage("rules", 2 * n))
-    if not keep_nodes:
-        nodes = None
+    kept = nodes if keep_nodes else None
+    del nodes  # the most memory: let go before the shares' walk
     shares = hm.shares(reps, turn_bets, river_bets, stages.stage("shares", n))
-    return Solution(reps, weights, labels, nodes, found, shares, flop_tally, turn_tally)
+    return Solution(reps, weights, labels, kept, found, shares, flop_tally, turn_tally)
 
 
 def _tallies(reps: np.ndarray, nodes: hm.NodeCounts, flop_y: np.ndarray,
