@@ -109,3 +109,11 @@ def test_keyring_retire_refuses_a_seq_past_64_bits_in_one_line(ring: Path) -> No
 def test_a_keyring_as_tablectl_writes_it_is_read(ring: Path) -> None:
     result = tablectl("keyring", "list", "--keyring", ring)
     assert result.exit_code == 0 and key_id(kr.load(ring, "T1")[0].key) in result.output, result.output
+
+
+def test_a_keyring_file_with_no_keys_left_reads_as_no_enrolment(tmp_path: Path) -> None:
+    folder = tmp_path / "keyring"
+    folder.mkdir(mode=0o700)
+    (folder / "t1.toml").write_text("# every key of t1 removed by hand\n")
+    (folder / "t1.toml").chmod(0o600)
+    assert kr.load(folder, "t1") == []

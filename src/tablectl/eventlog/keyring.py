@@ -150,7 +150,7 @@ def _entry_places(path: Path, text: str, count: int) -> list[tuple[str, str]]:
     if len(starts) != count:
         return [(str(path), str(path))] * count
     places = []
-    for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
+    for start, end in zip(starts, [*starts[1:], len(lines)][:len(starts)], strict=True):
         seq_line = next((i for i in range(start, end) if _FROM_SEQ.match(lines[i])), start)
         places.append((f"{path}:{start + 1}", f"{path}:{seq_line + 1}"))
     return places
