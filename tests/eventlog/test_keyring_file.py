@@ -114,6 +114,6 @@ def test_a_keyring_as_tablectl_writes_it_is_read(ring: Path) -> None:
 def test_a_keyring_file_with_no_keys_left_reads_as_no_enrolment(tmp_path: Path) -> None:
     folder = tmp_path / "keyring"
     folder.mkdir(mode=0o700)
-    (folder / "t1.toml").write_text("# every key of t1 removed by hand\n")
+    (folder / "t1.toml").write_text('table = "t1"  # every key removed by hand\n')
     (folder / "t1.toml").chmod(0o600)
     assert kr.load(folder, "t1") == []
