@@ -117,3 +117,14 @@ def test_a_keyring_file_with_no_keys_left_reads_as_no_enrolment(tmp_path: Path) 
     (folder / "t1.toml").write_text('table = "t1"  # every key removed by hand\n')
     (folder / "t1.toml").chmod(0o600)
     assert kr.load(folder, "t1") == []
+
+
+def test_a_link_planted_at_the_keyring_lock_is_refused_and_its_target_untouched(ring: Path, tmp_path: Path) -> None:
+    victim = tmp_path / "anchors.jsonl"
+    victim.write_text("history\n")
+    (ring / ".lock").unlink(missing_ok=True)
+    (ring / ".lock").symlink_to(victim)
+    pub = save_keypair(tmp_path / "keys").public
+    line = one_line(tablectl("keyring", "add", "T2", pub, "--keyring", ring))
+    assert ".lock" in line and victim.read_text() == "history\n"
+    assert not (ring / "T2.toml").exists()

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from tablectl.files import private_mkdir, read_regular
+from tablectl.files import atomic_write, open_lock, private_mkdir, read_regular
 
 from . import logformat as fmt
 from .keyplace import beside_log
@@ -293,25 +293,9 @@ def _render(table: str, enrolled: list[Enrolment]) -> bytes:
 
 def _write(directory: Path, table: str, enrolled: list[Enrolment]) -> None:
     path = table_file(directory, table)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, FILE_MODE)
-        try:
-            os.fchmod(fd, FILE_MODE)
-            view = memoryview(_render(table, enrolled))
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-        dfd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
+        atomic_write(path, _render(table, enrolled), FILE_MODE, what="keyring file")
     except OSError as e:
-        tmp.unlink(missing_ok=True)
         raise KeyringError(f"{path}: cannot write the keyring: {e.strerror or e}") from None
 
 
@@ -325,10 +309,10 @@ class _locked:
     def __enter__(self) -> None:
         try:
             private_mkdir(self.directory, DIR_MODE)
-            self.fd = os.open(self.directory / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+            self.fd = open_lock(self.directory / ".lock", FILE_MODE, "keyring lock")
             fcntl.flock(self.fd, fcntl.LOCK_EX)
         except OSError as e:
-            raise KeyringError(f"{self.directory}: cannot use the keyring: {e.strerror or e}") from None
+            raise KeyringError(f"{e.filename or self.directory}: cannot use the keyring: {e.strerror or e}") from None
 
     def __exit__(self, *exc: object) -> None:
         os.close(self.fd)
