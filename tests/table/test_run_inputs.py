@@ -84,3 +84,13 @@ def test_a_simulated_run_under_umask_0_creates_nothing_group_or_world_writable(t
         mode = stat.S_IMODE(path.stat().st_mode)
         assert not mode & (stat.S_IWGRP | stat.S_IWOTH), f"{path}: {mode:o}"
     assert stat.S_IMODE((tmp_path / "keyring" / "ocp-1.toml").stat().st_mode) == 0o644
+
+
+def test_a_link_planted_at_the_mistakes_log_is_refused_before_the_table_starts(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep\n")
+    (tmp_path / "mistakes.jsonl").symlink_to(victim)
+    proc = run(str(CONFIG), "--simulate", "--headless", "--autoplay", "1", "--log-dir", str(tmp_path / "logs"),
+               "--mistakes", "0.5", "--mistakes-log", str(tmp_path / "mistakes.jsonl"))
+    assert "mistakes.jsonl" in one_line_refusal(proc)
+    assert victim.read_text() == "keep\n" and not (tmp_path / "logs").exists()

@@ -305,6 +305,15 @@ def _run(
     from tablectl.eventlog import EventLogError, KeyFileError, LogCorruptError, LogFailedError
     from tablectl.table.runtime import TableRuntime
 
+    out = None  # the mistakes log, opened before the table starts (a refusal leaves no log behind)
+    if mistakes_log is not None:
+        from tablectl.files import open_or_create
+
+        try:  # never through a planted link
+            out = os.fdopen(open_or_create(mistakes_log, 0o640, "mistakes log", os.O_WRONLY | os.O_TRUNC)[0], "w",
+                            encoding="utf-8")
+        except OSError as e:
+            raise CommandError(f"{mistakes_log}: cannot write the mistakes log: {e.strerror or e}", EXIT_USAGE) from None
     runtime = TableRuntime(
         config, simulate=simulate, log_dir=log_dir, seed=seed, signing_key=signing_key, sim_options={"faults": list(faults)},
         demo_supervisor=demo_supervisor,
@@ -324,7 +333,6 @@ def _run(
         raise CommandError(f"{config.source}: log: {e}", EXIT_USAGE) from None
     except (EventLogError, KeyFileError) as e:
         raise CommandError(f"{config.source}: log: {e}", EXIT_USAGE) from None
-    out = open(mistakes_log, "w", encoding="utf-8") if mistakes_log is not None else None  # noqa: SIM115
     writer = None
     if profiles:
         from tablectl.table.simulated.profiles import truth_record
