@@ -44,7 +44,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import IO, Any
 
 import click
 
@@ -189,6 +189,15 @@ def _command(
         except Invalid as e:
             raise CommandError(f"--dealer: {e.reason}", EXIT_USAGE) from None
     where = log_dir or config.log.dir
+    out = None  # the mistakes log, opened before anything is made (a refusal leaves no key, no log behind)
+    if mistakes_log is not None:
+        from tablectl.files import open_or_create
+
+        try:  # never through a planted link
+            out = os.fdopen(open_or_create(mistakes_log, 0o640, "mistakes log", os.O_WRONLY | os.O_TRUNC)[0], "w",
+                            encoding="utf-8")
+        except OSError as e:
+            raise CommandError(f"{mistakes_log}: cannot write the mistakes log: {e.strerror or e}", EXIT_USAGE) from None
     _check_log_dir(where, "--log-dir" if log_dir is not None else f"{config.source}: log.dir")
     from tablectl.table.simulated.profiles import ProfileError, parse_profiles
     from tablectl.table.simulated.truth import default_truth_path
@@ -217,7 +226,7 @@ def _command(
     if termination.requested:
         raise SystemExit(EXIT_INTERRUPTED)  # nothing was opened yet
     _run(
-        config, simulate=simulate, rounds=rounds, seed=seed, log_dir=log_dir, rate=rate or 0.0, mistakes_log=mistakes_log,
+        config, simulate=simulate, rounds=rounds, seed=seed, log_dir=log_dir, rate=rate or 0.0, mistakes_out=out,
         headless=headless, pace=0.25 if pace is None else pace, signing_key=key, faults=faults, termination=termination,
         demo_supervisor=demo, player_errors=player_errors or 0.0, profiles=profiles, truth=truth,
     )
@@ -293,7 +302,7 @@ def _failure(config, error: BaseException) -> CommandError:  # type: ignore[no-u
 
 def _run(
     config, *, simulate: bool, rounds: int | None, seed: int | None, log_dir: Path | None, rate: float,
-    mistakes_log: Path | None, headless: bool = True, pace: float = 0.0, signing_key: Path | None = None,
+    mistakes_out: IO[str] | None, headless: bool = True, pace: float = 0.0, signing_key: Path | None = None,
     faults: tuple[str, ...] = (),
     termination: _Termination | None = None,
     demo_supervisor: bool = False,
@@ -305,15 +314,6 @@ def _run(
     from tablectl.eventlog import EventLogError, KeyFileError, LogCorruptError, LogFailedError
     from tablectl.table.runtime import TableRuntime
 
-    out = None  # the mistakes log, opened before the table starts (a refusal leaves no log behind)
-    if mistakes_log is not None:
-        from tablectl.files import open_or_create
-
-        try:  # never through a planted link
-            out = os.fdopen(open_or_create(mistakes_log, 0o640, "mistakes log", os.O_WRONLY | os.O_TRUNC)[0], "w",
-                            encoding="utf-8")
-        except OSError as e:
-            raise CommandError(f"{mistakes_log}: cannot write the mistakes log: {e.strerror or e}", EXIT_USAGE) from None
     runtime = TableRuntime(
         config, simulate=simulate, log_dir=log_dir, seed=seed, signing_key=signing_key, sim_options={"faults": list(faults)},
         demo_supervisor=demo_supervisor,
@@ -358,18 +358,18 @@ def _run(
         if termination is not None:
             termination.arm(stop_at_once)
         if headless:
-            why = _run_headless(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, players=seated,
+            why = _run_headless(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=mistakes_out, players=seated,
                                 where=where, stopping=stopping)
         else:
-            why = _run_display(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=out, players=seated,
+            why = _run_display(controller, runtime, config, rounds=rounds, seed=seed, rate=rate, mistakes_out=mistakes_out, players=seated,
                                pace=pace, where=where, demo_supervisor=demo_supervisor, stopping=stopping)
     except KeyboardInterrupt:
         interrupted = True
         if termination is not None and termination.reason is not None:  # a signal before the table was armed
             stop_at_once(termination.reason)
     finally:
-        if out is not None:
-            out.close()
+        if mistakes_out is not None:
+            mistakes_out.close()
         if writer is not None:
             writer.close()
         runtime.stop(reason=why)  # a signed "shutdown" checkpoint closes the log, whatever ended the run
