@@ -60,7 +60,7 @@ from tablectl.table.inputs import (
     StartRound,
     SupervisorDenied,
 )
-from tablectl.table.layout import lay, reveal, take_back, trade_out
+from tablectl.table.layout import reveal, take_back, trade_out
 from tablectl.table.people import People
 from tablectl.table.restart.resume import LogState
 from tablectl.table.restart.takeover import take_over
@@ -119,6 +119,7 @@ class TableCore(lc.LifecycleModel):
         self.comp = Composition(config.decks)
         self.size = config.decks * DECK_SIZE
         self.cap_cards = pen.cap_cards(self.size, config.penetration_cap)
+        self._penetrations = pen.fractions(self.size)
         self.unread = 0  # misread cards not yet identified (they count towards penetration)
         self.exhausted = False
         self.capped_out = False
@@ -247,7 +248,8 @@ class TableCore(lc.LifecycleModel):
 
     @property
     def penetration(self) -> float:
-        return pen.fraction(self.comp.drawn + self.unread, self.size)
+        n = self.comp.drawn + self.unread
+        return self._penetrations[n] if n <= self.size else pen.fraction(n, self.size)
 
     def _violation(self, kind: str, detail: str, **fields: Any) -> None:
         if self._quiet:
@@ -345,7 +347,7 @@ class TableCore(lc.LifecycleModel):
             self.marks -= 1
             marked = True
         card = event.card
-        fields = self._card_fields(device, event.event_no)
+        fields = {"shoe": self.shoe, "round": self.round_no if self.in_round else None, "device": device, "event_no": event.event_no}
         if device != self.source:
             self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", **fields)
             self._violation(va.WRONG_STATE, f"a card from {device}, which is not this table's card device", card=_txt(card))
@@ -441,10 +443,14 @@ class TableCore(lc.LifecycleModel):
             face = "up" if face_up else "down"
             to = step.to
             self.log.append("dealt", card=None if card is None else CARD_TEXT[card], to=to, face=face, **fields)
-            lay(self.layout, to, card, face_up)
+            held = self.layout.get(to)  # == lay(self.layout, to, card, face_up)
+            if held is None:
+                self.layout[to] = [[card, face_up]]
+            else:
+                held.append([card, face_up])
             if card is None:
                 self._misread(device, event_no, "cursor", step.to, face)
-        if card is not None and advance:
+        if card is not None and advance and (cursor.effects or cursor.done):
             self._after_cursor()
 
     def _after_cursor(self) -> None:

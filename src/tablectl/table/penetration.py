@@ -40,3 +40,8 @@ def outlook(drawn: int, cap_cards: int, budget: int) -> str:
 def fraction(drawn: int, size: int) -> float:
     """Penetration as a fraction, rounded for the log (4 places)."""
     return round(drawn / size, 4) if size else 0.0
+
+
+def fractions(size: int) -> list[float]:
+    """``fraction(n, size)`` for every ``n`` from 0 to ``size``, by index (looked up per card)."""
+    return [fraction(n, size) for n in range(size + 1)]
