@@ -17,6 +17,7 @@ BENCH = ROOT / "bench"
 SMOKE: dict[str, list[list[str]]] = {
     "bench_advantage.py": [["--cards", "12", "--repeat", "1"]],
     "bench_collect.py": [["--tables", "2", "--lines", "400", "--repeat", "1"]],
+    "bench_dataset_check.py": [["--per-game", "1", "--days", "1", "--rounds", "3", "--repeat", "1"]],
     "bench_controller.py": [
         ["cost", "--cards", "60", "--games", "ocp", "--fsync", "off", "--append-lines", "500", "--settle-rounds", "50"],
         ["stack", "--cards", "60", "--games", "ocp", "--fsync", "off"],
