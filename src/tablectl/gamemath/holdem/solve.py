@@ -63,8 +63,9 @@ class _Stages:
 
 def solve(progress: Progress | None = None, *, keep_nodes: bool = False) -> Solution:
     """The whole solve (under a minute of CPU), ``progress`` told as it goes. The turn nodes'
-    counts (the most memory) are let go once the decisions and the rules' tallies are made,
-    unless ``keep_nodes`` (the strategy export reads them)."""
+    counts (the most memory) are let go as soon as they are read for the last time (the
+    qualified wins after the decisions, the rest after the rules' tallies), unless
+    ``keep_nodes`` (the strategy export reads them)."""
     stages = _Stages(progress)
     reps, weights, labels = hm.starting_hands()
     n = len(labels)
@@ -74,6 +75,8 @@ def solve(progress: Progress | None = None, *, keep_nodes: bool = False) -> Solu
     river_bets = np.zeros((variants, n, hm.NODES), np.bool_)
     step = stages.stage("decisions", variants * n)
     found = [hm.decisions(reps, nodes, variant, step, turn_bets[v], river_bets[v]) for v, variant in enumerate(hm.VARIANTS)]
+    if not keep_nodes:  # the qualified wins are the decisions' alone
+        nodes = hm.NodeCounts(nodes.won, nodes.lost, {})
     flop_tally, turn_tally = _tallies(reps, nodes, found[0].flop_y, stages.stage("rules", 2 * n))
     kept = nodes if keep_nodes else None
     del nodes  # the most memory: let go before the shares' walk
