@@ -397,6 +397,27 @@ def _virtual_dealer(controller, runtime, config, *, seed, rate, mistakes_out, pl
                          dealers=config.simulate.dealers)
 
 
+def _tell(line: str, wait: float = 2.0) -> None:
+    """``line`` on stdout, given up once stdout has taken nothing for ``wait`` seconds: the table has
+    stopped by then, and a terminal nobody reads (its buffer full under the display) must not keep
+    the process, and its signed shutdown, from ending. A signal meanwhile is retried, never stuck."""
+    import select
+    import sys
+
+    sys.stdout.flush()
+    data = memoryview((line + "\n").encode())
+    while data:
+        try:
+            _, ready, _ = select.select([], [1], [], wait)
+            if not ready:
+                return
+            data = data[os.write(1, data[:512]):]
+        except BlockingIOError:
+            continue
+        except OSError:  # stdout closed: nobody to tell
+            return
+
+
 def _report(config, report, where) -> str:  # type: ignore[no-untyped-def]
     return (
         f"{config.table}: {report.rounds} rounds, {report.cards} cards, {report.decisions} decisions, "
@@ -429,7 +450,7 @@ def _run_headless(controller, runtime, config, *, rounds, seed, rate, mistakes_o
         raise CommandError(f"{config.table}: {e}", EXIT_FINDINGS) from None
     if stopping():
         return STOP
-    click.echo(_report(config, report, where))
+    _tell(_report(config, report, where))
     return AUTOPLAY_DONE
 
 
@@ -464,7 +485,7 @@ def _run_display(controller, runtime, config, *, rounds, seed, rate, mistakes_ou
     if result.autoplay_error is not None:
         raise result.autoplay_error
     if result.autoplay_result is not None:
-        click.echo(_report(config, result.autoplay_result, where))
+        _tell(_report(config, result.autoplay_result, where))
         return AUTOPLAY_DONE
     if result.reason != DISPLAY_QUIT:
         click.echo(f"{config.table}: display ended ({result.reason}); log in {where}", err=True)
