@@ -273,7 +273,7 @@ def test_a_missing_holdem_main_game_is_computed_with_progress(tmp_path: Path, mo
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # a machine without the main game
     stored = orjson.loads(THB_MAIN.read_bytes())
     monkeypatch.setattr(holdem_strategy, "_run",
-                        lambda with_table=False: ([holdem_strategy._from_dict(d) for d in stored], {}, None))
+                        lambda with_table=False, progress=None: ([holdem_strategy._from_dict(d) for d in stored], {}, None))
     told: list[str] = []
     prepare("texas-holdem-bonus", told.append)
     assert holdem_strategy.cached() is not None and len(told) == 2 and "computing" in told[0]
