@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import orjson
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 from exporthelpers import Tablectl, run_tablectl
@@ -80,7 +81,18 @@ def test_a_face_down_card_is_exported_only_with_the_line_that_revealed_it(export
     hidden = [c for c in down if c["hidden"]]
     assert shown and hidden
     assert all(c["revealed_seq"] > c["seq"] and c["card"] for c in shown)
-    assert all(c["card"] is None and c["revealed_seq"] is None for c in hidden)
+    assert all(c["revealed_seq"] is None for c in hidden)
+    assert all(c["card"] is None for c in hidden if c["round"] is None)  # a burn at the shuffle
+
+
+def test_every_card_never_shown_in_a_round_folds_included_is_in_the_dataset_as_the_log_has_it(
+        small_floor: Floor, exported: Path) -> None:
+    logged = {(table, line["seq"]): line["card"] for table, folder in small_floor.logs.items()
+              for f in sorted(folder.glob("*.jsonl")) for line in map(orjson.loads, f.read_bytes().splitlines())
+              if line.get("event") in ("dealt", "burned") and line.get("face") == "down"}
+    hidden = [c for c in read(exported, "cards") if c["hidden"] and c["round"] is not None]
+    folded = [c for c in hidden if str(c["position"]).startswith("seat:")]
+    assert folded and all(c["card"] == logged[c["table"], c["seq"]] for c in hidden)
 
 
 def test_each_card_event_is_exported_once_with_its_device_and_event_number(exported: Path) -> None:

@@ -13,8 +13,10 @@ stop waits for the next start, which may go on with it); a
 shoe's, its end (a shoe still in play where the log ends is written as *open*, to the export's
 open rows, which the next export replaces: the shoe again, open or completed); a
 face-up card's, its own line; a face-down card's, the ``revealed`` line that shows it — or, if the
-round ends without revealing it (a folded hand, a burn), the round's end, and the card is written
-without its value (``hidden``). A face-down card never leaves the log before it is revealed.
+round ends without revealing it (a folded hand, a burn), the round's end, the card written with its
+value and ``hidden`` (never shown at the table), so a fold can be audited from the cards themselves.
+A face-down card never leaves the log before it is revealed or its round is over; one dealt outside
+any round (a burn at the shuffle) is written without its value.
 """
 
 from __future__ import annotations
@@ -252,8 +254,8 @@ class _Pass:
         rnd = self._round_of(rec)
         if rnd is None:
             return
-        for row, ts in rnd.pending:  # never revealed: the card's value stays in the log
-            row[_CARD], row[_HIDDEN] = None, True
+        for row, ts in rnd.pending:  # never revealed at the table: written now the round is over
+            row[_HIDDEN] = True
             self.out.put("cards", rec.seq, ts, row)
         rnd.pending.clear()
 
