@@ -48,3 +48,11 @@ def test_a_floor_of_twenty_tables_flags_the_planted_dealer_and_shuffler(tmp_path
           f"{next(s['combined_p'] for s in report['shufflers'] if s['serial'] == WEAK_SERIAL):.2g}")
     others = [d["z"] for d in report["dealers"] if d["dealer"] != CHEAT_DEALER and d["z"] is not None]
     print(f"other dealers: {len(others)}, lowest z {min(others):+.2f}")
+    # read through a pipe, at 80 columns: no line wider, each table's figures whole on its line
+    text = run_tablectl("floor", dataset).out
+    assert max(len(line) for line in text.splitlines()) <= 80
+    section = text[text.index("\nTables ("):].split("\n\n")[0].splitlines()
+    for table in report["tables"]:
+        [line] = [line for line in section if line[2:].startswith(table["table_id"] + " ")]
+        assert all(f" {figure}" in f"{line} " for figure in (f"{table['win'] / 100:,.0f}", f"{table['z']:+.2f}"))
+    print(f"floor at 80 columns: {len(text.splitlines())} lines, the widest {max(len(x) for x in text.splitlines())}")
