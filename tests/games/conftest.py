@@ -13,7 +13,7 @@ from tablectl.cards import cards as parse_cards
 from tablectl.cards import text
 from tablectl.games.procedure import Decide, GameDef, Reveal, RoundContext, Trade
 from tablectl.rounds import RoundHands
-from tablectl.table.cursor import RoundCursor
+from tablectl.table.procedure.cursor import RoundCursor
 
 
 @dataclass

@@ -12,7 +12,7 @@ import orjson
 import pytest
 
 from tablectl.pit.state import epoch
-from tablectl.table.validation import WHAT_TO_DO
+from tablectl.table.procedure.validation import WHAT_TO_DO
 
 from .conftest import (
     WATCH_ROUNDS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablectl.pit.state import Floor, epoch
-from tablectl.table.validation import WHAT_TO_DO
+from tablectl.table.procedure.validation import WHAT_TO_DO
 
 T0 = "2026-05-01T21:00:00.000000Z"
 

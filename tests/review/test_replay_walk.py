@@ -23,7 +23,7 @@ from tablectl.games.procedure import BURN_DEALER_CHANGE, BURN_SHUFFLE, RoundCont
 from tablectl.review.model import SETTLED_FIELDS
 from tablectl.review.replay import _card, _trades, _wagers, _walk
 from tablectl.rounds import BetResult
-from tablectl.table.cursor import CursorError, RoundCursor
+from tablectl.table.procedure.cursor import CursorError, RoundCursor
 
 SOURCE = "shoe"
 NOT_SCRIPT_BURNS = {BURN_SHUFFLE, BURN_DEALER_CHANGE, "extra"}

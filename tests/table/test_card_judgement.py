@@ -7,7 +7,7 @@ import pytest
 from tablectl.games.procedure import BURN_HOUSE_RULE, BURN_SHUFFLE, BURN_WAR, Burn, Deal
 from tablectl.rules.bets import BetLimit
 from tablectl.table import lifecycle as lc
-from tablectl.table import validation as va
+from tablectl.table.procedure import validation as va
 
 DEAL = Deal("seat:1")
 BURN = Burn(BURN_WAR)

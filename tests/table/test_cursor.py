@@ -7,7 +7,7 @@ import pytest
 from tablectl.cards import card
 from tablectl.games.procedure import BURN_WAR, Burn, Deal, Decide, Discard, Reveal, RoundContext, Script
 from tablectl.rounds import RoundHands, SeatHand
-from tablectl.table.cursor import CursorError, RoundCursor
+from tablectl.table.procedure.cursor import CursorError, RoundCursor
 
 
 def toy(ctx: RoundContext) -> Script:

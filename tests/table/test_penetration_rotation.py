@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tablectl.table import penetration as pen
-from tablectl.table.rotation import banker_for_round, next_banker
+from tablectl.table.procedure import penetration as pen
+from tablectl.table.procedure.rotation import banker_for_round, next_banker
 
 
 def test_the_cap_in_cards_rounds_down():

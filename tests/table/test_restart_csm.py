@@ -10,8 +10,8 @@ import pytest
 
 from tablectl.cards import card
 from tablectl.table import lifecycle as lc
-from tablectl.table import validation as va
 from tablectl.table.inputs import Decision, EndRound, InputRejected, Resolve, StartRound
+from tablectl.table.procedure import validation as va
 from tablectl.table.restart.resume import fold
 
 ANTE = {1: {"ante": 500}}

@@ -8,8 +8,8 @@ from __future__ import annotations
 from tablectl.drivers import events as ev
 
 from tablectl.table import lifecycle as lc
-from tablectl.table import validation as va
 from tablectl.table.inputs import BurnNext, DealerChange, EndRound, OfferBank, StartRound
+from tablectl.table.procedure import validation as va
 from tablectl.table.restart.resume import Bank, fold
 
 OCP_WAGERS = {1: {"primary": 1000}, 2: {"primary": 1000}}

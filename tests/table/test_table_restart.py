@@ -10,7 +10,7 @@ from pathlib import Path
 from tablectl.config import load_config
 from tablectl.eventlog.verify import iter_events, verify
 from tablectl.review.engine import review
-from tablectl.table import validation as va
+from tablectl.table.procedure import validation as va
 from tablectl.table.runtime import TableRuntime
 from tablectl.table.simulated.virtual_dealer import VirtualDealer
 

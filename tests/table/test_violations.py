@@ -4,11 +4,10 @@ matters) what the supervisor's resolution does. Driven from plain device events 
 from __future__ import annotations
 
 import pytest
+from tablectl.drivers import events as ev
 
 from tablectl.cards import card
-from tablectl.drivers import events as ev
 from tablectl.table import lifecycle as lc
-from tablectl.table import validation as va
 from tablectl.table.inputs import (
     DealerChange,
     Decision,
@@ -20,6 +19,7 @@ from tablectl.table.inputs import (
     StartRound,
     SupervisorDenied,
 )
+from tablectl.table.procedure import validation as va
 
 OCP_WAGERS = {1: {"primary": 1000}, 2: {"primary": 1000}}
 

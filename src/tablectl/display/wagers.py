@@ -10,7 +10,7 @@ bet ``perfect-match`` or ``three-card-bonus``), in dollars (``7.50`` where the g
 The bets typed change only those bets: ``tie 5`` adds a Tie to the primary wager the seat stands
 on; ``0`` on a bet takes it down. The amounts are checked against each bet's limits
 (``tablectl.rules.bets``: the table's ``min_bet``/``max_bet`` on the primary bets, each side bet
-its own) by the same check the controller makes (``tablectl.table.validation.check_wagers``), so
+its own) by the same check the controller makes (``tablectl.table.procedure.validation.check_wagers``), so
 a refusal is one line, at once, naming the bet and its limits.
 
 A bet-recognition system gives its wagers to the same input the keys do:
@@ -19,13 +19,13 @@ A bet-recognition system gives its wagers to the same input the keys do:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-import re
 from decimal import Decimal, InvalidOperation
 
 from tablectl.rules.bets import BetLimit
-from tablectl.table.validation import check_wagers
+from tablectl.table.procedure.validation import check_wagers
 
 Wagers = Mapping[str, int]
 _NUMBER = re.compile(r"\$?[0-9.]+")

@@ -6,7 +6,7 @@ the game, the lifecycle state, the dealer, penetration, the round in play laid o
 sees it (face-down cards stay hidden until revealed), and the day's figures (handle, win, the
 stakes per wager that the approved math's expected hold is taken from, violations, holds). The
 alarms across tables are kept newest first, each with what to do in the table's own words
-(``tablectl.table.alarms`` and ``tablectl.table.validation.WHAT_TO_DO``).
+(``tablectl.table.alarms`` and ``tablectl.table.procedure.validation.WHAT_TO_DO``).
 
 Everything here is data; the caller passes the time (``now``, seconds since the epoch) where
 silence matters, and the expected hold's edges (:data:`Edges`) where the math is wanted.
@@ -24,8 +24,8 @@ import orjson
 
 from tablectl.drivers import events as ev
 from tablectl.table import lifecycle as lc
-from tablectl.table import validation as va
 from tablectl.table.alarms import Alarms
+from tablectl.table.procedure import validation as va
 from tablectl.table.view import AlarmView, SeatView
 
 #: a table that has written nothing for this long is silent (its tile turns red)

@@ -8,7 +8,7 @@ Two views of the same lines, checked against each other:
    reconstruction pass (:mod:`tablectl.review.reconstruct`) lays the round out this way as it
    reads the lines.
 2. **As the procedure says** — the game's own deal script (``tablectl.games``) is walked with
-   the controller's own cursor (``tablectl.table.cursor.RoundCursor``), fed the logged cards and
+   the controller's own cursor (``tablectl.table.procedure.cursor.RoundCursor``), fed the logged cards and
    decisions in log order. Every card must land where the log says it went; at the end the script
    returns the round's hands, which are settled with the rules engine
    (``tablectl.rules.settle.settle``) and compared, bet by bet, with the ``settled`` lines.
@@ -51,7 +51,7 @@ from tablectl.rules.configure import RulesConfigError
 from tablectl.rules.errors import SettlementError
 from tablectl.rules.houserules import rules_from_dict
 from tablectl.rules.settle import settle
-from tablectl.table.cursor import CursorError, RoundCursor
+from tablectl.table.procedure.cursor import CursorError, RoundCursor
 
 #: burns that are not the procedure's own steps: due after a shuffle / dealer change, or extra
 _NOT_SCRIPT_BURNS = frozenset({BURN_SHUFFLE, BURN_DEALER_CHANGE, "extra"})

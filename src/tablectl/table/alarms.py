@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from tablectl.drivers import events as ev
-from tablectl.table import validation as va
+from tablectl.table.procedure import validation as va
 from tablectl.table.view import AlarmView
 
 #: Open violations kept (shown, listed when resolved); more are logged and only counted.

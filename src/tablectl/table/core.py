@@ -36,14 +36,10 @@ from tablectl.rounds import RoundHands
 from tablectl.rules.errors import SettlementError
 from tablectl.rules.settle import settle
 from tablectl.table import lifecycle as lc
-from tablectl.table import penetration as pen
 from tablectl.table import player_id, screen
-from tablectl.table import validation as va
 from tablectl.table.alarms import MAX_OPEN_VIOLATIONS, Alarms, Misread
 from tablectl.table.backlog import Backlog
 from tablectl.table.backlog import line as backlog_line
-from tablectl.table.cover import bank_short
-from tablectl.table.cursor import CursorError, RoundCursor
 from tablectl.table.inputs import (
     INPUT_NAMES,
     BurnNext,
@@ -60,12 +56,16 @@ from tablectl.table.inputs import (
     StartRound,
     SupervisorDenied,
 )
-from tablectl.table.layout import reveal, take_back, trade_out
 from tablectl.table.people import People
+from tablectl.table.procedure import penetration as pen
+from tablectl.table.procedure import validation as va
+from tablectl.table.procedure.cover import bank_short
+from tablectl.table.procedure.cursor import CursorError, RoundCursor
+from tablectl.table.procedure.layout import reveal, take_back, trade_out
+from tablectl.table.procedure.voiding import returned_wagers
 from tablectl.table.restart.resume import LogState
 from tablectl.table.restart.takeover import take_over
 from tablectl.table.view import Prompt, TableView
-from tablectl.table.voiding import returned_wagers
 
 #: faults that stop the table until the device clears them
 STOPPING_FAULTS = frozenset({ev.FaultKind.JAM, ev.FaultKind.DOOR_OPEN, ev.FaultKind.SENSOR, ev.FaultKind.DISCONNECTED})

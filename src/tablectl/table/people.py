@@ -1,6 +1,6 @@
 """The people at the table (pure state): the dealer on duty, the players the pit entered by seat,
 and, in a player-banked game, the bank — who holds it, how many hands they have banked, and which seats want it when it comes round
-(``tablectl.table.rotation`` says where it goes). ``TableCore`` logs what changes.
+(``tablectl.table.procedure.rotation`` says where it goes). ``TableCore`` logs what changes.
 
 Between rounds the bank is with the seat that banks the next round: it moves on (``move_on``)
 whenever what decides it changes — a round collected, a seat offering or withdrawing, a restart
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tablectl.table.rotation import banker_for_round
+from tablectl.table.procedure.rotation import banker_for_round
 
 
 @dataclass

@@ -43,9 +43,9 @@ from tablectl.games.procedure import (
     Trade,
 )
 from tablectl.table import lifecycle as lc
-from tablectl.table.cursor import CursorError, RoundCursor
-from tablectl.table.layout import Layout, lay, reveal, take_back, trade_out
-from tablectl.table.validation import CARD_NOT_RETURNED
+from tablectl.table.procedure.cursor import CursorError, RoundCursor
+from tablectl.table.procedure.layout import Layout, lay, reveal, take_back, trade_out
+from tablectl.table.procedure.validation import CARD_NOT_RETURNED
 
 #: lines read back (every other line is skipped before it is parsed)
 _WANTED = (

@@ -40,9 +40,9 @@ from tablectl.rules.settle import max_bank_pay
 from tablectl.simulators.device import SimDevice
 from tablectl.simulators.model import DeviceRefused
 from tablectl.table import lifecycle as lc
-from tablectl.table import validation as va
 from tablectl.table.controller import TableController
 from tablectl.table.inputs import InputRejected
+from tablectl.table.procedure import validation as va
 from tablectl.table.simulated.players import Players
 from tablectl.table.simulated.profiles import Profile
 from tablectl.table.view import Prompt, TableView
