@@ -124,7 +124,21 @@ def settle_round(hands: RoundHands, rules: OneCardPokerRules) -> Settlement:
     (dp,) = seats.exactly(hands.dealer, 1, "the DP")
     limit = cover(hands.banker_stake if rules.limit_to_banker_stake else None, rules.losses_extend_cover)
     results: list[BetResult] = []
+    dp_rank = dp >> 2
     for seat in seats.players(hands, descending=True):
+        stakes, cards = seat.wagers, seat.cards
+        if (len(cards) == 1 and type(player := cards[0]) is int and 0 <= player < 52 and player >> 2 != dp_rank
+                and not seat.decisions and not seat.war and type(stake := stakes.get(PRIMARY)) is int and stake > 0):
+            tie = stakes.get(TIE)
+            if len(stakes) == 1 or (len(stakes) == 2 and type(tie) is int and tie > 0):
+                # the usual seat: no rank tie, so the primary wins or loses and a Tie wager loses
+                # (what the general path below gives it)
+                result = (WIN if player >> 2 > dp_rank else LOSE).result(seat.seat, PRIMARY, stake)
+                results.append(result if limit is None else limit.apply(result))
+                if tie is not None:
+                    result = LOSE.result(seat.seat, TIE, tie)
+                    results.append(result if limit is None else limit.apply(result))
+                continue
         stakes = seats.wagers(seat, WAGERS)
         if not stakes:
             continue
