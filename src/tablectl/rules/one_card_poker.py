@@ -42,6 +42,9 @@ DP_DECLINED = pays("dp-declined", 0)
 _ACE = 12
 _PRIMARY_WINS = ((PRIMARY, WIN),)
 _PRIMARY_LOSES = ((PRIMARY, LOSE),)
+_WIN, _WIN_PAYS, _LOSE = WIN.outcome, WIN.pays, LOSE.outcome
+assert WIN.net(100) == 100 and LOSE.net(100) == -100 and not LOSE.pays  # what the usual seat's results spell out
+_new = tuple.__new__  # a BetResult from its six fields, as Payout.result makes it
 
 
 def war_winner(wars: Sequence[tuple[int, int]]) -> int:
@@ -133,10 +136,14 @@ def settle_round(hands: RoundHands, rules: OneCardPokerRules) -> Settlement:
             if len(stakes) == 1 or (len(stakes) == 2 and type(tie) is int and tie > 0):
                 # the usual seat: no rank tie, so the primary wins or loses and a Tie wager loses
                 # (what the general path below gives it)
-                result = (WIN if player >> 2 > dp_rank else LOSE).result(seat.seat, PRIMARY, stake)
+                number = seat.seat
+                if player >> 2 > dp_rank:
+                    result = _new(BetResult, (number, PRIMARY, stake, _WIN, _WIN_PAYS, stake))  # WIN.result(...)
+                else:
+                    result = _new(BetResult, (number, PRIMARY, stake, _LOSE, "", -stake))  # LOSE.result(...)
                 results.append(result if limit is None else limit.apply(result))
                 if tie is not None:
-                    result = LOSE.result(seat.seat, TIE, tie)
+                    result = _new(BetResult, (number, TIE, tie, _LOSE, "", -tie))
                     results.append(result if limit is None else limit.apply(result))
                 continue
         stakes = seats.wagers(seat, WAGERS)
