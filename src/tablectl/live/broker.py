@@ -50,6 +50,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Self
 
+from tablectl.files import LinkRefusedError
+
+from .statefile import write_whole
+
+CONFIG_MODE = 0o644  # nats-server.conf, as written before (0666 less a 022 umask)
 AUTHORIZATION_FILE = "authorization.conf"  # the permissions file's copy in the store folder
 
 
@@ -243,18 +248,19 @@ class Broker:
     def write_config(self) -> Path:
         """Write the config file into the store folder (made 0700 if new) and return its path."""
         self.store.mkdir(parents=True, exist_ok=True, mode=0o700)
+        rules: bytes | None = None
         if self.config.authorization is not None:
             try:
                 rules = Path(self.config.authorization).read_bytes()
             except OSError as e:
                 raise BrokerError(f"{self.config.authorization}: {e.strerror or e}") from None
-            fd = os.open(self.store / AUTHORIZATION_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-            with os.fdopen(fd, "wb") as f:
-                f.write(rules)
         text = render_config(self.config, self.store.resolve())
-        tmp = self.config_file.with_suffix(".conf.tmp")
-        tmp.write_text(text)
-        os.replace(tmp, self.config_file)
+        try:  # each whole under a random O_EXCL temporary name, never through a link
+            if rules is not None:
+                write_whole(self.store / AUTHORIZATION_FILE, rules, 0o600, "broker's authorization")
+            write_whole(self.config_file, text.encode(), CONFIG_MODE, "broker's config")
+        except LinkRefusedError as e:
+            raise BrokerError(str(e)) from None
         return self.config_file
 
     def check_config(self) -> None:

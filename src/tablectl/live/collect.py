@@ -38,6 +38,7 @@ from typing import Any
 import orjson
 
 from tablectl.eventlog import keyring as keyring_mod
+from tablectl.files import open_dir, open_for_append_nofollow, open_lock
 
 from . import stream
 from .chain import UNKNOWN_TABLE, Held, Refusal, TableChain, check_message
@@ -48,6 +49,7 @@ from .journal import Journal
 log = logging.getLogger("tablectl.collect")
 
 STATE_DIR = ".collect"
+STATE_DIR_MODE = 0o755  # the collector's folder and its state folder, made if missing
 COMPACT_AT = 64 << 20  # journal bytes that make it rewritten with only what is still held
 UNKNOWN_RETRY = 10.0  # seconds before the keyring is read again for a table it did not know
 DEFER = 5.0  # seconds before a refused-for-now message is delivered again
@@ -110,16 +112,21 @@ class Collector:
 
     def open(self) -> None:
         """Lock the folder, open the collector's log and journal, take back what it held."""
-        self.state_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.state_dir / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        os.close(open_dir(self.state_dir, within=self.to, mode=STATE_DIR_MODE))  # never a link
+        fd = open_lock(self.state_dir / "lock", 0o600, "collector's lock")  # never truncated
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
             raise CollectorBusy(f"{self.to}: another collector is writing here") from None
         self._lock_fd = fd
-        self._log_file = open(self.state_dir / "collector.jsonl", "ab")  # noqa: SIM115 - open for the run
-        self._journal = Journal(self.state_dir / "held.journal")
+        try:
+            log_fd = open_for_append_nofollow(self.state_dir / "collector.jsonl", 0o644, "collector's log")[0]
+            self._log_file = os.fdopen(log_fd, "ab")
+            self._journal = Journal(self.state_dir / "held.journal")
+        except BaseException:
+            self.close()  # the lock too: a refused file leaves nothing open
+            raise
         for table, file, line in list(self._journal.read()):
             t = self._table(table)
             held = Held.of(file, line)

@@ -27,10 +27,14 @@ from tablectl.eventlog.verify import (
     LineVerifier,
     verify,
 )
+from tablectl.files import open_dir, open_existing, open_for_append_nofollow
 
 from .chain import Head
+from .statefile import write_whole
 
 HEAD_FILE = ".collect-head.json"
+FILE_MODE = 0o644  # the copy's files and its head
+DIR_MODE = 0o755  # the copy's folders, made if missing
 
 
 class CopyError(RuntimeError):
@@ -42,7 +46,8 @@ class TableCopy:
 
     def __init__(self, root: Path, table: str) -> None:
         self.table = table
-        self.dir = Path(root) / table
+        self.root = Path(root)
+        self.dir = self.root / table
         self._fd: int | None = None
         self._fd_name: str | None = None
         self._first_seqs: dict[str, int] = {}  # file name -> its first line's seq (digest_at)
@@ -57,7 +62,7 @@ class TableCopy:
     def open(self, trust: Trust | None) -> tuple[LineVerifier, Head]:
         """Repair what a crash left (bytes after the last newline, an empty last file), then the
         verifier and head to go on from. :class:`CopyError` when the copy does not verify."""
-        self.dir.mkdir(parents=True, exist_ok=True)
+        os.close(open_dir(self.dir, within=self.root, mode=DIR_MODE))  # the table's folder: never a link
         files = self.files()
         while files and files[-1].stat().st_size == 0:
             files.pop().unlink()
@@ -111,7 +116,7 @@ class TableCopy:
             if keep == 0:
                 path.unlink()
                 continue
-            with open(path, "rb+") as f:
+            with os.fdopen(open_existing(path, os.O_RDWR, "table copy"), "r+b") as f:
                 f.truncate(keep)
                 os.fsync(f.fileno())
             break
@@ -133,9 +138,7 @@ class TableCopy:
     def _write_head(self, head: ChainHead) -> None:
         data: dict[str, Any] = {"table": head.table, "seq": head.seq, "digest": head.digest, "reason": head.reason,
                                 "keys": head.keys, "file": head.file, "file_lines": head.file_lines}
-        tmp = self.dir / (HEAD_FILE + ".tmp")
-        tmp.write_bytes(orjson.dumps(data))
-        os.replace(tmp, self.dir / HEAD_FILE)
+        write_whole(self.dir / HEAD_FILE, orjson.dumps(data), FILE_MODE, "table copy's head")
 
     def _lines_after(self, seq: int) -> list[tuple[str, bytes]]:
         out: list[tuple[str, bytes]] = []
@@ -172,9 +175,7 @@ class TableCopy:
         if self._fd_name == name and self._fd is not None:
             return self._fd
         self.close()
-        path = self.dir / name
-        new = not path.exists()
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        self._fd, new = open_for_append_nofollow(self.dir / name, FILE_MODE, "table copy")
         self._fd_name = name
         if new:
             dfd = os.open(self.dir, os.O_RDONLY)
@@ -221,8 +222,8 @@ def _only_unsigned_tail(report: Any) -> bool:
 def _cut_torn_tail(path: Path) -> None:
     """Drop bytes after the file's last newline (a write the collector's crash cut: those lines
     were never acknowledged as written, and are still held or in the stream)."""
-    size = path.stat().st_size
-    with open(path, "rb+") as f:
+    with os.fdopen(open_existing(path, os.O_RDWR, "table copy"), "r+b") as f:
+        size = os.fstat(f.fileno()).st_size
         back = min(size, 1 << 16)
         while True:
             f.seek(size - back)

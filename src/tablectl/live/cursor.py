@@ -22,6 +22,10 @@ import orjson
 
 from tablectl.eventlog import logformat as fmt
 
+from .statefile import write_whole
+
+CURSOR_MODE = 0o644
+
 
 @dataclass(frozen=True)
 class Cursor:
@@ -163,10 +167,9 @@ def load_cursor(path: Path) -> Cursor:
 
 
 def save_cursor(path: Path, cursor: Cursor) -> None:
-    """Write the cursor whole (a temporary file renamed over it)."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(cursor.encode())
-    os.replace(tmp, path)
+    """Write the cursor whole (a random ``O_EXCL`` temporary file renamed over it, never through a
+    link: :class:`tablectl.files.LinkRefusedError` for a link at ``path``)."""
+    write_whole(path, cursor.encode(), CURSOR_MODE, "publisher's cursor")
 
 
 __all__ = ["Cursor", "Line", "LogFollower", "complete_lines", "cursor_path", "load_cursor", "next_read", "save_cursor"]

@@ -4,7 +4,7 @@ A line is acknowledged to the stream once it is written here and fsynced (or in 
 collector killed at any moment loses nothing the stream let go of. One append-only file for every
 table, ``<table>\\t<file>\\t<line>\\n`` per held line (a log line holds no newline; table and file
 names no tab), fsynced once per batch. :meth:`Journal.compact` rewrites it with only the lines
-still held (a temporary file renamed over it), at the start and whenever it has grown.
+still held (a temporary file under a random name renamed over it), at the start and whenever it has grown.
 """
 
 from __future__ import annotations
@@ -13,6 +13,11 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from tablectl.files import NewFile, open_existing, open_for_append_nofollow
+
+JOURNAL_MODE = 0o600
+WHAT = "collector's journal"
+
 
 class Journal:
     """``path``: the journal file (its folder is made)."""
@@ -20,7 +25,7 @@ class Journal:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        self._fd = open_for_append_nofollow(self.path, JOURNAL_MODE, WHAT)[0]
         self._buffer: list[bytes] = []
         self.size = os.fstat(self._fd).st_size
 
@@ -51,19 +56,11 @@ class Journal:
     def compact(self, held: Iterable[tuple[str, str, bytes]]) -> None:
         """Rewrite the journal with only ``held``: ``(table, file, line)``."""
         self.sync()
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(b"".join(b"%s\t%s\t%s\n" % (t.encode(), n.encode(), line) for t, n, line in held))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
-        dfd = os.open(self.path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
+        with NewFile(self.path.parent, JOURNAL_MODE, what=WHAT) as new:  # random O_EXCL name, fsynced
+            new.file.write(b"".join(b"%s\t%s\t%s\n" % (t.encode(), n.encode(), line) for t, n, line in held))
+            new.commit(self.path.name)
         os.close(self._fd)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+        self._fd = open_existing(self.path, os.O_WRONLY | os.O_APPEND, WHAT)
         self.size = os.fstat(self._fd).st_size
 
     def close(self) -> None:
