@@ -209,3 +209,11 @@ def test_a_link_at_the_broker_config_or_authorization_is_one_line_naming_it(tmp_
     assert result.exit_code == EXIT_USAGE and str(link) in result.output
     assert len(result.output.strip().splitlines()) == 1 and untouched(victim, link)
     assert os.readlink(link) == str(victim)
+
+
+def test_collect_never_writes_its_stats_through_a_link(tmp_path, victim):
+    link = plant(tmp_path / "stats.json", victim)
+    result = CliRunner().invoke(main, ["collect", "nats://127.0.0.1:1", "--to", str(tmp_path / "copies"),
+                                       "--until-idle", "0.5", "--stats", str(link)])
+    assert result.exit_code == EXIT_STORAGE, result.output
+    assert f"{link}: cannot write the stats: a symbolic link" in result.output and untouched(victim, link)

@@ -105,9 +105,14 @@ def command(url: str, to: Path, until_idle: float | None, keyring_dir: Path | No
     click.echo(f"collect: {stats.received:,} messages, {stats.written:,} lines written, {stats.repeats:,} repeats, "
                f"{sum(stats.refused.values()):,} refused, {stats.held:,} held", err=True)
     if stats_path is not None:
-        stats_path.write_bytes(orjson.dumps({**stats.to_dict(), "cpu_s": collector.cpu_seconds(),
-                                             "latency": _percentiles(stats.latencies),
-                                             "arrival": _percentiles(stats.arrivals)}, option=orjson.OPT_INDENT_2))
+        from tablectl.files import atomic_write
+
+        data = orjson.dumps({**stats.to_dict(), "cpu_s": collector.cpu_seconds(), "latency": _percentiles(stats.latencies),
+                             "arrival": _percentiles(stats.arrivals)}, option=orjson.OPT_INDENT_2)
+        try:  # whole, under a random O_EXCL temporary name, never through a link
+            atomic_write(stats_path, data, 0o644, what="collector's stats")
+        except OSError as e:
+            raise CommandError(f"{stats_path}: cannot write the stats: {e.strerror or e}", EXIT_STORAGE) from None
     if signalled:
         raise SystemExit(EXIT_INTERRUPTED)
     if stats.refused:

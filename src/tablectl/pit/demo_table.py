@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import signal
 import sys
 import threading
@@ -33,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from tablectl.config import load_config
     from tablectl.display.live import Paced
+    from tablectl.files import open_or_create
     from tablectl.live.publish import Publisher
     from tablectl.table.inputs import InputRejected
     from tablectl.table.runtime import TableRuntime
@@ -55,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGTERM, terminate)
     signal.signal(signal.SIGINT, terminate)
-    mistakes = open(a.log_dir.parent / f"{a.table}.mistakes.jsonl", "w", encoding="utf-8")  # noqa: SIM115
+    mistakes_path = a.log_dir.parent / f"{a.table}.mistakes.jsonl"  # never through a planted link, as run's
+    mistakes = os.fdopen(open_or_create(mistakes_path, 0o644, "mistakes log", os.O_WRONLY | os.O_TRUNC)[0], "w",
+                         encoding="utf-8")
     dealer = VirtualDealer(Paced(controller, a.pace), runtime.sims[config.card_device], seed=a.seed,  # type: ignore[arg-type]
                            mistakes=a.mistakes, mistakes_log=mistakes)
     try:
