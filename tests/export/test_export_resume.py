@@ -170,9 +170,10 @@ def _older_format(exported: Path, copy: Path) -> Path:
     for manifest in (copy / "_manifests").glob("*.json"):
         data = orjson.loads(manifest.read_bytes())
         if isinstance(data, dict) and "format" in data:
-            del data["format"], data["open_digests"]
+            del data["format"]
+            data.pop("open_digests", None)
             for export in data["exports"]:
-                del export["digests"]
+                export.pop("digests", None)
             manifest.write_bytes(orjson.dumps(data))
     return copy
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import click
 import orjson
 
-from tablectl.cli import EXIT_INTEGRITY, EXIT_INTERRUPTED, EXIT_USAGE, CommandError
+from tablectl.cli import EXIT_INTEGRITY, EXIT_USAGE, CommandError
 from tablectl.commands.options import Finite
 
 if TYPE_CHECKING:
@@ -50,10 +50,10 @@ MEMORY = "4GB"  # DuckDB's memory limit by default
 def command(dataset: Path, sql: str | None, date_from: str | None, date_to: str | None, as_csv: bool,
             as_json: bool, list_names: bool, timeout: float, memory: str) -> None:
     """Run SQL (or the named query SQL) on DATASET and print the result."""
-    try:
-        result = _query(dataset, sql, date_from, date_to, list_names, timeout, memory)
-    except KeyboardInterrupt:
-        raise CommandError("query: interrupted", EXIT_INTERRUPTED) from None
+    from tablectl.commands.interrupt import exit_on_interrupt
+
+    exit_on_interrupt()  # Ctrl-C or SIGTERM: DuckDB interrupted, exit 130, even where SIGINT came ignored
+    result = _query(dataset, sql, date_from, date_to, list_names, timeout, memory)
     if result is not None:
         _print(result, as_csv, as_json)
 
