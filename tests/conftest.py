@@ -1,5 +1,5 @@
 """The whole suite's isolation: simulated tables keep their keys, and enrol them, in folders of
-this test run, never in the user's own state folder or keyring."""
+this test run, never in the user's own state folder or keyring; and the slow tests' time limit."""
 
 from __future__ import annotations
 
