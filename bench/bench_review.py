@@ -26,8 +26,8 @@ Per log:
   (``tablectl.gamemath.decisions.judge.judge_round`` in the round sink, as ``review --seat`` and the export
   judge, from a cold decision-value cache). Printed: the ratio of each review to the bare parse of
   the same round, and of the judged review to the plain review of the same round, median and range,
-  with the decisions judged; and the judged review to the plain review in CPU time (this process
-  and the verifier it forks), which a loaded machine moves less than wall time.
+  with the decisions judged; and the same ratios in CPU time (this process and the verifier it
+  forks), which a loaded machine moves less than wall time.
   Both reviews run as ``tablectl review`` does: a log of 8 MiB or more is verified in a forked
   worker while this process reads it (``bench_review_split.py`` measures what that gains).
 
@@ -265,6 +265,9 @@ def main() -> int:
             judge_cpu = ratios(cpu["judged"], cpu["review"])
             print(f"{'':>10} judged / review in CPU time (this process and the verifier it forks): "
                   f"{ratio_text(judge_cpu)}", flush=True)
+            print(f"{'':>10} in CPU time (the same): verify+reconstruct / parse "
+                  f"{ratio_text(ratios(cpu['reconstruct'], cpu['bare']))}, full review / parse "
+                  f"{ratio_text(ratios(cpu['review'], cpu['bare']))}", flush=True)
         print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}  (the machine is shared: "
               "ratios are taken run by run, the parse and the review side by side)")
     finally:
