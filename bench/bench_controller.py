@@ -84,10 +84,10 @@ from tablectl.eventlog import EventLog, generate_key
 from tablectl.eventlog.logformat import insert_signature
 from tablectl.games.procedure import RoundContext
 from tablectl.simulators.nvstore import NvStore
-from tablectl.table import penetration as pen
 from tablectl.table.core import TableCore
-from tablectl.table.cursor import RoundCursor
 from tablectl.table.inputs import DealerChange, Decision, EndRound, OfferBank, ShoeChange, StartRound
+from tablectl.table.procedure import penetration as pen
+from tablectl.table.procedure.cursor import RoundCursor
 
 # --- the three tables ---------------------------------------------------------------------------
 
