@@ -24,7 +24,6 @@ from floorgen import (
     GOOD_SERIAL,
     PLANTS,
     RAISED,
-    REPLACED,
     UNMODELLED,
     WEAK_SERIAL,
     Floor,

@@ -12,7 +12,6 @@ from fractions import Fraction
 from functools import cache
 from itertools import combinations, permutations
 
-import pytest
 
 from tablectl.cards import RANKS, cards
 from tablectl.gamemath.advantage import holdem as adv

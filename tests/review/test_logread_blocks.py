@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 
 from tablectl.eventlog import verify as verify_module
 from tablectl.eventlog.records import decode_block
-from tablectl.review import logread
 from tablectl.review.logread import LogReader
 
 

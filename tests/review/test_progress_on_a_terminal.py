@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import os
-import pty
 import subprocess
 import sys
 from pathlib import Path

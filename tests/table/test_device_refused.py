@@ -4,7 +4,6 @@ in device_fault, and its alarm on the display and its log say why the device is 
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from rich.console import Console

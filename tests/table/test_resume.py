@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import orjson
 
 from tablectl.cards import card
 from tablectl.eventlog import EventLog

@@ -87,7 +87,7 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
     from tablectl.eventlog.errors import LogInputError
     from tablectl.eventlog.verify import resolve_paths
     from tablectl.review.engine import review, round_matcher
-    from tablectl.review.model import RoundRecord, TableSetup
+    from tablectl.review.model import TableSetup
 
     if html_path is not None:
         check_path(html_path)  # a link, a FIFO or a device: refused before the review's work

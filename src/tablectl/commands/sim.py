@@ -124,7 +124,6 @@ def _serve(device: SimDevice, tcp_addr: tuple[str, int] | None, control_addr: tu
     from tablectl.simulators.autodeal import AutoDealer
     from tablectl.simulators.control import ControlServer
     from tablectl.simulators.serving.pty import PtyServer
-    from tablectl.simulators.serving.server import ServerBase
     from tablectl.simulators.serving.tcp import TcpServer
 
     server: ServerBase

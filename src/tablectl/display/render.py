@@ -36,8 +36,8 @@ from rich.text import Text
 
 from tablectl.display.keys import HELP, HELP_KEYS, HELP_MARKS, SIM_HELP, bank_seat, decision_help
 from tablectl.display.state import DisplayState
-from tablectl.display.wagers import money, shown
-from tablectl.table.view import AlarmView, Prompt, SeatView, TableView
+from tablectl.display.wagers import money
+from tablectl.table.view import AlarmView, Prompt, TableView
 
 CARD_BACK = "▒▒"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
