@@ -168,6 +168,8 @@ def _older_format(exported: Path, copy: Path) -> Path:
         table = pq.read_table(part, partitioning=None)
         pq.write_table(table.drop_columns(["theo_win"]), part)
     for manifest in (copy / "_manifests").glob("*.json"):
+        if manifest.name.startswith("_"):  # the dataset's own files (its rules, its math), not a table's manifest
+            continue
         data = orjson.loads(manifest.read_bytes())
         if isinstance(data, dict) and "format" in data:
             del data["format"]
