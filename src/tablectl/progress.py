@@ -66,6 +66,14 @@ def wanted(choice: bool | None, stream: TextIO) -> bool:
         return False
 
 
+def _write(stream: TextIO, text: str) -> None:
+    try:
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError):  # a terminal gone: the work goes on without its progress
+        pass
+
+
 class Progress:
     """Lines and bytes of a known total read so far, drawn on ``stream`` as they advance. The rate
     (and the ETA from it) is that of the reading since the first block came: what the command did
@@ -99,11 +107,7 @@ class Progress:
             self._drawn_at = None
 
     def _write(self, text: str) -> None:
-        try:
-            self.stream.write(text)
-            self.stream.flush()
-        except (OSError, ValueError):  # a terminal gone: the work goes on without its progress
-            pass
+        _write(self.stream, text)
 
 
 class Told:
@@ -179,8 +183,4 @@ class Told:
             self._drawn_at = None
 
     def _write(self, text: str) -> None:
-        try:
-            self.stream.write(text)
-            self.stream.flush()
-        except (OSError, ValueError):  # a terminal gone: the work goes on without its progress
-            pass
+        _write(self.stream, text)
