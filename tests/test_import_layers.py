@@ -19,7 +19,7 @@ SOURCES = {"tablectl": ROOT / "src" / "tablectl", "tablectl.drivers": ROOT / "dr
 
 #: Lowest first: a module imports only from its own layer or below (by its first name under ``tablectl``).
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"cards", "text", "files", "progress", "checks", "lookalike"}),
+    frozenset({"cards", "text", "files", "progress", "checks", "lookalike", "connection"}),
     frozenset({"supervisor", "rounds", "drivers", "simulators", "rules", "eventlog", "hil"}),
     frozenset({"games", "gamemath", "config"}),
     frozenset({"detection"}),

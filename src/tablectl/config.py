@@ -77,6 +77,7 @@ from tablectl.checks import (
     table_fields,
     table_of,
 )
+from tablectl.connection import Credentials
 from tablectl.files import MAX_CONFIG_BYTES, read_regular
 from tablectl.games import GAMES, GameDef
 from tablectl.rules.bets import BetLimit, bet_names, money, table_limits, top_pays
@@ -346,29 +347,25 @@ class LogConfig:
 @dataclasses.dataclass(frozen=True)
 class PublishConfig:
     """``[publish]``: where the table's publisher sends its log (``tablectl.live``, docs/live.md):
-    the broker's URL (several, comma-separated: a cluster's nodes) and how to sign in (a NATS
-    credentials file, an nkey seed file, or a user and a password file) and TLS; files kept apart
-    from the log folder. ``drain``: seconds the publisher may go on sending after the table stops."""
+    the broker's URL (several, comma-separated: a cluster's nodes) and how to sign in and TLS
+    (``creds``, ``nkey``, ``user`` and ``password_file``, ``tls_ca``, ``tls_cert``, ``tls_key``:
+    ``tablectl.connection.Credentials``), files kept apart from the log folder. ``drain``: seconds
+    the publisher may go on sending after the table stops."""
 
     url: str
-    creds: Path | None = None
-    nkey: Path | None = None
-    user: str | None = None
-    password_file: Path | None = None
-    tls_ca: Path | None = None
-    tls_cert: Path | None = None
-    tls_key: Path | None = None
+    credentials: Credentials = Credentials()
     drain: float = 5.0
 
     @classmethod
     def read(cls, value: Any, loc: Loc) -> PublishConfig:
         """From its TOML table at ``loc`` (``Invalid`` on the first problem)."""
         path = _checked(optional(as_path), _path_or_none)
-        return cls(**table_fields(value, loc, cls.__name__, (
+        settings = table_fields(value, loc, cls.__name__, (
             ("url", as_str, REQUIRED), ("creds", path, None), ("nkey", path, None), ("user", optional(as_str), None),
             ("password_file", path, None), ("tls_ca", path, None), ("tls_cert", path, None), ("tls_key", path, None),
             ("drain", _before(_drain), 5.0),
-        )))
+        ))
+        return cls(settings.pop("url"), drain=settings.pop("drain"), credentials=Credentials(**settings))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -12,11 +12,12 @@ import pytest
 from livehelpers import assert_copy_identical
 from loghelpers import write_log
 
+from tablectl.connection import Credentials
 from tablectl.eventlog import generate_key, keyring
 from tablectl.live import stream
 from tablectl.live.broker import Broker, BrokerConfig
 from tablectl.live.collect import Collector
-from tablectl.live.connect import Credentials, inbox_prefix
+from tablectl.live.connect import inbox_prefix
 from tablectl.live.permissions import Login, render_permissions
 from tablectl.live.publish import Publisher
 

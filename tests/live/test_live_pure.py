@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tablectl.connection import ConnectError, Credentials, servers
 from tablectl.live import stream
 from tablectl.live.broker import (
     BrokerConfig,
@@ -15,7 +16,6 @@ from tablectl.live.broker import (
     parse_listen,
     render_config,
 )
-from tablectl.live.connect import ConnectError, Credentials, servers
 from tablectl.live.cursor import Cursor, LogFollower, complete_lines, next_read
 from tablectl.live.status import PublisherStatus, status_text
 

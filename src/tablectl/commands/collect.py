@@ -61,9 +61,9 @@ def command(url: str, to: Path, until_idle: float | None, keyring_dir: Path | No
             ack_wait: float, creds: Path | None, nkey: Path | None, user: str | None, password_file: Path | None,
             tls_ca: Path | None, tls_cert: Path | None, tls_key: Path | None, stats_path: Path | None) -> None:
     """Collect every table's log from the broker into verified copies."""
+    from tablectl.connection import ConnectError, Credentials, servers
     from tablectl.eventlog import keyring
     from tablectl.live.collect import Collector, CollectorBusy
-    from tablectl.live.connect import ConnectError, Credentials, servers
     from tablectl.live.copy import CopyError
     from tablectl.live.stream import StreamSettings
 

@@ -61,7 +61,7 @@ def command(url: str | None, listen: str, users: Path | None, dataset: Path | No
         sock.listen(1024)  # connections wait in the backlog from now on, before the server takes them
     except OSError as e:
         raise CommandError(f"pit: cannot listen on {listen}: {e.strerror or e}", EXIT_USAGE) from None
-    from tablectl.live.connect import ConnectError, Credentials, servers
+    from tablectl.connection import ConnectError, Credentials, servers
 
     credentials = Credentials(creds, nkey, user, password_file, tls_ca, tls_cert, tls_key)
     try:

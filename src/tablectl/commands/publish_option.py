@@ -58,14 +58,11 @@ def _start(config_path: Path | None, log_dir: Path | None, url: str | None) -> t
     url = url or (publish.url if publish is not None else None)
     if url is None:
         return None
-    from tablectl.live.connect import ConnectError, Credentials, servers
+    from tablectl.connection import ConnectError, servers
     from tablectl.live.publish import Publisher
 
     where = Path(log_dir or config.log.dir)
-    credentials = None
-    if publish is not None:
-        credentials = Credentials(publish.creds, publish.nkey, publish.user, publish.password_file,
-                                  publish.tls_ca, publish.tls_cert, publish.tls_key)
+    credentials = publish.credentials if publish is not None else None
     try:
         servers(url)
         if credentials is not None:

@@ -37,12 +37,13 @@ from typing import Any
 
 import orjson
 
+from tablectl.connection import Credentials
 from tablectl.eventlog import keyring as keyring_mod
 from tablectl.files import open_dir, open_for_append_nofollow, open_lock
 
 from . import stream
 from .chain import UNKNOWN_TABLE, Held, Refusal, TableChain, check_message
-from .connect import Credentials, connect, inbox_prefix
+from .connect import connect, inbox_prefix
 from .copy import CopyError, TableCopy
 from .journal import Journal
 

@@ -34,8 +34,10 @@ from typing import Any
 
 import orjson
 
+from tablectl.connection import Credentials
+
 from . import stream
-from .connect import Credentials, connect, inbox_prefix
+from .connect import connect, inbox_prefix
 from .cursor import Line, LogFollower, cursor_path, load_cursor, save_cursor
 from .status import PublisherStatus, status_text
 

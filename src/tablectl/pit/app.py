@@ -64,7 +64,7 @@ class PitConfig:
     floor_every: float = 300.0
     secure_cookie: bool = False  # behind a TLS proxy: the session cookie only over HTTPS
     interval: float = 0.1  # the fan-out's flush interval
-    credentials: Any = None  # tablectl.live.connect.Credentials for the broker (None: none)
+    credentials: Any = None  # tablectl.connection.Credentials for the broker (None: none)
 
 
 class Pit:
