@@ -78,7 +78,9 @@ _log = logging.getLogger(__name__)
 
 
 class EventLogLike(Protocol):
-    """What the core needs of ``tablectl.eventlog.EventLog``."""
+    """What the core needs of ``tablectl.eventlog.EventLog``. A log may also have
+    ``append_dict(event, fields)`` (``EventLog`` has): the core then writes each line through it
+    (:func:`line_writer`)."""
 
     def append(self, event: str, /, **fields: Any) -> int: ...
 
@@ -105,6 +107,7 @@ class TableCore(lc.LifecycleModel):
         self.voided: int | None = None  # the round a supervisor voided, until the next one starts
         self.settlement_rules = config.settlement_rules
         self.log = log
+        self._write = line_writer(log)  # every line the core logs goes through it
         self.source = config.card_device
         self.kind = config.card_driver
         self.packets = self.kind == "shuffler"
@@ -195,7 +198,7 @@ class TableCore(lc.LifecycleModel):
         before = self.state
         lc.take(self, trigger)
         if self.state != before:
-            self.log.append("state", **{"from": before, "to": self.state, "trigger": trigger, "round": self.round_no or None})
+            self._write("state", {"from": before, "to": self.state, "trigger": trigger, "round": self.round_no or None})
 
     def go_online(self, devices: Mapping[str, int] | None = None, resumed: LogState | None = None,
                   identities: Mapping[str, Any] | None = None, adopted: Callable[[str], int | None] | None = None,
@@ -218,23 +221,19 @@ class TableCore(lc.LifecycleModel):
         for name, last in (resumed.backlog.items() if resumed is not None else ()):
             if self.highest.get(name, 0) < last:  # stopped in the middle of it: the rest is still not judged
                 self.backlog.begin(name, last)
-        self.log.append(
-            "table_started",
-            game=self.game.id,
-            decks=self.config.decks,
-            cap=self.config.penetration_cap,
-            seats=self.config.seats,
-            source=self.source,
-            source_kind=self.kind,
-            house_rules=dict(self.config.house_rules),
-            pay_tables=dict(self.config.pay_tables),
-            devices={n: d.driver for n, d in self.config.devices.items()},
-            supervisors=sorted(self.config.supervisors),
+        self._write("table_started", {
+            "game": self.game.id, "decks": self.config.decks, "cap": self.config.penetration_cap,
+            "seats": self.config.seats, "source": self.source, "source_kind": self.kind,
+            "house_rules": dict(self.config.house_rules), "pay_tables": dict(self.config.pay_tables),
+            "devices": {n: d.driver for n, d in self.config.devices.items()},
+            "supervisors": sorted(self.config.supervisors),
             **({"demo_supervisor": True} if self.demo_supervisor else {}),
-        )
+        })
         for name, ident in (identities or {}).items():
-            self.log.append("device_identified", name=name, kind=ident.kind.name.lower(), model=ident.model,
-                            serial=ident.serial, firmware=ident.firmware)
+            self._write("device_identified", {
+                "name": name, "kind": ident.kind.name.lower(), "model": ident.model, "serial": ident.serial,
+                "firmware": ident.firmware,
+            })
         self.fire("connect")
         if resumed is not None:
             take_over(self, resumed)
@@ -243,7 +242,9 @@ class TableCore(lc.LifecycleModel):
         """The table goes offline: ``table_stopped`` says why (``tablectl.table.stopping``), and
         which signal stopped it when one did."""
         if self.state != lc.OFFLINE:
-            self.log.append("table_stopped", reason=reason, round=self.round_no or None, **({"signal": signal} if signal else {}))
+            self._write("table_stopped", {
+                "reason": reason, "round": self.round_no or None, **({"signal": signal} if signal else {}),
+            })
             self.fire("stop")
 
     @property
@@ -255,7 +256,7 @@ class TableCore(lc.LifecycleModel):
         if self._quiet:
             return  # a device's backlog is not judged
         rnd = fields.pop("round", self.round_no or None)
-        seq = self.log.append("violation", kind=kind, round=rnd, detail=detail, **fields)
+        seq = self._write("violation", {"kind": kind, "round": rnd, "detail": detail, **fields})
         first_unlisted = not self.alarms.unlisted
         if not self.alarms.violation(va.Violation(kind, rnd, detail, seq, fields)) and first_unlisted:
             _log.warning(
@@ -282,8 +283,10 @@ class TableCore(lc.LifecycleModel):
                 self.unnumbered.discard(device)
                 counter = self._adopted(device) if self._adopted is not None else None
                 if counter:
-                    self.log.append("device_adopted", device=device, event_no=counter,
-                                    detail=f"counter at {counter}, nothing before it expected")
+                    self._write("device_adopted", {
+                        "device": device, "event_no": counter,
+                        "detail": f"counter at {counter}, nothing before it expected",
+                    })
                 held = self._held(device) if self._held is not None else None
                 if held is not None and held >= number:
                     self._begin_backlog(device, number, held)
@@ -292,7 +295,7 @@ class TableCore(lc.LifecycleModel):
                 return
         handler = self._dispatch.get(type(event))
         if handler is None:
-            self.log.append("device_event", device=device, event_no=number, type=type(event).__name__)
+            self._write("device_event", {"device": device, "event_no": number, "type": type(event).__name__})
             return
         handler(device, event)
 
@@ -300,7 +303,7 @@ class TableCore(lc.LifecycleModel):
 
     def _begin_backlog(self, device: str, first: int, last: int) -> None:
         fields = backlog_line(device, first, last)
-        self.log.append("device_backlog", **fields)
+        self._write("device_backlog", fields)
         _log.warning("table %s: %s", self.config.table, fields["detail"])
         self.backlog.begin(device, last)
 
@@ -311,7 +314,9 @@ class TableCore(lc.LifecycleModel):
         self._quiet = True
         try:
             if handler is None:
-                self.log.append("device_event", device=device, event_no=event.event_no, type=type(event).__name__)
+                self._write("device_event", {
+                    "device": device, "event_no": event.event_no, "type": type(event).__name__,
+                })
             else:
                 handler(device, event)
         finally:
@@ -337,7 +342,7 @@ class TableCore(lc.LifecycleModel):
                     self.capped_out = True
                     if self.state == lc.READY:
                         self.fire("exhausted")
-        self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", **fields)
+        self._write("drawn", {"card": _txt(card), "to": DISCARD, "face": "up", **fields})
 
     # --- cards out of a shoe or a continuous shuffler -------------------------------------
 
@@ -349,11 +354,11 @@ class TableCore(lc.LifecycleModel):
         card = event.card
         fields = {"shoe": self.shoe, "round": self.round_no if self.in_round else None, "device": device, "event_no": event.event_no}
         if device != self.source:
-            self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", **fields)
+            self._write("drawn", {"card": _txt(card), "to": DISCARD, "face": "up", **fields})
             self._violation(va.WRONG_STATE, f"a card from {device}, which is not this table's card device", card=_txt(card))
             return
         if card is not None and not self.comp.see(card):
-            self.log.append("drawn", card=text(card), to=DISCARD, face="up", **fields)
+            self._write("drawn", {"card": text(card), "to": DISCARD, "face": "up", **fields})
             self._violation(
                 va.FOREIGN_CARD,
                 f"{text(card)} is beyond the composition of {self.config.decks} deck(s): foreign or duplicate",
@@ -366,7 +371,7 @@ class TableCore(lc.LifecycleModel):
         if self.capped:
             fields["penetration"] = self.penetration
             if number > self.cap_cards:
-                self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", **fields)
+                self._write("drawn", {"card": _txt(card), "to": DISCARD, "face": "up", **fields})
                 self.capped_out = True
                 self._violation(
                     va.PENETRATION_CAP,
@@ -392,11 +397,11 @@ class TableCore(lc.LifecycleModel):
             self._place(card, device, event_no, fields)
         elif placement == va.TO_DUE_BURN:
             reason = self.burns_due.pop(0)
-            self.log.append("burned", card=_txt(card), to=BURN, face="down", reason=reason, **fields)
+            self._write("burned", {"card": _txt(card), "to": BURN, "face": "down", "reason": reason, **fields})
             if card is None:
                 self._misread(device, event_no, "burn", BURN, "down")
         elif placement == va.TO_EXTRA_BURN:
-            self.log.append("burned", card=_txt(card), to=BURN, face="down", reason="extra", **fields)
+            self._write("burned", {"card": _txt(card), "to": BURN, "face": "down", "reason": "extra", **fields})
             self._violation(va.BURN_EXTRA, "a card was burned where a card was due", device=device, event_no=event_no)
             if card is None:
                 self._misread(device, event_no, "burn", BURN, "down")
@@ -409,7 +414,7 @@ class TableCore(lc.LifecycleModel):
             if step is not None and not step.burn:
                 self._place(card, device, event_no, fields, advance=False)
             else:
-                self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", **fields)
+                self._write("drawn", {"card": _txt(card), "to": DISCARD, "face": "up", **fields})
                 if card is None:
                     self._misread(device, event_no, "discard", DISCARD, "up")
             self._violation(
@@ -418,7 +423,7 @@ class TableCore(lc.LifecycleModel):
             )
             self._after_cursor()
         else:
-            self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", **fields)
+            self._write("drawn", {"card": _txt(card), "to": DISCARD, "face": "up", **fields})
             assert verdict.violation is not None
             what = "while the table is " + self.state.replace("_", " ") if verdict.violation == va.WRONG_STATE else "that the round does not need"
             self._violation(verdict.violation, f"a card was drawn {what}", card=_txt(card), device=device, event_no=event_no)
@@ -435,14 +440,14 @@ class TableCore(lc.LifecycleModel):
         if packet is not None:
             fields = {**fields, "packet": packet}
         if step.burn:
-            self.log.append("burned", card=_txt(card), to=BURN, face="down", reason=step.reason, **fields)  # type: ignore[union-attr]
+            self._write("burned", {"card": _txt(card), "to": BURN, "face": "down", "reason": step.reason, **fields})  # type: ignore[union-attr]
             if card is None:
                 self._misread(device, event_no, "cursor", BURN, "down")
         else:
             face_up = step.face_up
             face = "up" if face_up else "down"
             to = step.to
-            self.log.append("dealt", card=None if card is None else CARD_TEXT[card], to=to, face=face, **fields)
+            self._write("dealt", {"card": None if card is None else CARD_TEXT[card], "to": to, "face": face, **fields})
             held = self.layout.get(to)  # == lay(self.layout, to, card, face_up)
             if held is None:
                 self.layout[to] = [[card, face_up]]
@@ -461,15 +466,15 @@ class TableCore(lc.LifecycleModel):
         for effect in cursor.take_effects() if cursor.effects else ():
             if isinstance(effect, Reveal):
                 cards = reveal(self.layout, effect.to)
-                self.log.append(
-                    "revealed", round=self.round_no, to=effect.to, cards=[_txt(c) for c, _ in cards], face="up"
-                )
+                self._write("revealed", {
+                    "round": self.round_no, "to": effect.to, "cards": [_txt(c) for c, _ in cards], "face": "up",
+                })
             elif isinstance(effect, Trade):
                 position = trade_out(self.layout, effect.seat, effect.card)
-                self.log.append(
-                    "traded", round=self.round_no, card=text(effect.card), seat=effect.seat,
-                    **{"from": position}, to=DISCARD, face="up",
-                )
+                self._write("traded", {
+                    "round": self.round_no, "card": text(effect.card), "seat": effect.seat, "from": position,
+                    "to": DISCARD, "face": "up",
+                })
         if cursor.done and self.state == lc.IN_ROUND:
             self.complete_round()
 
@@ -485,7 +490,7 @@ class TableCore(lc.LifecycleModel):
         card = event.card
         fields = {"shoe": self.shoe, "device": device, "event_no": event.event_no}
         if card is None:
-            self.log.append("returned", card=None, to=device, face="up", **fields)
+            self._write("returned", {"card": None, "to": device, "face": "up", **fields})
             self.alarms.misreads.append(Misread("returned", device, device, event.event_no, "up"))
             self._violation(va.MISREAD, f"{device} could not read a returned card", device=device, event_no=event.event_no)
             return
@@ -496,7 +501,9 @@ class TableCore(lc.LifecycleModel):
         supervisor wrote off (``card_not_returned`` resolved) is logged as one coming back."""
         owed = self._written_off(card)
         if fields is not None:
-            self.log.append("returned", card=text(card), to=device, face="up", **fields, **({"written_off": True} if owed else {}))
+            self._write("returned", {
+                "card": text(card), "to": device, "face": "up", **fields, **({"written_off": True} if owed else {}),
+            })
         if self.comp.seen(card) == 0:
             self._violation(va.FOREIGN_CARD, f"{text(card)} was returned but never dealt", card=text(card), device=device, event_no=event_no)
             return
@@ -527,7 +534,9 @@ class TableCore(lc.LifecycleModel):
         advance = verdict.placement != va.AFTER_BURNS
         for card in cards:
             if card is not None and not self.comp.see(card):
-                self.log.append("drawn", card=text(card), to=DISCARD, face="up", packet=event.packet, **fields)
+                self._write("drawn", {
+                    "card": text(card), "to": DISCARD, "face": "up", "packet": event.packet, **fields,
+                })
                 self._violation(va.FOREIGN_CARD, f"{text(card)} is beyond the deck's composition", card=text(card), device=device, event_no=event.event_no)
                 place = False
                 continue
@@ -536,7 +545,9 @@ class TableCore(lc.LifecycleModel):
             number = self.comp.drawn + self.unread
             fields["penetration"] = self.penetration
             if number > self.cap_cards:
-                self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", packet=event.packet, **fields)
+                self._write("drawn", {
+                    "card": _txt(card), "to": DISCARD, "face": "up", "packet": event.packet, **fields,
+                })
                 self.capped_out = True
                 self._violation(va.PENETRATION_CAP, f"card {number} is past the cap of {self.cap_cards}", card=_txt(card), device=device, event_no=event.event_no)
                 place = False
@@ -544,7 +555,9 @@ class TableCore(lc.LifecycleModel):
             if place and cursor is not None and cursor.expected() is not None:
                 self._place(card, device, event.event_no, fields, packet=event.packet, advance=advance)
             else:
-                self.log.append("drawn", card=_txt(card), to=DISCARD, face="up", packet=event.packet, **fields)
+                self._write("drawn", {
+                    "card": _txt(card), "to": DISCARD, "face": "up", "packet": event.packet, **fields,
+                })
                 if card is None:
                     self._misread(device, event.event_no, "discard", DISCARD, "up")
         if verdict.violation is not None:
@@ -560,10 +573,10 @@ class TableCore(lc.LifecycleModel):
             self._after_cursor()
 
     def _on_discarded(self, device: str, event: ev.CardsDiscarded) -> None:
-        self.log.append(
-            "discarded", shoe=self.shoe, round=self.round_no if self.in_round else None, count=event.count,
-            to=DISCARD, face="down", device=device, event_no=event.event_no,
-        )
+        self._write("discarded", {
+            "shoe": self.shoe, "round": self.round_no if self.in_round else None, "count": event.count, "to": DISCARD,
+            "face": "down", "device": device, "event_no": event.event_no,
+        })
         self.exhausted = True
         cursor = self.cursor
         if self.in_round and cursor is not None:
@@ -607,10 +620,10 @@ class TableCore(lc.LifecycleModel):
 
     def _on_shoe_loaded(self, device: str, event: ev.ShoeLoaded) -> None:
         ok = event.decks == self.config.decks and event.cards == event.decks * DECK_SIZE
-        self.log.append(
-            "shoe_loaded", shoe=event.shoe_id, decks=event.decks, cards=event.cards, deck_ok=ok,
-            device=device, event_no=event.event_no,
-        )
+        self._write("shoe_loaded", {
+            "shoe": event.shoe_id, "decks": event.decks, "cards": event.cards, "deck_ok": ok, "device": device,
+            "event_no": event.event_no,
+        })
         if not self._between_rounds():
             self._violation(va.WRONG_STATE, f"a shoe was loaded while the table is {self.state.replace('_', ' ')}", device=device, event_no=event.event_no)
             return
@@ -624,7 +637,7 @@ class TableCore(lc.LifecycleModel):
             )
 
     def _on_shuffle_started(self, device: str, event: ev.ShuffleStarted) -> None:
-        self.log.append("shuffle_started", shoe=event.shoe_id, device=device, event_no=event.event_no)
+        self._write("shuffle_started", {"shoe": event.shoe_id, "device": device, "event_no": event.event_no})
         if not self._between_rounds():
             self._violation(va.WRONG_STATE, f"a shuffle started while the table is {self.state.replace('_', ' ')}", device=device, event_no=event.event_no)
             return
@@ -632,12 +645,12 @@ class TableCore(lc.LifecycleModel):
 
     def _on_shuffle_done(self, device: str, event: ev.ShuffleDone) -> None:
         ok = event.deck_ok and event.decks == self.config.decks
-        self.log.append(
-            "shuffle_done", shoe=event.shoe_id, decks=event.decks, cards=event.cards, deck_ok=ok,
-            missing={text(c): n for c, n in sorted(event.missing.items())},
-            extra={text(c): n for c, n in sorted(event.extra.items())},
-            foreign=event.foreign, device=device, event_no=event.event_no,
-        )
+        self._write("shuffle_done", {
+            "shoe": event.shoe_id, "decks": event.decks, "cards": event.cards, "deck_ok": ok,
+            "missing": {text(c): n for c, n in sorted(event.missing.items())},
+            "extra": {text(c): n for c, n in sorted(event.extra.items())}, "foreign": event.foreign, "device": device,
+            "event_no": event.event_no,
+        })
         if not self._between_rounds():
             self._violation(va.WRONG_STATE, f"a shuffle finished while the table is {self.state.replace('_', ' ')}", device=device, event_no=event.event_no)
             return
@@ -657,26 +670,28 @@ class TableCore(lc.LifecycleModel):
             self._violation(va.DECK_CHECK, "deck check failed: " + "; ".join(parts), device=device, event_no=event.event_no)
 
     def _on_cut_card(self, device: str, event: ev.CutCardReached) -> None:
-        self.log.append("cut_card", shoe=self.shoe, penetration=self.penetration, device=device, event_no=event.event_no)
+        self._write("cut_card", {
+            "shoe": self.shoe, "penetration": self.penetration, "device": device, "event_no": event.event_no,
+        })
 
     def _on_shoe_empty(self, device: str, event: ev.ShoeEmpty) -> None:
-        self.log.append("shoe_empty", shoe=self.shoe, device=device, event_no=event.event_no)
+        self._write("shoe_empty", {"shoe": self.shoe, "device": device, "event_no": event.event_no})
         self.exhausted = True
         if self.state == lc.READY:
             self.fire("exhausted")
 
     def _on_button(self, device: str, event: ev.ButtonPressed) -> None:
         burn = device == self.source and not self.packets
-        self.log.append("button", button=event.button, burn_mark=burn, device=device, event_no=event.event_no)
+        self._write("button", {"button": event.button, "burn_mark": burn, "device": device, "event_no": event.event_no})
         if burn:
             self.marks += 1
 
     def _on_fault(self, device: str, event: ev.Fault) -> None:
         kind = event.kind
-        self.log.append(
-            "fault", fault=kind.name.lower(), cleared=event.cleared, detail=event.detail,
-            device=device, event_no=event.event_no,
-        )
+        self._write("fault", {
+            "fault": kind.name.lower(), "cleared": event.cleared, "detail": event.detail, "device": device,
+            "event_no": event.event_no,
+        })
         if kind in HOST_FAULT_VIOLATIONS:
             self._violation(HOST_FAULT_VIOLATIONS[kind], f"{device}: {event.detail}", device=device)
             return
@@ -703,7 +718,9 @@ class TableCore(lc.LifecycleModel):
         try:
             handler(inp)
         except InputRejected as e:
-            self.log.append("input_rejected", input=name, **_input_fields(inp), reason=str(e), round=self.round_no or None)
+            self._write("input_rejected", {
+                "input": name, **_input_fields(inp), "reason": str(e), "round": self.round_no or None,
+            })
             raise
 
     def _require(self, *states: str) -> None:
@@ -766,7 +783,7 @@ class TableCore(lc.LifecycleModel):
         past_last = self.state == lc.RESHUFFLE_DUE
         previous = self.people.take_round(banker, banked)
         if banker is not None and banker != previous:
-            self.log.append("bank", seat=banker, previous=previous, round=self.round_no + 1)
+            self._write("bank", {"seat": banker, "previous": previous, "round": self.round_no + 1})
         self.round_no += 1
         self.voided = None
         self.return_asked = None
@@ -775,17 +792,20 @@ class TableCore(lc.LifecycleModel):
         self.open_round(cursor, inp.banker_stake, self.last_round_announced)
         # a banking game's rotation, for a restarted controller to carry on (tablectl.table.restart.resume)
         rotation = {"banker_hands": banked, "bank_wanted": sorted(self.people.wanting)} if game.banker else {}
-        self.log.append(
-            "round_started", round=self.round_no, seats=list(seats),
-            wagers={str(s): w for s, w in self.round_wagers.items()} if self.round_wagers is not None else None,
-            banker=banker, banker_stake=inp.banker_stake, shoe=self.shoe, dealer=self.people.dealer,
-            last_round=self.this_round_last, **rotation,
+        self._write("round_started", {
+            "round": self.round_no, "seats": list(seats),
+            "wagers": {str(s): w for s, w in self.round_wagers.items()} if self.round_wagers is not None else None,
+            "banker": banker, "banker_stake": inp.banker_stake, "shoe": self.shoe, "dealer": self.people.dealer,
+            "last_round": self.this_round_last, **rotation,
             **({"bank_could_pay": self.bank_could_pay} if self.bank_could_pay is not None else {}),
             # the players the pit entered, seat -> id (every seat's: a restarted controller carries on with them)
             **({"players": {str(s): p for s, p in sorted(self.people.players.items())}} if self.people.players else {}),
-        )
+        })
         if past_last:
-            self.log.append("alarm", kind=PAST_LAST_ROUND, round=self.round_no, penetration=self.penetration if self.capped else None)
+            self._write("alarm", {
+                "kind": PAST_LAST_ROUND, "round": self.round_no,
+                "penetration": self.penetration if self.capped else None,
+            })
         self.fire("start_round")
         self._after_cursor()
 
@@ -810,7 +830,9 @@ class TableCore(lc.LifecycleModel):
             asked = self.cursor.decide(inp.seat, inp.decision)
         except CursorError as e:
             raise InputRejected(str(e)) from None
-        self.log.append("decision", round=self.round_no, seat=inp.seat, decision=inp.decision, banker=asked.banker)
+        self._write("decision", {
+            "round": self.round_no, "seat": inp.seat, "decision": inp.decision, "banker": asked.banker,
+        })
         if not asked.banker:
             self.decisions.setdefault(inp.seat, []).append(inp.decision)
         self._after_cursor()
@@ -820,7 +842,7 @@ class TableCore(lc.LifecycleModel):
         if self.packets:
             raise InputRejected("a hand-forming shuffler delivers burns as packets")
         self.marks += 1
-        self.log.append("burn_next", round=self.round_no if self.in_round else None, marks=self.marks)
+        self._write("burn_next", {"round": self.round_no if self.in_round else None, "marks": self.marks})
 
     def _exposed_card(self, inp: ExposedCard) -> None:
         self._require(lc.IN_ROUND)
@@ -832,7 +854,9 @@ class TableCore(lc.LifecycleModel):
         if card is None:
             raise InputRejected("identify the misread card first")
         take_back(self.layout, step.to, card)
-        self.log.append("corrected", round=self.round_no, card=text(card), **{"from": step.to}, to=BURN, face="up", reason="exposed")
+        self._write("corrected", {
+            "round": self.round_no, "card": text(card), "from": step.to, "to": BURN, "face": "up", "reason": "exposed",
+        })
 
     def _identify_card(self, inp: IdentifyCard) -> None:
         if not self.alarms.misreads:
@@ -842,11 +866,11 @@ class TableCore(lc.LifecycleModel):
             raise InputRejected(f"not a card: {card!r}")
         pending = self.alarms.misreads.pop(0)
         owed = pending.where == "returned" and self._written_off(card)
-        self.log.append(
-            "identified", card=text(card), to=pending.to, face=pending.face, shoe=self.shoe,
-            round=self.round_no if self.in_round else None, device=pending.device, event_no=pending.event_no,
+        self._write("identified", {
+            "card": text(card), "to": pending.to, "face": pending.face, "shoe": self.shoe,
+            "round": self.round_no if self.in_round else None, "device": pending.device, "event_no": pending.event_no,
             **({"written_off": True} if owed else {}),
-        )
+        })
         if pending.where == "returned":
             self._take_back(card, pending.device, pending.event_no, None)
             return
@@ -864,7 +888,7 @@ class TableCore(lc.LifecycleModel):
 
     def _end_round(self, inp: EndRound) -> None:
         self._require(lc.IN_ROUND, lc.SETTLING)
-        self.log.append("round_ended", round=self.round_no, complete=self.state == lc.SETTLING)
+        self._write("round_ended", {"round": self.round_no, "complete": self.state == lc.SETTLING})
         if self.state == lc.IN_ROUND:
             self._violation(va.TOO_FEW_CARDS, "the round was ended before its procedure was complete")
             return
@@ -874,7 +898,7 @@ class TableCore(lc.LifecycleModel):
         """The dealer collected the round: the bank moves, the penetration outlook is taken."""
         moved = self.people.round_banked()
         if moved is not None:
-            self.log.append("bank", seat=moved[0], previous=moved[1], round=self.round_no + 1)
+            self._write("bank", {"seat": moved[0], "previous": moved[1], "round": self.round_no + 1})
         self.in_round = False
         self.cursor = None
         self.layout = {}
@@ -883,7 +907,7 @@ class TableCore(lc.LifecycleModel):
         self.needs_reshuffle = self.exhausted or self.capped_out or self.this_round_last or outlook == pen.RESHUFFLE
         if outlook == pen.LAST_ROUND and not self.needs_reshuffle and not self.last_round_announced:
             self.last_round_announced = True
-            self.log.append("last_round", round=self.round_no + 1, shoe=self.shoe, penetration=self.penetration)
+            self._write("last_round", {"round": self.round_no + 1, "shoe": self.shoe, "penetration": self.penetration})
         self.fire("end_round")
 
     def complete_round(self) -> None:
@@ -904,7 +928,7 @@ class TableCore(lc.LifecycleModel):
                 return
             for r in settlement.results:
                 line = {"round": self.round_no, "seat": r.seat, "bet": r.bet, "stake": r.stake, "outcome": r.outcome, "pays": r.pays, "net": r.net}
-                self.log.append("settled", **line)
+                self._write("settled", {**line})
                 self.settlement.append(line)
         self.fire("round_complete")
 
@@ -917,11 +941,11 @@ class TableCore(lc.LifecycleModel):
         if previous is not None and self.state in (lc.READY, lc.RESHUFFLE_DUE) and not self.burns_due:  # a sign-in is no change
             due = self.game.dealer_change_burns(self.rules)
             self.burns_due += [BURN_DEALER_CHANGE] * due
-        self.log.append("dealer_change", dealer=inp.dealer, previous=previous, burns_due=due, shoe=self.shoe)
+        self._write("dealer_change", {"dealer": inp.dealer, "previous": previous, "burns_due": due, "shoe": self.shoe})
 
     def _shoe_change(self, inp: ShoeChange) -> None:
         self._require(lc.IDLE, lc.READY, lc.RESHUFFLE_DUE)
-        self.log.append("shoe_change", shoe=self.shoe)
+        self._write("shoe_change", {"shoe": self.shoe})
         if self.shoe is not None:
             self.log.end_shoe(self.shoe)
             self.shoe = None
@@ -935,9 +959,9 @@ class TableCore(lc.LifecycleModel):
         if not 1 <= inp.seat <= self.config.seats:
             raise InputRejected(f"seat {inp.seat} does not exist (seats 1-{self.config.seats})")
         moved = self.people.offer(inp.seat, inp.wants, may_take=not self.in_round)
-        self.log.append("offer_bank", seat=inp.seat, wants=inp.wants)
+        self._write("offer_bank", {"seat": inp.seat, "wants": inp.wants})
         if moved is not None:
-            self.log.append("bank", seat=moved[0], previous=moved[1], round=self.round_no + 1)
+            self._write("bank", {"seat": moved[0], "previous": moved[1], "round": self.round_no + 1})
 
     def _seat_player(self, inp: SeatPlayer) -> None:
         """A player sits (or leaves): logged at once, counted from the next round to start."""
@@ -947,13 +971,15 @@ class TableCore(lc.LifecycleModel):
             previous = self.people.seat_player(inp.seat, None)
             if previous is None:
                 raise InputRejected(f"seat {inp.seat} has no player entered")
-            self.log.append("player_left", seat=inp.seat, player=previous, round=self.round_no + 1)
+            self._write("player_left", {"seat": inp.seat, "player": previous, "round": self.round_no + 1})
             return
         wrong = player_id.problem(inp.player)
         if wrong is not None:
             raise InputRejected(f"seat {inp.seat}: {wrong}")
         previous = self.people.seat_player(inp.seat, inp.player)
-        self.log.append("player_seated", seat=inp.seat, player=inp.player, previous=previous, round=self.round_no + 1)
+        self._write("player_seated", {
+            "seat": inp.seat, "player": inp.player, "previous": previous, "round": self.round_no + 1,
+        })
 
     def _resolve(self, inp: Resolve) -> None:
         """A supervisor resolves the hold; with ``void_round``, at any point of a round (held or
@@ -971,17 +997,18 @@ class TableCore(lc.LifecycleModel):
         kinds, unlisted = self.alarms.resolved()
         every_kind = set(kinds) | set(unlisted)
         void = (inp.void_round or va.PENETRATION_CAP in every_kind) and self.in_round and self.base in (lc.IN_ROUND, lc.SETTLING)
-        self.log.append(
-            "resolved", supervisor=inp.supervisor, note=inp.note, kinds=kinds,
-            violations=seqs, round=self.round_no or None, void_round=void,
-            **({"unlisted": unlisted} if unlisted else {}),
-        )
+        self._write("resolved", {
+            "supervisor": inp.supervisor, "note": inp.note, "kinds": kinds, "violations": seqs,
+            "round": self.round_no or None, "void_round": void, **({"unlisted": unlisted} if unlisted else {}),
+        })
         if va.CARD_NOT_RETURNED in every_kind:
             self.written_off = Counter({c: self.comp.seen(c) for c in range(DECK_SIZE) if self.comp.seen(c)})
         if void:
             returned = returned_wagers(self.game.id, self.round_seats, self.round_wagers, self.decisions)
-            self.log.append("round_voided", round=self.round_no, reason=", ".join(kinds + sorted(unlisted)) or "supervisor",
-                            returned=returned, **({"banker_stake": self.banker_stake} if self.banker_stake is not None else {}))
+            self._write("round_voided", {
+                "round": self.round_no, "reason": ", ".join(kinds + sorted(unlisted)) or "supervisor",
+                "returned": returned, **({"banker_stake": self.banker_stake} if self.banker_stake is not None else {}),
+            })
             self.voided = self.round_no
             if self.packets:  # the voided round's deck is not dealt on: the next round is shuffled afresh
                 self.exhausted = True
@@ -1000,10 +1027,10 @@ class TableCore(lc.LifecycleModel):
             self._after_cursor()
 
     def _supervisor_denied(self, inp: SupervisorDenied) -> None:
-        self.log.append(
-            "supervisor_refused", supervisor=inp.supervisor, action=inp.action, reason=inp.reason,
-            state=self.state, round=self.round_no or None,
-        )
+        self._write("supervisor_refused", {
+            "supervisor": inp.supervisor, "action": inp.action, "reason": inp.reason, "state": self.state,
+            "round": self.round_no or None,
+        })
 
     # ============================================================== the view
 
@@ -1014,6 +1041,16 @@ class TableCore(lc.LifecycleModel):
     def view(self) -> TableView:
         """A snapshot for the display: face-up cards only (``tablectl.table.screen``)."""
         return screen.view(self, self._recent)
+
+
+def line_writer(log: EventLogLike) -> Callable[[str, dict[str, Any]], int]:
+    """How the core writes a line to ``log``: its ``append_dict`` (the fields in one dict, no
+    keyword unpacking on the way: every card's path), or its ``append`` with the dict unpacked."""
+    append_dict: Callable[[str, dict[str, Any]], int] | None = getattr(log, "append_dict", None)
+    if append_dict is not None:
+        return append_dict
+    append = log.append
+    return lambda event, fields: append(event, **fields)
 
 
 def _txt(card: int | None) -> str | None:
