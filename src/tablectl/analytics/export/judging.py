@@ -14,9 +14,8 @@ process (``tablectl.gamemath.decisions.value``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from tablectl.analytics.expected import wager_math
 from tablectl.gamemath.decisions.judge import JudgedDecision, judge_round, main_wager
@@ -32,12 +31,11 @@ COLUMNS = ("ev_choice", "ev_best", "best", "cost_units", "cost", "best_knowing_d
 NOT_JUDGED: tuple[None, ...] = (None,) * len(COLUMNS)
 
 
-
-@dataclass(frozen=True, slots=True)
-class RoundJudgement:
+class RoundJudgement(NamedTuple):
     """A round's judged decisions, by (seat, place among the seat's decisions), as dataset values,
     and its theoretical win in cents (None: some wager or decision the math does not value);
-    ``judged``: the decisions as ``gamemath.decisions.judge`` judged them (the sightings are made from them)."""
+    ``judged``: the decisions as ``gamemath.decisions.judge`` judged them (the sightings are made from them).
+    A named tuple: one is made per round, at C speed."""
 
     decisions: dict[tuple[int, int], tuple[Any, ...]]
     theo_win: float | None
@@ -68,42 +66,64 @@ class Judge:
               rules_key: str) -> RoundJudgement:
         """Judge ``hands`` (settled under ``settlement``, from ``decks`` decks; ``logged_rules`` as
         logged, ``rules_key`` their id) into dataset values and the round's theoretical win."""
-        out: dict[tuple[int, int], tuple[Any, ...]] = {}
-        judged: list[JudgedDecision] = []
-        theo: Fraction | int | None = 0  # the decisions' part, exact
         seats = hands.seats
-        if any(s.decisions for s in seats):  # most rounds: no decision to judge
-            game = GAMES.get(hands.game)
-            main = main_wager(game.wagers if game else ())
-            try:
-                judged = judge_round(hands, settlement, decks or 1)
-            except DecisionError:
-                judged = []
-            stakes = {s.seat: s.wagers.get(main) for s in seats}
-            for j in judged:
-                stake = stakes.get(j.point.seat)
-                out[j.point.seat, j.point.index] = row = values(j, stake)
-                if theo is not None:
-                    theo = None if row[4] is None else theo + Fraction(j.cost or 0) * (stake or 0)
+        for s in seats:
+            if s.decisions:
+                return self._decided(hands, settlement, decks, logged_rules, rules_key)
+        # most rounds: no decision to judge, the theoretical win is the wagers' part alone
+        numerator, denominator = self._wagers_part(hands, decks, logged_rules, rules_key)
+        if numerator is None:
+            return RoundJudgement({}, None)
+        if hands.game not in SPREAD_ENUMERATED:  # no Fraction: int / int is float() of one
+            return RoundJudgement({}, numerator / denominator)
+        exact = Fraction(numerator, denominator)
+        return RoundJudgement({}, float(exact), _theo_var(hands, settlement, decks, exact))
+
+    def _decided(self, hands: RoundHands, settlement: Any, decks: int | None, logged_rules: dict[str, Any] | None,
+                 rules_key: str) -> RoundJudgement:
+        """:meth:`round` of a round with decisions."""
+        out: dict[tuple[int, int], tuple[Any, ...]] = {}
+        theo: Fraction | int | None = 0  # the decisions' part, exact
+        game = GAMES.get(hands.game)
+        main = main_wager(game.wagers if game else ())
+        try:
+            judged = judge_round(hands, settlement, decks or 1)
+        except DecisionError:
+            judged = []
+        stakes = {s.seat: s.wagers.get(main) for s in hands.seats}
+        for j in judged:
+            stake = stakes.get(j.point.seat)
+            out[j.point.seat, j.point.index] = row = values(j, stake)
+            if theo is not None:
+                theo = None if row[4] is None else theo + Fraction(j.cost or 0) * (stake or 0)
         if theo is None:
             return RoundJudgement(out, None, judged=tuple(judged))
-        denominator, edges = self._edges_of(hands.game, decks, logged_rules, rules_key)
-        # the wagers' part: the stakes times the edges, exact, in integers over one denominator
+        numerator, denominator = self._wagers_part(hands, decks, logged_rules, rules_key)
+        if numerator is None:
+            return RoundJudgement(out, None, judged=tuple(judged))
+        if not theo and hands.game not in SPREAD_ENUMERATED:  # no Fraction: int / int is float() of one
+            return RoundJudgement(out, numerator / denominator, None, tuple(judged))
+        exact = Fraction(numerator, denominator) + theo
+        return RoundJudgement(out, float(exact), _theo_var(hands, settlement, decks, exact), tuple(judged))
+
+    def _wagers_part(self, hands: RoundHands, decks: int | None, logged: dict[str, Any] | None,
+                     key: str) -> tuple[int | None, int]:
+        """The wagers' part of the theoretical win: the stakes times the edges, exact, as an integer
+        numerator over a common denominator (the numerator None: a wager the math does not value)."""
+        found = self._edges.get((hands.game, decks, key))
+        denominator, edges = found if found is not None else self._edges_of(hands.game, decks, logged, key)
         numerator = 0
         banker = hands.banker_seat
-        for seat in seats:
+        for seat in hands.seats:
             if seat.seat == banker:
                 continue
             for wager, stake in seat.wagers.items():
                 if stake:
                     edge = edges.get(wager)
                     if edge is None:
-                        return RoundJudgement(out, None, judged=tuple(judged))
+                        return None, denominator
                     numerator += edge * stake
-        if not theo and hands.game not in SPREAD_ENUMERATED:  # no Fraction: int / int is float() of one
-            return RoundJudgement(out, numerator / denominator, None, tuple(judged))
-        exact = Fraction(numerator, denominator) + theo
-        return RoundJudgement(out, float(exact), _theo_var(hands, settlement, decks, exact), tuple(judged))
+        return numerator, denominator
 
     def _edges_of(self, game: str, decks: int | None, logged: dict[str, Any] | None,
                   key: str) -> tuple[int, dict[str, int | None]]:

@@ -42,6 +42,7 @@ from tablectl.review.engine import ReviewReport
 from tablectl.review.model import INTERRUPTED, OPEN, VOIDED, CsmEvents, RoundRecord
 
 CARD_EVENTS = frozenset({"dealt", "burned", "drawn", "returned", "identified"})
+CARD_LINES = frozenset({"dealt", "burned", "drawn"})  # card events whose records have every field a card row takes
 ROUND_ENDS = frozenset({"round_ended", "round_voided"})
 #: the quality analysis that stands for a shoe's device kind (``tablectl.review.shuffle.quality``)
 QUALITY_TEST = {"csm": "csm_reentry_lag", "shoe": "card_position_chi_square", "shuffler": "card_position_chi_square"}
@@ -128,11 +129,33 @@ class RoundFacts(NamedTuple):
 
     @classmethod
     def of(cls, r: RoundRecord) -> RoundFacts:
-        handle = 0 if r.status == VOIDED else sum(
-            int(stake or 0) for wagers in (r.wagers or {}).values() for stake in wagers.values())
+        wagers = r.wagers or {}
+        voided = r.status == VOIDED
         return cls(r.session, r.number, r.shoe, r.start_seq, r.end_seq, r.start_ts, r.end_ts, r.status, r.settlement,
-                   len(r.seats), r.banker, handle, r.net, len(r.violations), tuple(r.resumed_in), r.holds,
-                   r.banker_stake, tuple((r.wagers or {}).values()))
+                   len(r.seats), r.banker, 0 if voided else _handle(wagers), 0 if voided else _net(r.settled),
+                   len(r.violations), tuple(r.resumed_in), r.holds, r.banker_stake, tuple(wagers.values()))
+
+
+def _handle(wagers: dict[str, dict[str, int]]) -> int:
+    """The stakes of every seat's *wagers* (cents), a stake missing or null counted 0."""
+    try:
+        total = sum(map(sum, map(dict.values, wagers.values())))  # the stakes are integers (records.SCHEMA)
+    except TypeError:
+        total = None
+    if type(total) is not int:  # not so: each stake as a number (a float, None)
+        return sum(int(stake or 0) for placed in wagers.values() for stake in placed.values())
+    return total
+
+
+def _net(settled: list[tuple[Any, ...]]) -> int:
+    """The players' net over *settled* rows (``RoundRecord.net`` of a round not voided)."""
+    try:
+        total = sum([row[-1] for row in settled])  # each row's net is an integer (records.SCHEMA)
+    except TypeError:
+        total = None
+    if type(total) is not int:  # not so: each net as a number (a float, None)
+        return sum(int(row[-1] or 0) for row in settled)
+    return total
 
 
 @dataclass(slots=True)
@@ -144,6 +167,8 @@ class _Round:
     decks: int | None
     rules_id: str
     ts: str  # the round's start: the day its bets and decisions are counted in
+    main: str  # the game's main wager: what a bet the round did not open is counted as
+    day: str = ""  # ``ts``'s day
     wagers: dict[str, str] = field(default_factory=dict)
     cards: int = 0
     penetration: float | None = None
@@ -168,6 +193,7 @@ class _Pass:
         self.decks: int | None = None
         self.rules_id = "default"
         self.dealer: str | None = None
+        self.mains: dict[str | None, str] = {}  # game -> its main wager (``main_wager``)
         self.rounds: dict[tuple[int, int], _Round] = {}
         self.round_by_start: dict[int, _Round] = {}
         self.identities: dict[str, list[tuple[int, Row]]] = defaultdict(list)
@@ -175,7 +201,8 @@ class _Pass:
         # each kind of record this pass reads -> its handler (one dict lookup per line, by the
         # record's class: ``tablectl.eventlog.records.RECORDS``); other kinds are not read
         by_kind: dict[str, Callable[[Any], None]] = {
-            **dict.fromkeys(CARD_EVENTS, self._card), "settled": self._settled, "decision": self._decision,
+            **dict.fromkeys(CARD_EVENTS, self._any_card), **dict.fromkeys(CARD_LINES, self._card),
+            "settled": self._settled, "decision": self._decision,
             "revealed": self._revealed, "round_started": self._round_started,
             **dict.fromkeys(ROUND_ENDS, self._round_ended), "round_resumed": self._round_resumed,
             "fault": self._fault, "device_identified": self._device_identified,
@@ -224,13 +251,17 @@ class _Pass:
     def _round_started(self, rec: Any) -> None:
         key = (self.session, rec.round)
         dealer = rec.dealer or self.dealer
-        rnd = _Round(key, f"{self.session}.{rec.round}", dealer, self.game, self.decks, self.rules_id, rec.ts)
-        game = self.games.get(self.game or "")
-        main = main_wager(game.wagers if game else ())
-        for wagers in (rec.wagers or {}).values():
-            for bet in wagers:
-                rnd.wagers[bet] = bet
-        rnd.wagers.setdefault(main, main)
+        main = self.mains.get(self.game)
+        if main is None:
+            game = self.games.get(self.game or "")
+            main = self.mains[self.game] = main_wager(game.wagers if game else ())
+        ts = rec.ts
+        rnd = _Round(key, f"{self.session}.{rec.round}", dealer, self.game, self.decks, self.rules_id, ts, main, ts[:10])
+        wagers = rnd.wagers
+        for placed in (rec.wagers or {}).values():
+            for bet in placed:
+                wagers[bet] = bet
+        wagers.setdefault(main, main)
         if rec.players:
             rnd.players = {int(seat): player for seat, player in rec.players.items()}
         self.rounds[key] = rnd
@@ -262,26 +293,48 @@ class _Pass:
     # --- cards ----------------------------------------------------------------------------------
 
     def _card(self, rec: Any) -> None:
-        seq = rec.seq
-        number = getattr(rec, "round", None)  # a returned card's line has none
+        """A dealt, burned or drawn card: its record has every field of the row (:data:`CARD_LINES`)."""
+        seq, number, p, face = rec.seq, rec.round, rec.penetration, rec.face
+        rnd = None if number is None else self.rounds.get((self.session, number))
+        if rnd is not None:
+            rnd.cards += 1
+            if p is not None and (rnd.penetration is None or p > rnd.penetration):
+                rnd.penetration = float(p)
+        if face == "down":
+            self._face_down(rec, number, rnd, p, rec.packet)
+        elif seq > self.out.through:  # else exported before
+            ts, shoe = rec.ts, rec.shoe
+            self.add_values("cards", ts[:10], (
+                self.out.table, seq, ts, rec.event, self.session, None if shoe is None else str(shoe), number, rec.card,
+                rec.to, face, False, None, rec.device, rec.event_no, p, rec.packet))
+
+    def _any_card(self, rec: Any) -> None:
+        """A returned or identified card (a returned card's line names no round)."""
+        number = getattr(rec, "round", None)
         rnd = None if number is None else self.rounds.get((self.session, number))
         p = getattr(rec, "penetration", None)
         if rnd is not None:
             rnd.cards += 1
             if p is not None and (rnd.penetration is None or p > rnd.penetration):
                 rnd.penetration = float(p)
-        if seq <= self.out.through and rec.face != "down":
-            return  # exported before (a face-down card waits for the line that shows it)
+        if rec.face == "down":
+            self._face_down(rec, number, rnd, p, getattr(rec, "packet", None))
+        elif rec.seq > self.out.through:  # else exported before
+            self.add_values("cards", rec.ts[:10], self._card_row(rec, number, p, getattr(rec, "packet", None)))
+
+    def _card_row(self, rec: Any, number: int | None, p: Any, packet: int | None) -> list[Any]:
         shoe = rec.shoe
-        row = [self.out.table, seq, rec.ts, rec.event, self.session, None if shoe is None else str(shoe), number,
-               rec.card, rec.to, rec.face, False, None, rec.device, rec.event_no, p, getattr(rec, "packet", None)]
-        if rec.face != "down":  # past what was exported before (above): written now
-            self.add_values("cards", rec.ts[:10], row)
-        elif rnd is not None:
+        return [self.out.table, rec.seq, rec.ts, rec.event, self.session, None if shoe is None else str(shoe), number,
+                rec.card, rec.to, rec.face, False, None, rec.device, rec.event_no, p, packet]
+
+    def _face_down(self, rec: Any, number: int | None, rnd: _Round | None, p: Any, packet: int | None) -> None:
+        """A face-down card: it waits for the line that shows it, or its round's end."""
+        row = self._card_row(rec, number, p, packet)
+        if rnd is not None:
             rnd.pending.append((row, rec.ts))
         else:  # face down outside a round (a burn at the shuffle): never revealed
             row[_CARD], row[_HIDDEN] = None, True
-            self.out.put("cards", seq, rec.ts, row)
+            self.out.put("cards", rec.seq, rec.ts, row)
 
     def _revealed(self, rec: Any) -> None:
         rnd = self._round_of(rec)
@@ -301,23 +354,21 @@ class _Pass:
     # --- money and decisions ----------------------------------------------------------------------
 
     def _settled(self, rec: Any) -> None:
-        if rec.seq <= self.out.through:
+        seq = rec.seq
+        if seq <= self.out.through:
             return  # exported before
-        rnd = self.rounds.get((self.session, rec.round))
-        bet = rec.bet
-        wager = rnd.wagers.get(bet) if rnd is not None else bet
-        if wager is None and rnd is not None:
-            game = self.games.get(rnd.game or "")
-            wager = main_wager(game.wagers if game else ())
-        pays = rec.pays
-        if rnd is not None:
-            head = (self.out.table, rec.seq, rec.ts, rnd.round_id, rec.round, rnd.game, rnd.decks, rnd.rules_id,
-                    rnd.dealer)
+        number, bet, seat = rec.round, rec.bet, rec.seat
+        rnd = self.rounds.get((self.session, number))
+        # ``pays`` is text (records.SCHEMA)
+        if rnd is None:
+            self.add_values("bets", rec.ts[:10], (
+                self.out.table, seq, rec.ts, None, number, self.game, self.decks, self.rules_id, self.dealer, seat, None,
+                bet, bet, rec.stake, rec.outcome, rec.pays or None, rec.net))
         else:
-            head = (self.out.table, rec.seq, rec.ts, None, rec.round, self.game, self.decks, self.rules_id, self.dealer)
-        # past what was exported before (above): written now; ``pays`` is text (records.SCHEMA)
-        self.add_values("bets", (rnd.ts if rnd else rec.ts)[:10], (
-            *head, rec.seat, rnd.players.get(rec.seat) if rnd else None, bet, wager, rec.stake, rec.outcome, pays or None, rec.net))
+            self.add_values("bets", rnd.day, (
+                self.out.table, seq, rec.ts, rnd.round_id, number, rnd.game, rnd.decks, rnd.rules_id, rnd.dealer, seat,
+                rnd.players.get(seat), bet, _or(rnd.wagers.get(bet), rnd.main), rec.stake, rec.outcome,
+                rec.pays or None, rec.net))
 
     def _decision(self, rec: Any) -> None:
         rnd = self._round_of(rec)
@@ -543,6 +594,10 @@ def _quality_of(recon: Any, shoes: list[Any]) -> list[Any]:
     kinds = {s.kind for s in shoes}
     sessions = [x for x in recon.sessions if x.source_kind in kinds]
     return analyse(SimpleNamespace(shoes=shoes, sessions=sessions, csm_events=events))  # type: ignore[arg-type]
+
+
+def _or(value: Any, otherwise: Any) -> Any:
+    return otherwise if value is None else value
 
 
 def _text(value: Any) -> str | None:
