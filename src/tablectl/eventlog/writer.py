@@ -58,6 +58,9 @@ _REVERSE_BLOCK = 1 << 16
 FILE_MODE = 0o640
 DIR_MODE = 0o750
 _RESERVED = fmt.RESERVED_FIELDS
+# a stamp's microseconds, 6 digits and the Z, from two lookups (``"%06dZ" % us`` is slower)
+_MILLIS = tuple(f"{n:03d}" for n in range(1000))
+_MICROS_Z = tuple(f"{n:03d}Z" for n in range(1000))
 _ENVELOPE_SIZE = 5  # seq, event, ts, table, prev: every reserved field but a checkpoint's sig
 
 
@@ -218,8 +221,10 @@ class EventLog:
         if event not in self._event_names:
             self._admit_event_name(event)
         number = fields.get("event_no")
-        if number is not None and (type(number) is not int or type(fields.get("device")) is not str):
-            self._refuse_event_no(fields)
+        if number is not None:
+            device = fields.get("device")
+            if type(number) is not int or type(device) is not str:
+                self._refuse_event_no(fields)
         now = self._clock()
         if now >= self._day_end:
             self.rotate("day")
@@ -229,8 +234,9 @@ class EventLog:
         if second != self._ts_second:
             self._new_second(second)
         seq = self._seq + 1
-        line_dict = {"seq": seq, "event": event, "ts": self._ts_prefix + "%06dZ" % ((now - second) * 1_000_000),
-                     "table": self._table, **fields, "prev": self._head}
+        us = int((now - second) * 1_000_000)
+        ts = self._ts_prefix + (_MILLIS[us // 1000] + _MICROS_Z[us % 1000] if us >= 0 else "%06dZ" % us)
+        line_dict = {"seq": seq, "event": event, "ts": ts, "table": self._table, **fields, "prev": self._head}
         if len(line_dict) != len(fields) + _ENVELOPE_SIZE or "sig" in fields:  # a field named like the envelope
             raise ValueError(f"fields {sorted(_RESERVED.intersection(fields))} are written by the log itself")
         line = _dumps(line_dict)
@@ -240,8 +246,8 @@ class EventLog:
         self._head = chain.hexdigest()
         self._buffer.append(line)
         self._pending.append(line_dict)
-        if number is not None and number > self._event_nos.get(fields["device"], -1):
-            self._event_nos[fields["device"]] = number
+        if number is not None and number > self._event_nos.get(device, -1):
+            self._event_nos[device] = number
             self._event_nos_dirty = True
         if seq >= self._next_checkpoint:
             self.checkpoint("periodic")

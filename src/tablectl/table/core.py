@@ -352,44 +352,76 @@ class TableCore(lc.LifecycleModel):
             self.marks -= 1
             marked = True
         card = event.card
-        fields = {"shoe": self.shoe, "round": self.round_no if self.in_round else None, "device": device, "event_no": event.event_no}
-        if device != self.source:
-            self._write("drawn", {"card": _txt(card), "to": DISCARD, "face": "up", **fields})
-            self._violation(va.WRONG_STATE, f"a card from {device}, which is not this table's card device", card=_txt(card))
-            return
-        if card is not None and not self.comp.see(card):
-            self._write("drawn", {"card": text(card), "to": DISCARD, "face": "up", **fields})
-            self._violation(
-                va.FOREIGN_CARD,
-                f"{text(card)} is beyond the composition of {self.config.decks} deck(s): foreign or duplicate",
-                card=text(card), device=device, event_no=event.event_no,
-            )
+        if device != self.source or (card is not None and not self.comp.see(card)):
+            self._refuse_card(device, event)
             return
         if card is None:
             self.unread += 1
-        number = self.comp.drawn + self.unread
+        penetration = None
         if self.capped:
-            fields["penetration"] = self.penetration
+            number = self.comp.drawn + self.unread
+            penetration = self._penetrations[number] if number <= self.size else pen.fraction(number, self.size)
             if number > self.cap_cards:
-                self._write("drawn", {"card": _txt(card), "to": DISCARD, "face": "up", **fields})
-                self.capped_out = True
-                self._violation(
-                    va.PENETRATION_CAP,
-                    f"card {number} of {self.size} is past the cap of {self.cap_cards} ({self.config.penetration_cap:.0%})",
-                    card=_txt(card), device=device, event_no=event.event_no, penetration=fields["penetration"],
-                )
-                if card is None:
-                    self._misread(device, event.event_no, "discard", DISCARD, "up")
+                self._past_cap(device, event, number, penetration)
                 return
         cursor = self.cursor
         step = cursor.expected() if cursor is not None and self.in_round else None
         if step is not None and not marked and not step.burn and not self.burns_due and self.state == lc.IN_ROUND:
-            self._place(card, device, event.event_no, fields)  # what judge_card says: TO_STEP
+            self._deal(card, device, event.event_no, penetration)  # what judge_card says: TO_STEP
             return
+        fields = self._card_fields(device, event.event_no)
+        if penetration is not None:
+            fields["penetration"] = penetration
         verdict = va.judge_card(
             self.state, marked=marked, burn_due=self.burns_due[0] if self.burns_due else None, step=step
         )
         self._apply(verdict, card, device, event.event_no, fields)
+
+    def _refuse_card(self, device: str, event: ev.CardDrawn) -> None:
+        """A card from another device than this table's, or one beyond the composition (foreign or a
+        copy too many, not counted): drawn, to the discards, and a violation."""
+        card = event.card
+        self._write("drawn", {"card": _txt(card), "to": DISCARD, "face": "up", **self._card_fields(device, event.event_no)})
+        if device != self.source:
+            self._violation(va.WRONG_STATE, f"a card from {device}, which is not this table's card device", card=_txt(card))
+            return
+        assert card is not None  # read, and beyond the composition
+        self._violation(
+            va.FOREIGN_CARD,
+            f"{text(card)} is beyond the composition of {self.config.decks} deck(s): foreign or duplicate",
+            card=text(card), device=device, event_no=event.event_no,
+        )
+
+    def _past_cap(self, device: str, event: ev.CardDrawn, number: int, penetration: float) -> None:
+        """Card ``number`` of the shoe is past the penetration cap: drawn, to the discards, a violation."""
+        card = event.card
+        fields = self._card_fields(device, event.event_no)
+        fields["penetration"] = penetration
+        self._write("drawn", {"card": _txt(card), "to": DISCARD, "face": "up", **fields})
+        self.capped_out = True
+        self._violation(
+            va.PENETRATION_CAP,
+            f"card {number} of {self.size} is past the cap of {self.cap_cards} ({self.config.penetration_cap:.0%})",
+            card=_txt(card), device=device, event_no=event.event_no, penetration=penetration,
+        )
+        if card is None:
+            self._misread(device, event.event_no, "discard", DISCARD, "up")
+
+    def _deal(self, card: int | None, device: str, event_no: int, penetration: float | None) -> None:
+        """The card goes to the position the procedure expects next (not a burn), and the procedure
+        moves on: ``_place``'s usual case, on every card's path, its line made in one go."""
+        cursor = self.cursor
+        assert cursor is not None
+        step = cursor.place(card)
+        face_up = step.face_up
+        line = {"card": None if card is None else CARD_TEXT[card], "to": step.to, "face": "up" if face_up else "down",
+                "shoe": self.shoe, "round": self.round_no, "device": device, "event_no": event_no}
+        if penetration is not None:
+            line["penetration"] = penetration
+        self._write("dealt", line)
+        self._lay(card, step.to, face_up, device, event_no)
+        if card is not None and (cursor.effects or cursor.done):
+            self._after_cursor()
 
     def _apply(self, verdict: va.CardVerdict, card: int | None, device: str, event_no: int, fields: dict[str, Any]) -> None:
         placement = verdict.placement
@@ -437,26 +469,32 @@ class TableCore(lc.LifecycleModel):
         cursor = self.cursor
         assert cursor is not None
         step = cursor.place(card)
-        if packet is not None:
-            fields = {**fields, "packet": packet}
         if step.burn:
-            self._write("burned", {"card": _txt(card), "to": BURN, "face": "down", "reason": step.reason, **fields})  # type: ignore[union-attr]
+            line = {"card": _txt(card), "to": BURN, "face": "down", "reason": step.reason, **fields}  # type: ignore[union-attr]
+            if packet is not None:
+                line["packet"] = packet
+            self._write("burned", line)
             if card is None:
                 self._misread(device, event_no, "cursor", BURN, "down")
         else:
             face_up = step.face_up
-            face = "up" if face_up else "down"
-            to = step.to
-            self._write("dealt", {"card": None if card is None else CARD_TEXT[card], "to": to, "face": face, **fields})
-            held = self.layout.get(to)  # == lay(self.layout, to, card, face_up)
-            if held is None:
-                self.layout[to] = [[card, face_up]]
-            else:
-                held.append([card, face_up])
-            if card is None:
-                self._misread(device, event_no, "cursor", step.to, face)
+            line = {"card": None if card is None else CARD_TEXT[card], "to": step.to, "face": "up" if face_up else "down", **fields}
+            if packet is not None:
+                line["packet"] = packet
+            self._write("dealt", line)
+            self._lay(card, step.to, face_up, device, event_no)
         if card is not None and advance and (cursor.effects or cursor.done):
             self._after_cursor()
+
+    def _lay(self, card: int | None, to: str, face_up: bool, device: str, event_no: int) -> None:
+        """The card dealt to ``to`` joins the layout (a misread one is to be identified)."""
+        held = self.layout.get(to)  # == lay(self.layout, to, card, face_up)
+        if held is None:
+            self.layout[to] = [[card, face_up]]
+        else:
+            held.append([card, face_up])
+        if card is None:
+            self._misread(device, event_no, "cursor", to, "up" if face_up else "down")
 
     def _after_cursor(self) -> None:
         """Log what the script reported and finish the round when its procedure is complete."""
@@ -488,22 +526,22 @@ class TableCore(lc.LifecycleModel):
 
     def _on_card_returned(self, device: str, event: ev.CardReturned) -> None:
         card = event.card
-        fields = {"shoe": self.shoe, "device": device, "event_no": event.event_no}
         if card is None:
-            self._write("returned", {"card": None, "to": device, "face": "up", **fields})
+            self._write("returned", {"card": None, "to": device, "face": "up", "shoe": self.shoe, "device": device,
+                                     "event_no": event.event_no})
             self.alarms.misreads.append(Misread("returned", device, device, event.event_no, "up"))
             self._violation(va.MISREAD, f"{device} could not read a returned card", device=device, event_no=event.event_no)
             return
-        self._take_back(card, device, event.event_no, fields)
-
-    def _take_back(self, card: int, device: str, event_no: int, fields: dict[str, Any] | None) -> None:
-        """A card back into the continuous shuffler (``fields`` None: already logged). A card a
-        supervisor wrote off (``card_not_returned`` resolved) is logged as one coming back."""
         owed = self._written_off(card)
-        if fields is not None:
-            self._write("returned", {
-                "card": text(card), "to": device, "face": "up", **fields, **({"written_off": True} if owed else {}),
-            })
+        line = {"card": CARD_TEXT[card], "to": device, "face": "up", "shoe": self.shoe, "device": device, "event_no": event.event_no}
+        if owed:
+            line["written_off"] = True
+        self._write("returned", line)
+        self._take_back(card, device, event.event_no, owed)
+
+    def _take_back(self, card: int, device: str, event_no: int, owed: bool) -> None:
+        """A card back into the continuous shuffler (logged); ``owed``: a copy of it was written off
+        (``card_not_returned`` resolved): it is back now."""
         if self.comp.seen(card) == 0:
             self._violation(va.FOREIGN_CARD, f"{text(card)} was returned but never dealt", card=text(card), device=device, event_no=event_no)
             return
@@ -513,7 +551,7 @@ class TableCore(lc.LifecycleModel):
 
     def _written_off(self, card: int) -> bool:
         """Whether a copy of ``card`` out of the continuous shuffler was written off."""
-        return self.written_off[card] > 0 and self.comp.seen(card) > 0
+        return self.written_off.get(card, 0) > 0 and self.comp.seen(card) > 0
 
     # --- packets from a hand-forming shuffler ----------------------------------------------------
 
@@ -872,7 +910,7 @@ class TableCore(lc.LifecycleModel):
             **({"written_off": True} if owed else {}),
         })
         if pending.where == "returned":
-            self._take_back(card, pending.device, pending.event_no, None)
+            self._take_back(card, pending.device, pending.event_no, owed)
             return
         self.unread -= 1
         if not self.comp.see(card):
