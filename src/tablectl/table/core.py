@@ -104,6 +104,7 @@ class TableCore(lc.LifecycleModel):
         self.rules = config.procedure_rules
         self.bet_limits = config.bet_limits
         self.bet_names = config.bet_names
+        self._check_wagers = va.WagerCheck(self.game.wagers, self.game.required, self.bet_limits, self.bet_names)
         self.voided: int | None = None  # the round a supervisor voided, until the next one starts
         self.settlement_rules = config.settlement_rules
         self.log = log
@@ -785,14 +786,13 @@ class TableCore(lc.LifecycleModel):
                 raise InputRejected("no seat wants the bank: offer it first")
             if banker in seats:
                 raise InputRejected(f"seat {banker} banks this round and cannot play a hand")
+        wagers = None
         if inp.wagers is not None:
             if set(inp.wagers) != set(seats):
                 raise InputRejected("wagers must name exactly the seats in play")
+            wagers = {s: dict(inp.wagers[s]) for s in seats}
             for seat in seats:
-                problem = va.check_wagers(
-                    dict(inp.wagers[seat]), known=game.wagers, required=game.required, limits=self.bet_limits,
-                    names=self.bet_names,
-                )
+                problem = self._check_wagers(wagers[seat])
                 if problem:
                     raise InputRejected(f"seat {seat}: {problem}")
         if inp.banker_stake is not None and (not isinstance(inp.banker_stake, int) or inp.banker_stake < 0):
@@ -825,7 +825,6 @@ class TableCore(lc.LifecycleModel):
         self.round_no += 1
         self.voided = None
         self.return_asked = None
-        wagers = {s: dict(inp.wagers[s]) for s in seats} if inp.wagers is not None else None
         cursor = RoundCursor(game.script, RoundContext(seats, wagers, banker, self.packets, self.rules))
         self.open_round(cursor, inp.banker_stake, self.last_round_announced)
         # a banking game's rotation, for a restarted controller to carry on (tablectl.table.restart.resume)

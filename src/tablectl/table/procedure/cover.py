@@ -15,9 +15,9 @@ from tablectl.rules.settle import cover_binds, max_bank_pay
 def bank_short(game: str, wagers: Mapping[int, Mapping[str, int]] | None, stake: int | None, rules: Any) -> int | None:
     """The most the bank could pay on ``wagers`` when ``stake`` is below it and payouts stop at the
     stake, else None (the stake covers every bet, or does not limit anything)."""
-    if wagers is None or stake is None:
-        return None
-    bound = max_bank_pay(game, [dict(w) for w in wagers.values()], rules)
+    if wagers is None or stake is None or not getattr(rules, "limit_to_banker_stake", False):
+        return None  # cover_binds would say no whatever the bound
+    bound = max_bank_pay(game, wagers.values(), rules)
     return bound if cover_binds(stake, bound, rules) else None
 
 

@@ -151,7 +151,7 @@ def judge_packet(
 
 
 def check_wagers(
-    wagers: dict[str, int],
+    wagers: Mapping[str, int],
     *,
     known: tuple[str, ...],
     required: tuple[str, ...],
@@ -175,6 +175,38 @@ def check_wagers(
         if wagers.get(bet, 0) > 0:
             return None
     return f"needs a {' or '.join(names.get(b, b) for b in required)} wager"
+
+
+class WagerCheck:
+    """:func:`check_wagers` for one table (its bets, limits and names bound): a seat's wagers
+    that pass, the usual case, pass on a short path; any other is judged by ``check_wagers``."""
+
+    __slots__ = ("_known", "_required", "_limits", "_names")
+
+    def __init__(self, known: tuple[str, ...], required: tuple[str, ...], limits: Mapping[str, BetLimit],
+                 names: Mapping[str, str] | None = None) -> None:
+        self._known = known
+        self._required = required
+        self._limits = limits
+        self._names = names
+
+    def __call__(self, wagers: Mapping[str, int]) -> str | None:
+        """Why the wagers cannot be taken, or None (:func:`check_wagers`)."""
+        known, limits = self._known, self._limits
+        for bet, cents in wagers.items():
+            if bet not in known or type(cents) is not int or cents < 0:
+                return self._judge(wagers)
+            if cents:
+                limit = limits.get(bet)
+                if limit is not None and limit.problem(cents):
+                    return self._judge(wagers)
+        for bet in self._required:
+            if wagers.get(bet, 0) > 0:
+                return None
+        return self._judge(wagers)
+
+    def _judge(self, wagers: Mapping[str, int]) -> str | None:
+        return check_wagers(wagers, known=self._known, required=self._required, limits=self._limits, names=self._names)
 
 
 __all__ = [
@@ -201,6 +233,7 @@ __all__ = [
     "WRONG_STATE",
     "CardVerdict",
     "Violation",
+    "WagerCheck",
     "check_wagers",
     "judge_card",
     "judge_packet",
