@@ -418,9 +418,8 @@ class Extractor:
         self._waiting: list[RoundFacts] = []  # rounds a stop interrupted: final once a later session starts
 
     def lines(self, records: list[Any]) -> None:
-        get = self._pass.handlers.get
-        for rec in records:
-            handler = get(rec.__class__)
+        # each record's handler found by its class (``_Pass.handlers``), the lookups at C speed
+        for handler, rec in zip(map(self._pass.handlers.get, map(type, records)), records):
             if handler is not None:
                 handler(rec)
 
