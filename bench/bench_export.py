@@ -25,6 +25,11 @@ Per size:
   shared machine), export / parse, review / parse and export / review: the review is the floor
   under any export, the rest is making and writing the rows.
 
+``--split`` adds a contestant: the review with the export's rows made as it reads (the lines and
+rounds it hands on), none written; the export's CPU is then printed in three parts over the parse:
+the review, the rows made (that contestant less the review) and the writing (the export less that
+contestant: Arrow columns, Parquet, the files' digests and marks, the manifest).
+
 Goals (issue 24): export <= 4x the parse; peak RSS at 4M lines <= 1.25x that at 250k; the re-export
 of 1% new lines <= 0.1x the first export.
 """
@@ -45,6 +50,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_review import generate, interleaved, peak_rss, ratios  # noqa: E402
 
+from tablectl.analytics.dataset.store import PartWriter  # noqa: E402
+from tablectl.analytics.export.rows import Extractor  # noqa: E402
 from tablectl.analytics.export.table import export_table  # noqa: E402
 from tablectl.eventlog.keys import load_private_key, load_public_key  # noqa: E402
 from tablectl.eventlog.trust import Trust  # noqa: E402
@@ -69,6 +76,20 @@ def bare_parse(files: list[Path]) -> int:
     return n
 
 
+class Dropped(PartWriter):
+    """A writer that drops every row it is given: the export's rows made, none written."""
+
+    def add_values(self, dataset: str, date: str, values: object) -> None:
+        pass
+
+
+def rows_made(files: list[Path], key: object, root: Path) -> None:
+    """What an export does before it writes: the review, with the rows made from what it reads."""
+    rows = Extractor(TABLE, Dropped(root, TABLE, 1), 0, Dropped(root, TABLE, 1, prefix="open"))
+    report = review(files, Trust.of([key]), rounds=rows.round, lines=rows.lines)  # type: ignore[list-item]
+    rows.finish(report)
+
+
 def make_logs(d: Path, size: int) -> tuple[list[Path], list[Path], Path]:
     """``base`` (``size`` lines) and ``grown`` (1% more) under *d*, made once and reused."""
     base, grown = d / "base", d / "grown"
@@ -91,6 +112,7 @@ def main() -> int:
     ap.add_argument("--dir", type=Path, default=None, help="where the logs go (reused if present)")
     ap.add_argument("--keep", action="store_true", help="keep the logs")
     ap.add_argument("--no-rss", action="store_true", help="skip the peak-RSS child runs")
+    ap.add_argument("--split", action="store_true", help="also time the rows made but not written (see above)")
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
     root = args.dir or Path(tempfile.mkdtemp(prefix="bench-export-"))
@@ -128,8 +150,11 @@ def main() -> int:
             def review_alone() -> None:
                 review(base, Trust.of([key]), rounds=lambda rnd: None)
 
-            times, cpu = interleaved({"parse": lambda: bare_parse(base), "review": review_alone, "export": first,
-                                      "grown": again, "nothing": again}, args.repeat)
+            contestants = {"parse": lambda: bare_parse(base), "review": review_alone, "export": first,
+                           "grown": again, "nothing": again}
+            if args.split:
+                contestants["made"] = lambda: rows_made(base, key, target)
+            times, cpu = interleaved(contestants, args.repeat)
             shutil.rmtree(target, ignore_errors=True)
             export = ratios(times["export"], times["parse"])
             grew = ratios(times["grown"], times["export"])
@@ -145,6 +170,12 @@ def main() -> int:
             print(f"{'':>10} in CPU time (this process and the verifier it forks): export / parse "
                   f"{ratio_text(export_cpu)}, review alone / parse {ratio_text(review_cpu)}, export / review "
                   f"{ratio_text(over_review)}", flush=True)
+            if args.split:
+                made = [m - r for m, r in zip(cpu["made"], cpu["review"], strict=True)]
+                written = [e - m for e, m in zip(cpu["export"], cpu["made"], strict=True)]
+                print(f"{'':>10} export's CPU split, over the parse: review {ratio_text(review_cpu)}, rows made "
+                      f"{ratio_text(ratios(made, cpu['parse']))}, writing {ratio_text(ratios(written, cpu['parse']))}",
+                      flush=True)
         print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}  (the machine is shared: "
               "ratios are taken run by run, side by side)")
     finally:
