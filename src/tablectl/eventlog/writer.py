@@ -46,12 +46,12 @@ RotatePolicy = Literal["shoe", "day", "never"]
 Listener = Callable[[dict[str, Any]], None]
 
 _log = logging.getLogger(__name__)
-_blake2b = hashlib.blake2b
 # the chain's hash, unkeyed and empty: a copy of it takes a line sooner than a new hasher does
 # (the constructor parses all its parameters each time)
 _CHAIN_HASH = hashlib.blake2b(digest_size=32)
 _dumps = orjson.dumps
 _OPEN, _FAILED, _CLOSED = "open", "failed", "closed"
+_NO_NAMES: frozenset[str] = frozenset()
 _REVERSE_BLOCK = 1 << 16
 # the log holds face-down cards as they are dealt: readable by the table's group, nobody else
 # (the umask can only take bits away from these)
@@ -167,10 +167,14 @@ class EventLog:
         self._durable_event_nos: dict[str, int] = {}
         self._event_nos_dirty = False
         self._event_names: set[str] = set()
+        self._writable: set[str] | frozenset[str] = _NO_NAMES  # the admitted names while open
         self._now = 0.0
-        self._ts_second = -1
+        # the second of the last line appended and its stamp's date and time (every time in it is
+        # before ``_day_end``: ``_enter_second``)
+        self._ts_second: float = math.inf
+        self._ts_end: float = -math.inf
         self._ts_prefix = ""
-        self._day_end = math.inf
+        self._day_end: float = math.inf
         self._line_dict: dict[str, Any] = {}
         self._state = _CLOSED
         self._fd = -1
@@ -216,9 +220,7 @@ class EventLog:
     def append_dict(self, event: str, fields: dict[str, Any], /) -> int:
         """:meth:`append` with the fields in one dict (read, not kept): a caller that has its
         fields in a dict spares the keyword unpacking, twice per line (every card's path)."""
-        if self._state is not _OPEN:
-            self._raise_not_open()
-        if event not in self._event_names:
+        if event not in self._writable:  # not yet admitted, or the log is not open
             self._admit_event_name(event)
         number = fields.get("event_no")
         if number is not None:
@@ -226,13 +228,11 @@ class EventLog:
             if type(number) is not int or type(device) is not str:
                 self._refuse_event_no(fields)
         now = self._clock()
-        if now >= self._day_end:
-            self.rotate("day")
+        second = self._ts_second
+        if not second <= now < self._ts_end:
+            second = self._enter_second(now)
         # == self._bound.line(event, fields): the same envelope and member order, the same stamp
         # (``_stamp``), orjson render and sink (``_emit``), inline: this is every card's path
-        second = int(now)
-        if second != self._ts_second:
-            self._new_second(second)
         seq = self._seq + 1
         us = int((now - second) * 1_000_000)
         ts = self._ts_prefix + (_MILLIS[us // 1000] + _MICROS_Z[us % 1000] if us >= 0 else "%06dZ" % us)
@@ -271,7 +271,7 @@ class EventLog:
             if self._fsync:
                 os.fsync(self._fd)
         except OSError as exc:
-            self._state = _FAILED
+            self._set_state(_FAILED)
             self._failure = exc
             raise LogFailedError(f"{self._path}: write failed: {exc}") from exc
         self._buffer = []
@@ -315,7 +315,7 @@ class EventLog:
             self._fd = -1
             self._open_file(self._file_number + 1, reuse=False)
         except OSError as exc:
-            self._state = _FAILED
+            self._set_state(_FAILED)
             self._failure = exc
             raise LogFailedError(f"{self._dir}: cannot start a new log file: {exc}") from exc
         self._write_log_event(fmt.ROTATED, reason=reason, previous=previous.name, event_nos=dict(self._event_nos))
@@ -354,7 +354,7 @@ class EventLog:
                 except OSError:
                     pass
                 self._fd = -1
-            self._state = _CLOSED
+            self._set_state(_CLOSED)
             self._release()
 
     def add_listener(self, listener: Listener) -> None:
@@ -420,10 +420,9 @@ class EventLog:
         from the bound context), and ``prev`` = digest of the previous line, always last."""
         t = self._now
         second = int(t)
-        if second != self._ts_second:
-            self._new_second(second)
+        prefix = self._ts_prefix if second == self._ts_second else _second_prefix(second)
         event_dict["seq"] = self._seq + 1
-        event_dict["ts"] = self._ts_prefix + "%06dZ" % ((t - second) * 1_000_000)
+        event_dict["ts"] = prefix + "%06dZ" % ((t - second) * 1_000_000)
         event_dict["prev"] = self._head
         self._line_dict = event_dict
         return event_dict
@@ -440,7 +439,9 @@ class EventLog:
     def _emit(self, line: bytes) -> None:
         """The sink: the rendered line joins the group-commit buffer and becomes the chain head."""
         self._seq += 1
-        self._head = _blake2b(line, digest_size=32).hexdigest()
+        chain = _CHAIN_HASH.copy()
+        chain.update(line)
+        self._head = chain.hexdigest()
         self._buffer.append(line)
         self._pending.append(self._line_dict)
 
@@ -450,10 +451,20 @@ class EventLog:
         self._now = self._clock()
         (self._bound_signed if sign else self._bound).line(event, fields)
 
-    def _new_second(self, second: int) -> None:
-        """The stamp's date and time up to the second, formatted once per second."""
-        self._ts_second = second
-        self._ts_prefix = time.strftime("%Y-%m-%dT%H:%M:%S.", time.gmtime(second))
+    def _enter_second(self, now: float) -> int:
+        """A line at ``now``, in another second than the last line appended: a new file first if
+        its day has ended (``rotate="day"``); that second's date and time formatted once for the
+        lines in it. Returns the second."""
+        if now >= self._day_end:
+            self.rotate("day")
+        second = int(now)
+        self._ts_second, self._ts_end = second, second + 1
+        self._ts_prefix = _second_prefix(second)
+        return second
+
+    def _set_state(self, state: str) -> None:
+        self._state = state
+        self._writable = self._event_names if state is _OPEN else _NO_NAMES
 
     @staticmethod
     def _refuse_event_no(fields: dict[str, Any]) -> None:
@@ -461,6 +472,8 @@ class EventLog:
             raise TypeError("event_no must be an int and come with a device name (str)")
 
     def _admit_event_name(self, event: str) -> None:
+        if self._state is not _OPEN:
+            self._raise_not_open()
         if not isinstance(event, str) or not fmt.EVENT_NAME_RE.match(event):
             raise ValueError(f"event name {event!r}: lower-case letters, digits and '_' (max 64)")
         if event in fmt.LOG_EVENTS:
@@ -505,6 +518,7 @@ class EventLog:
         self._fsync_dir()
         if self._rotate == "day":
             self._day_end = (math.floor(self._clock()) // 86400 + 1) * 86400
+            self._ts_second, self._ts_end = math.inf, -math.inf  # the next line looks at the day again
 
     def _open_log(self) -> None:
         files = fmt.log_files(self._dir, self._table).get(self._table, [])
@@ -520,7 +534,7 @@ class EventLog:
             self._open_file(parse_number(files[-1]), reuse=True)
         else:
             self._open_file(parse_number(files[-1]) + 1 if files else 1, reuse=False)
-        self._state = _OPEN
+        self._set_state(_OPEN)
         self._seq = tail.last_seq
         self._head = tail.last_hash
         self._durable_seq = tail.last_seq
@@ -670,6 +684,11 @@ class EventLog:
         if expected_prev is not None and collected:
             tail.last_hash = expected_prev
         return tail
+
+
+def _second_prefix(second: int) -> str:
+    """A stamp's date and time up to the second, UTC, with the dot before its microseconds."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S.", time.gmtime(second))
 
 
 def parse_number(path: Path) -> int:

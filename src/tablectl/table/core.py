@@ -963,10 +963,11 @@ class TableCore(lc.LifecycleModel):
                 self.fire("round_complete")
                 self._violation(va.SETTLEMENT_FAILED, str(e))
                 return
+            write, settled, round_no = self._write, self.settlement.append, self.round_no
             for r in settlement.results:
-                line = {"round": self.round_no, "seat": r.seat, "bet": r.bet, "stake": r.stake, "outcome": r.outcome, "pays": r.pays, "net": r.net}
-                self._write("settled", {**line})
-                self.settlement.append(line)
+                line = {"round": round_no, "seat": r.seat, "bet": r.bet, "stake": r.stake, "outcome": r.outcome, "pays": r.pays, "net": r.net}
+                write("settled", line)
+                settled(line)
         self.fire("round_complete")
 
     def _dealer_change(self, inp: DealerChange) -> None:
