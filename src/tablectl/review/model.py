@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import operator
 from array import array
 from collections.abc import Iterator, MutableSequence
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ OPEN = "open"  # the log ends during the round
 
 #: the fields of a ``settled`` line that settlement decides, in order
 SETTLED_FIELDS = ("seat", "bet", "stake", "outcome", "pays", "net")
+_NET = operator.itemgetter(-1)  # a settled row's net
 
 # --- cards, one byte each ---------------------------------------------------------------------------
 #: a shoe's or a continuous shuffler's cards are kept one byte each (the card's number, or this for
@@ -198,7 +200,13 @@ class RoundRecord:
         round's is 0: its wagers were returned, whatever was settled before the void."""
         if self.status == VOIDED:
             return 0
-        return sum(int(row[-1] or 0) for row in self.settled)
+        try:
+            total = sum(map(_NET, self.settled))  # a settled line's net is an integer
+        except TypeError:
+            total = None
+        if type(total) is not int:  # a row not read from a settled line
+            total = sum(int(row[-1] or 0) for row in self.settled)
+        return total
 
     def to_dict(self, *, detail: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -24,12 +24,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tablectl.cards import CARD_OF_TEXT
 from tablectl.eventlog.records import RECORDS, Envelope
 from tablectl.review.model import (
     COMPLETE,
     INTERRUPTED,
     OPEN,
     SETTLED_FIELDS,
+    UNKNOWN_CARD,
     VOIDED,
     CsmEvents,
     DeviceNumbers,
@@ -49,6 +51,7 @@ DEVICE_RECORDS = frozenset({
 CARD_LINES = ("dealt", "burned", "drawn")
 #: what every card line carries, read in one C-level call
 _card_fields = operator.attrgetter("event_no", "device", "card", "shoe", "round", "to")
+_CODE = CARD_OF_TEXT.get  # a card text's byte (model.card_code)
 #: what a round_started line carries: RoundRecord's fields after start_seq and start_ts
 _round_fields = operator.attrgetter("round", "seats", "wagers", "banker", "banker_stake", "shoe", "dealer", "last_round")
 #: a settled line's row (the fields settlement decides, as the rules engine's rows hold them)
@@ -321,7 +324,7 @@ class Reconstructor:
             else:
                 self._irregular(dev, n, rec.seq, rec.ts, last)
         if dev == self.source:
-            code = card_code(card)
+            code = _CODE(card, UNKNOWN_CARD)  # card_code(card), without the call
             if self.csm:
                 csm = self.out.csm_events
                 if card is None:

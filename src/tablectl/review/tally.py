@@ -20,6 +20,10 @@ from tablectl.review.anomalies import (
 )
 from tablectl.review.model import INTERRUPTED, MATCH, MISMATCH, OPEN, REPLAY_FAILED, VOIDED, Anomaly, RoundRecord
 
+#: what makes :func:`round_anomalies` find something in a round (most rounds have none of these)
+_FLAGGED = frozenset({MISMATCH, REPLAY_FAILED})
+_ENDED_SHORT = frozenset({INTERRUPTED, OPEN, VOIDED})
+
 #: how many rounds a report lists at most (the first ones of a small log, else those with a finding)
 LISTED_ROUNDS = 1000
 
@@ -52,7 +56,8 @@ class RoundTally:
             self.odd_count += 1
             if len(self.odd) < LISTED_ROUNDS:
                 self.odd.append(rnd)
-        self.anomalies += round_anomalies(rnd)
+        if rnd.settlement in _FLAGGED or rnd.status in _ENDED_SHORT:
+            self.anomalies += round_anomalies(rnd)
         if rnd.dealer:
             self._close_no_dealer()
         else:
