@@ -408,9 +408,10 @@ class TableCore(lc.LifecycleModel):
         if card is None:
             self._misread(device, event.event_no, "discard", DISCARD, "up")
 
-    def _deal(self, card: int | None, device: str, event_no: int, penetration: float | None) -> None:
+    def _deal(self, card: int | None, device: str, event_no: int, penetration: float | None, packet: int | None = None,
+              *, advance: bool = True) -> None:
         """The card goes to the position the procedure expects next (not a burn), and the procedure
-        moves on: ``_place``'s usual case, on every card's path, its line made in one go."""
+        moves on (``advance``): ``_place``'s usual case, on every card's path, its line made in one go."""
         cursor = self.cursor
         assert cursor is not None
         step = cursor.place(card)
@@ -419,9 +420,11 @@ class TableCore(lc.LifecycleModel):
                 "shoe": self.shoe, "round": self.round_no, "device": device, "event_no": event_no}
         if penetration is not None:
             line["penetration"] = penetration
+        if packet is not None:
+            line["packet"] = packet
         self._write("dealt", line)
         self._lay(card, step.to, face_up, device, event_no)
-        if card is not None and (cursor.effects or cursor.done):
+        if card is not None and advance and (cursor.effects or cursor.done):
             self._after_cursor()
 
     def _apply(self, verdict: va.CardVerdict, card: int | None, device: str, event_no: int, fields: dict[str, Any]) -> None:
@@ -591,7 +594,10 @@ class TableCore(lc.LifecycleModel):
                 self._violation(va.PENETRATION_CAP, f"card {number} is past the cap of {self.cap_cards}", card=_txt(card), device=device, event_no=event.event_no)
                 place = False
                 continue
-            if place and cursor is not None and cursor.expected() is not None:
+            step = cursor.expected() if place and cursor is not None else None
+            if step is not None and not step.burn:
+                self._deal(card, device, event.event_no, fields["penetration"], event.packet, advance=advance)
+            elif step is not None:
                 self._place(card, device, event.event_no, fields, packet=event.packet, advance=advance)
             else:
                 self._write("drawn", {
