@@ -436,7 +436,8 @@ class Extractor:
             if judged is not None and judged.judged and rnd.hands is not None:
                 _sighting_rows(self._rows, mine, sightings(rnd.hands, judged.judged, self._settlement.get(mine.rules_id),
                                                            mine.decks or 1))
-            _decision_rows(self._rows, mine, judged)
+            if mine.decisions:
+                _decision_rows(self._rows, mine, judged)
             _round_row(self._rows, facts, mine, facts.end_seq, judged)
 
     def _judged(self, rnd: RoundRecord, mine: _Round) -> RoundJudgement | None:
