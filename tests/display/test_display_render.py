@@ -305,7 +305,7 @@ def test_a_bank_stake_short_of_what_the_bank_could_pay_is_warned_on_its_row() ->
     view = make_view(game="three-card-poker", seats=seats, banker_seat=1, next_banker=1, banker_stake=500,
                      banker_limited=True, bank_could_pay=875000, prompt=Prompt("deal", to=("seat:2",)))
     bank = next(line for line in screen(view).splitlines() if line.startswith(" 1 BANK"))
-    assert "stake $5" in bank and "⚠ short: could owe $8750" in bank
+    assert "stake $5" in bank and "⚠ short: could owe $8,750" in bank
 
 
 def test_a_yes_no_question_names_its_keys_not_enter() -> None:

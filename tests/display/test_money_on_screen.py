@@ -23,7 +23,8 @@ from tablectl.config import load_config
 from tablectl.display.keys import HELP
 from tablectl.display.render import BET_SHORT, render_text
 from tablectl.display.state import DisplayState
-from tablectl.display.wagers import TableLimits, money
+from tablectl.display.wagers import TableLimits
+from tablectl.rules.bets import money
 from tablectl.rounds import BetResult
 from tablectl.rules.coverage import Cover
 from tablectl.table.view import AlarmView, Prompt, SeatView, TableView
@@ -303,4 +304,4 @@ def test_the_bank_deciding_keeps_its_label_and_its_stake() -> None:
     view, state = mid_round(t)
     view = base_view(t, seats=view.seats, prompt=Prompt("decide", seat=1, options=("extend", "dp-declines"), banker=True))
     bank = seat_block(render_text(view, state, width=80, height=24).splitlines(), 1)
-    assert "◆ DP" in bank and "stake $3000" in bank and "covers every bet" in bank
+    assert "◆ DP" in bank and "stake $3,000" in bank and "covers every bet" in bank

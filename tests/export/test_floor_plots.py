@@ -65,7 +65,7 @@ def test_theo_against_actual_has_a_pair_of_bars_per_table_in_dollars() -> None:
     names = texts(svg)
     assert "T-1" in names and "T-2" in names and "T-3" not in names
     titles = ["".join(t.itertext()) for t in parsed(svg).iter(SVG + "title")]
-    assert {"theo_win: $1,234.50", "win: $-200.00", "win: $50.00"} <= set(titles)
+    assert {"theo_win: $1,234.50", "win: -$200.00", "win: $50.00"} <= set(titles)
     assert not any(t.startswith("theo_win") and "T-2" in t for t in titles)
     assert len(list(parsed(svg).iter(SVG + "rect"))) == 3
 

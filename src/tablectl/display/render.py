@@ -34,9 +34,16 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tablectl.display.keys import HELP, HELP_KEYS, HELP_MARKS, SIM_HELP, bank_seat, decision_help
+from tablectl.display.keys import (
+    HELP,
+    HELP_KEYS,
+    HELP_MARKS,
+    SIM_HELP,
+    bank_seat,
+    decision_help,
+)
 from tablectl.display.state import DisplayState
-from tablectl.display.wagers import money
+from tablectl.rules.bets import money
 from tablectl.table.view import AlarmView, Prompt, TableView
 
 CARD_BACK = "▒▒"

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from tablectl.rules.bets import BetLimit
+from tablectl.rules.bets import BetLimit, money
 from tablectl.table.procedure.validation import check_wagers
 
 Wagers = Mapping[str, int]
@@ -137,17 +137,10 @@ def for_round(seats: tuple[int, ...], standing: Mapping[int, Wagers], limits: Ta
     return {s: dict(standing.get(s) or limits.default) for s in seats}
 
 
-def money(cents: int) -> str:
-    """``$12`` or ``$12.50`` (negative: ``-$5``)."""
-    sign = "-" if cents < 0 else ""
-    cents = abs(cents)
-    return f"{sign}${cents // 100}" if cents % 100 == 0 else f"{sign}${cents / 100:.2f}"
-
-
 def shown(wagers: Wagers, names: Mapping[str, str] | None = None) -> str:
     """``ante $25 pairplus $5`` (no empty bets; each bet by the table's name for it)."""
     names = names or {}
     return " ".join(f"{names.get(b, b)} {money(v)}" for b, v in wagers.items() if v)
 
 
-__all__ = ["TableLimits", "Wagers", "cents", "for_round", "money", "parse", "shown"]
+__all__ = ["TableLimits", "Wagers", "cents", "for_round", "parse", "shown"]

@@ -13,14 +13,14 @@ import jinja2
 
 from tablectl.pit.rounds import RoundBook
 from tablectl.pit.state import SILENT_AFTER, Edges, Floor, TableState
-from tablectl.rules.bets import money as _money
+from tablectl.rules.bets import money as signed_money
 
 
 def money(cents: Any) -> str:
     """``$12``, ``-$12.50``; empty for no amount."""
     if type(cents) is not int:
         return ""
-    return ("-" if cents < 0 else "") + _money(abs(cents))
+    return signed_money(cents)
 
 
 def pct(x: Any) -> str:

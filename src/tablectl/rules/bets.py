@@ -69,8 +69,9 @@ SIDE_BET_LIMITS: dict[str, dict[str, BetLimit]] = {
 
 
 def money(cents: int) -> str:
-    """``$12`` or ``$12.50``."""
-    return f"${cents // 100:,}" if cents % 100 == 0 else f"${cents / 100:,.2f}"
+    """``$12``, ``$1,012.50``, ``-$5``."""
+    sign, cents = ("-", -cents) if cents < 0 else ("", cents)
+    return f"{sign}${cents // 100:,}" if cents % 100 == 0 else f"{sign}${cents / 100:,.2f}"
 
 
 def bet_names(game: str, rules: Any) -> dict[str, str]:

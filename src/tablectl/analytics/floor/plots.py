@@ -84,7 +84,7 @@ def theo_against_actual(rows: Sequence[dict[str, object]], *, width: int = 760, 
                 continue
             a, b = sorted((zero, px(float(v) / 100)))
             out.append(f'<rect x="{_n(a)}" y="{y + j * bar}" width="{_n(max(b - a, 1))}" height="{bar - 2}" fill="{colour}">'
-                       f'<title>{escape(key)}: ${float(v) / 100:,.2f}</title></rect>')
+                       f'<title>{escape(key)}: {"-" if v < 0 else ""}${abs(float(v)) / 100:,.2f}</title></rect>')
     out.append("</svg>")
     return "".join(out)
 
