@@ -93,6 +93,9 @@ def _card(text: str | None) -> int | None:
     return CARD_OF_TEXT.get(text)  # type: ignore[arg-type]  # None: a card not read
 
 
+_CARD_OF = CARD_OF_TEXT.get
+
+
 def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, source: str | None) -> None:
     """Check *rnd* against its game's procedure and settle it again: ``rnd.settlement`` (the
     comparison with the logged settlement), ``rnd.recomputed_rows`` and any procedure problems.
@@ -170,13 +173,8 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
 def _wagers(logged: Mapping[str, Any]) -> dict[int, dict[str, int]]:
     """The round's logged wagers by seat number (raises ValueError for a seat that is not a number).
     Settlement only reads them: a seat's wagers are used as they were parsed, not copied."""
-    wagers: dict[int, dict[str, int]] = {}
-    for seat, bets in logged.items():
-        number = _SEAT_NUMBERS.get(seat)
-        if number is None:
-            number = int(seat)
-        wagers[number] = bets
-    return wagers
+    number = _SEAT_NUMBERS.get
+    return {number(seat) or int(seat): bets for seat, bets in logged.items()}
 
 
 def _walk(cursor: RoundCursor, events: Iterable[Any], source: str | None) -> str | None:
@@ -255,7 +253,7 @@ def _walk(cursor: RoundCursor, events: Iterable[Any], source: str | None) -> str
             continue
 
         # a card of the procedure
-        card = _card(text)
+        card = _CARD_OF(text)  # _card(text), without the call
         if steps is None:
             steps, at = cursor.phase, len(cursor.filled)
         if at < len(steps) and not (past_burns and steps[at].burn):
