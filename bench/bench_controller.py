@@ -31,7 +31,7 @@ Modes (``python bench/bench_controller.py MODE [--cards N] [--games ocp,oftm,tcp
            replayed into a fresh ``TableCore``: all in = one ``time.thread_time`` pair around
            the whole replay (every device event, input and commit; nothing else runs, no timer
            inside), per card and per device event; card path = ``time.perf_counter`` around
-           each card event's ``handle_event`` (incl. its ``log.append``; a card that completes
+           each card event's ``handle_event`` (incl. its ``log.append_dict``; a card that completes
            a round also settles it). Also the log's append cost per line and settlement's
            cost per round. Per logged line, the all-in CPU against a bare chained writer's
            (``bare_chained_write``: stamp, orjson, checkpoints signed, BLAKE2b chain, buffered
@@ -659,14 +659,20 @@ def _unstamped(record: dict[str, Any]) -> tuple[dict[str, Any], float, bool]:
     return fields, second + (int(ts[20:26]) + 0.5) / 1_000_000, "sig" in record
 
 
-def bench_append(lines: int = 200_000) -> float:
-    """CPU us per ``EventLog.append`` of a typical card line (fsync off, commit every 64)."""
+def bench_append(lines: int = 200_000, *, as_dict: bool = False) -> float:
+    """CPU us per ``EventLog.append`` of a typical card line (fsync off, commit every 64);
+    ``as_dict``: per ``EventLog.append_dict`` of the same line (the table core's way)."""
     with tempfile.TemporaryDirectory() as tmp:
         log = EventLog(Path(tmp), "bench", signing_key=generate_key(), fsync=False, rotate="never")
-        append, commit = log.append, log.commit
+        append, append_dict, commit = log.append, log.append_dict, log.commit
         t0 = time.thread_time()
         for i in range(lines):
-            append("dealt", card="QH", to="seat:3", face="up", shoe=7, round=i // 9, device="shoe", event_no=i + 1, penetration=0.4215)
+            if as_dict:
+                append_dict("dealt", {"card": "QH", "to": "seat:3", "face": "up", "shoe": 7, "round": i // 9, "device": "shoe",
+                                      "event_no": i + 1, "penetration": 0.4215})
+            else:
+                append("dealt", card="QH", to="seat:3", face="up", shoe=7, round=i // 9, device="shoe", event_no=i + 1,
+                       penetration=0.4215)
             if i % 64 == 63:
                 commit()
         commit()
@@ -962,7 +968,8 @@ def main() -> None:
                   f" {statistics.median(ratio):.2f}x ({min(ratio):.2f}-{max(ratio):.2f}); the chain alone"
                   f" {statistics.median(r['us_chain_line']):.2f} us: {statistics.median(chain):.2f}x"
                   f" ({min(chain):.2f}-{max(chain):.2f})")
-        print(f"  EventLog.append: {bench_append(args.append_lines):.2f} us/line (CPU)")
+        print(f"  EventLog.append: {bench_append(args.append_lines):.2f} us/line (CPU);"
+              f" append_dict: {bench_append(args.append_lines, as_dict=True):.2f} us/line")
         s = bench_settle(args.settle_rounds)
         print("  settle, 7 seats: " + ", ".join(f"{k} {v:.1f} us/round" for k, v in s.items()))
     if args.mode in ("stack", "proc", "all"):
