@@ -10,13 +10,13 @@ from pathlib import Path
 import tablectl.table
 from tablectl.eventlog.records import RECORDS
 
-#: ``log.append("kind", ...)``, the call spread over lines or not
-_APPEND = re.compile(r'\blog\.append\(\s*"([a-z_]+)"')
+#: ``log.append("kind", ...)`` or the core's ``_write("kind", {...})`` (or its local ``write``), the call spread over lines or not
+_APPEND = re.compile(r'\b(?:log\.append|_?write)\(\s*"([a-z_]+)"')
 
 
 def _kinds_written() -> set[str]:
     package = Path(tablectl.table.__file__).parent
-    return {kind for path in package.glob("*.py") for kind in _APPEND.findall(path.read_text())}
+    return {kind for path in package.rglob("*.py") for kind in _APPEND.findall(path.read_text())}
 
 
 def test_the_table_writes_kinds_found_by_the_scan() -> None:
