@@ -1,7 +1,7 @@
 """The whole floor (slow): 20 tables of all five games, three days of 60 rounds each, exported and
 reported in seconds; the stacking dealer and the weak shuffler are the ones flagged.
 
-Run by hand: ``pytest -m slow tests/export/test_floor_full.py -s`` (prints the figures)."""
+Run by hand: ``pytest -n 0 -m slow tests/export/test_floor_full.py -s`` (prints the figures)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ day, a house rule the game math does not model, a weak continuous shuffler repla
 adds a flag for each plant, by name, and nothing else; and every reader opens every dataset of both floors and of an almost empty one with
 the same counts and a text table id.
 
-Run by hand: ``pytest -m slow tests/export/test_floor_planted.py -s`` (prints the rounds, the
+Run by hand: ``pytest -n 0 -m slow tests/export/test_floor_planted.py -s`` (prints the rounds, the
 times of playing, export and report, and each flag's z or p)."""
 
 from __future__ import annotations

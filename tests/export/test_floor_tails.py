@@ -1,7 +1,7 @@
 """The floor's p-values from each wager's exact distribution: honest groups heavy in long shots
 (150:1 and 200:1 ties, a 200:1 mini royal, a 1000:1 six-card royal) are flagged at most at the
 level asked, where a normal z over-flags them; a seat that won two 150:1 ties is not flagged and a
-group far beyond chance still is. Bigger draws: ``pytest -m slow tests/export/test_floor_tails.py``."""
+group far beyond chance still is. Bigger draws: ``pytest -n 0 -m slow tests/export/test_floor_tails.py``."""
 
 from __future__ import annotations
 

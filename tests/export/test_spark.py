@@ -1,6 +1,6 @@
 """The dataset is plain Parquet that Spark reads unchanged: a pyspark job (local mode) computes the
 floor report's per-table figures and gets DuckDB's numbers (slow; skipped, with the reason, where
-Java or pyspark is missing). Run by hand: ``pytest -m slow tests/export/test_spark.py``."""
+Java or pyspark is missing). Run by hand: ``pytest -n 0 -m slow tests/export/test_spark.py``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Texas Hold'em Bonus's whole solve with its strategy export and flop and turn rules (minutes:
-``pytest -m slow``). The export is read back with DuckDB and checked against the solver's own
+``pytest -n 0 -m slow``). The export is read back with DuckDB and checked against the solver's own
 report and against a plain loop over every turn, river and dealer hand of one flop; the rules,
 read from their own text, are checked against the exported exact strategy."""
 

@@ -9,7 +9,7 @@ into the copy (p50, p99; a line is written once the checkpoint that signs it arr
 collector's CPU per line as a ratio to a bare ``orjson.loads`` plus one signature check per line,
 the broker's memory (peak of ``/varz`` ``mem``).
 
-    TABLECTL_SOAK_TABLES=100 TABLECTL_SOAK_SECONDS=600 pytest -m slow tests/live/test_live_soak.py -s
+    TABLECTL_SOAK_TABLES=100 TABLECTL_SOAK_SECONDS=600 pytest -n 0 -m slow tests/live/test_live_soak.py -s
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Load, by hand (``pytest -m slow tests/pit/test_load.py -s``): 100 tables publishing to one
+"""Load, by hand (``pytest -n 0 -m slow tests/pit/test_load.py -s``): 100 tables publishing to one
 broker and 10 browser clients on the floor view. Prints the page server's CPU and the update
 latency (p50, p99, max) from a round's line reaching the broker to its tile showing it in each
 client.

@@ -1,4 +1,4 @@
-"""Slow: the real host driver against the simulators through a fault campaign (run: pytest -m slow).
+"""Slow: the real host driver against the simulators through a fault campaign (run: pytest -n 0 -m slow).
 
 Every event the device issues must reach the driver's sink exactly once, in order, across line
 noise, CRC errors, drops, duplicates, reordering, disconnects and a device restart.

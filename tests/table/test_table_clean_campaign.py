@@ -1,6 +1,6 @@
 """Clean play campaigns: the virtual dealer plays by the book on simulated devices over ptys and
 the table raises no violation at all. A few hundred rounds per game in the default suite;
-10,000 per game by hand (``pytest -m slow tests/table/test_table_clean_campaign.py``)."""
+10,000 per game by hand (``pytest -n 0 -m slow tests/table/test_table_clean_campaign.py``)."""
 
 from __future__ import annotations
 
