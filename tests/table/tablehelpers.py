@@ -39,6 +39,9 @@ class MemoryLog:
         self.event_nos: dict[str, int] = {}
 
     def append(self, event: str, /, **fields: Any) -> int:
+        return self.append_dict(event, fields)
+
+    def append_dict(self, event: str, fields: dict[str, Any]) -> int:
         self.lines.append({"seq": len(self.lines) + 1, "event": event, **fields})
         return len(self.lines)
 

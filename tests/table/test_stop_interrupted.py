@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
 from tablectl.drivers import events as ev
+
 from tablectl.table.controller import TableController
 from tablectl.table.inputs import InputRejected
 
@@ -26,9 +26,9 @@ def writers_log(memory_log):  # type: ignore[no-untyped-def]
             super().__init__()
             self.writers: list[str] = []
 
-        def append(self, event: str, /, **fields: Any) -> int:
+        def append_dict(self, event: str, fields: dict[str, Any]) -> int:
             self.writers.append(threading.current_thread().name)
-            return super().append(event, **fields)  # type: ignore[no-any-return]
+            return super().append_dict(event, fields)  # type: ignore[no-any-return]
 
     return WritersLog
 

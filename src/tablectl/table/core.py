@@ -78,11 +78,12 @@ _log = logging.getLogger(__name__)
 
 
 class EventLogLike(Protocol):
-    """What the core needs of ``tablectl.eventlog.EventLog``. A log may also have
-    ``append_dict(event, fields)`` (``EventLog`` has): the core then writes each line through it
-    (:func:`line_writer`)."""
+    """What the core needs of ``tablectl.eventlog.EventLog``: a line's fields as keywords
+    (``append``) or in one dict (``append_dict``, every card's path: no keyword unpacking)."""
 
     def append(self, event: str, /, **fields: Any) -> int: ...
+
+    def append_dict(self, event: str, fields: dict[str, Any]) -> int: ...
 
     def commit(self) -> int: ...
 
@@ -108,7 +109,7 @@ class TableCore(lc.LifecycleModel):
         self.voided: int | None = None  # the round a supervisor voided, until the next one starts
         self.settlement_rules = config.settlement_rules
         self.log = log
-        self._write = line_writer(log)  # every line the core logs goes through it
+        self._write = log.append_dict  # every line the core logs goes through it
         self.source = config.card_device
         self.kind = config.card_driver
         self.packets = self.kind == "shuffler"
@@ -1085,16 +1086,6 @@ class TableCore(lc.LifecycleModel):
     def view(self) -> TableView:
         """A snapshot for the display: face-up cards only (``tablectl.table.screen``)."""
         return screen.view(self, self._recent)
-
-
-def line_writer(log: EventLogLike) -> Callable[[str, dict[str, Any]], int]:
-    """How the core writes a line to ``log``: its ``append_dict`` (the fields in one dict, no
-    keyword unpacking on the way: every card's path), or its ``append`` with the dict unpacked."""
-    append_dict: Callable[[str, dict[str, Any]], int] | None = getattr(log, "append_dict", None)
-    if append_dict is not None:
-        return append_dict
-    append = log.append
-    return lambda event, fields: append(event, **fields)
 
 
 def _txt(card: int | None) -> str | None:
