@@ -235,7 +235,7 @@ class EventLog:
         # (``_stamp``), orjson render and sink (``_emit``), inline: this is every card's path
         seq = self._seq + 1
         us = int((now - second) * 1_000_000)
-        ts = self._ts_prefix + (_MILLIS[us // 1000] + _MICROS_Z[us % 1000] if us >= 0 else "%06dZ" % us)
+        ts = self._ts_prefix + _MILLIS[us // 1000] + _MICROS_Z[us % 1000]  # 0 <= us < 10**6: _enter_second
         line_dict = {"seq": seq, "event": event, "ts": ts, "table": self._table, **fields, "prev": self._head}
         if len(line_dict) != len(fields) + _ENVELOPE_SIZE or "sig" in fields:  # a field named like the envelope
             raise ValueError(f"fields {sorted(_RESERVED.intersection(fields))} are written by the log itself")
