@@ -117,9 +117,11 @@ def start_page(args: list[str], env: dict[str, str], timeout: float = 30.0) -> P
     return Page(proc, url, broker)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless (skipped where it is not installed)."""
+    """Debian's Chromium, headless (skipped where it is not installed). One per test file: while
+    Playwright's sync API runs it holds an event loop in this thread, and a later file's
+    ``asyncio.run`` in the same worker would be refused."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium): the pit's browser tests need it")
     from playwright.sync_api import sync_playwright

@@ -20,7 +20,6 @@ from tablectl.pit.nats import LocalBroker, ensure_stream, log_subject, msg_id
 from tablectl.pit.rounds import RoundBook
 from tablectl.pit.state import Floor
 
-from .conftest import run_apart
 from .test_state import Log, a_round, started
 
 
@@ -96,7 +95,7 @@ def test_lines_on_the_stream_before_and_after_the_page_started_reach_the_floor_o
             assert r.feed.last_stream_seq == len(before) + len(after)
             assert set(r.changed) == {"S1"}
 
-    run_apart(main())  # apart: a browser test's Playwright may hold this thread's loop
+    asyncio.run(main())
 
 
 def test_the_collectors_alarm_and_the_publishers_status_reach_the_table(broker: LocalBroker) -> None:
@@ -115,7 +114,7 @@ def test_the_collectors_alarm_and_the_publishers_status_reach_the_table(broker: 
             assert (alarm.table, alarm.kind, alarm.what) == ("S2", "gap", "seq 7 to 9 missing")
             assert "3 lines behind" in str(r.floor.tables["S2"].publisher)
 
-    run_apart(main())  # apart: a browser test's Playwright may hold this thread's loop
+    asyncio.run(main())
 
 
 def test_a_broker_that_goes_away_and_comes_back_loses_no_line_and_takes_none_twice(broker: LocalBroker) -> None:
@@ -136,4 +135,4 @@ def test_a_broker_that_goes_away_and_comes_back_loses_no_line_and_takes_none_twi
             assert r.feed.lines == len(first) + len(second)
             assert r.status[-1] == "live from the stream"
 
-    run_apart(main())  # apart: a browser test's Playwright may hold this thread's loop
+    asyncio.run(main())
