@@ -87,6 +87,10 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line("markers", "requires(*capabilities): skip unless the device reports these capabilities")
     rig = _rig(config)
+    if rig.url and getattr(config.option, "numprocesses", None):
+        # one device, one test at a time: pytest-xdist's workers are not started (its own
+        # pytest_configure, which starts them, runs after this one)
+        config.option.numprocesses, config.option.dist, config.option.tx = 0, "no", []
     if rig.actuator is None:
         return
     if not rig.url or not rig.kind:

@@ -75,6 +75,13 @@ def test_device_url_points_the_same_tests_at_a_real_device(pytester, real_shoe) 
     )
 
 
+def test_a_real_device_is_tested_one_test_at_a_time_whatever_n_says(pytester, real_shoe) -> None:
+    pytester.makepyfile(DEVICE_TESTS)
+    result = pytester.runpytest_inprocess(*QUIET, "-n", "2", "--device-url", real_shoe, "--device-kind", "shoe")
+    result.assert_outcomes(passed=1, skipped=4)
+    assert "workers" not in result.stdout.str() and "[gw" not in result.stdout.str()
+
+
 def test_an_environment_file_names_the_device(pytester, real_shoe) -> None:
     pytester.makepyfile(DEVICE_TESTS)
     env = pytester.makefile(".toml", rig=f'[device]\nurl = "{real_shoe}"\nkind = "shoe"\n')
