@@ -16,7 +16,7 @@ Settlement (primary, war, tie) is ``tablectl.rules.one_card_poker``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Literal
 
@@ -38,6 +38,10 @@ from tablectl.rules.hand1 import compare1
 from tablectl.rules.one_card_poker import DP_DECLINES, EXTEND, GAME, PRIMARY, SURRENDER, WAGERS
 
 PLAYER_OPTIONS = (EXTEND, SURRENDER)
+
+_new_hand = object.__new__  # a SeatHand whose every field the script sets (a round builds one per seat)
+assert tuple(f.name for f in fields(SeatHand)) == ("seat", "cards", "wagers", "decisions", "traded", "war"), \
+    "SeatHand's fields changed: set them all in script()"
 DP_OPTIONS = (EXTEND, DP_DECLINES)
 
 
@@ -76,15 +80,23 @@ def script(ctx: RoundContext) -> Script:
     """The deal of one One Card Poker round."""
     rules: OneCardPokerProcedure = ctx.rules
     players = ctx.seats
-    dealt = yield first_deal(players, rules.dp_card)
-    if rules.dp_card == "last":
-        cards, dp = dealt[:-1], dealt[-1]
+    dp_card = rules.dp_card
+    dealt = yield first_deal(players, dp_card)
+    if dp_card == "last":
+        dp = dealt[-1]
+        cards = dealt  # zip stops before the DP's card
     else:
-        dp, cards = dealt[0], dealt[1:]
-    hands = [SeatHand(s, [c]) for s, c in zip(players, cards)]
+        dp = dealt[0]
+        cards = dealt[1:]
+    hands = []
+    for s, c in zip(players, cards):  # SeatHand(s, [c]) each, its fields set here (half the time of the call)
+        hand = _new_hand(SeatHand)
+        hand.seat, hand.cards, hand.wagers, hand.decisions, hand.traded, hand.war = s, [c], {}, [], [], []
+        hands.append(hand)
+    dp_rank = dp >> 2
 
     for hand in reversed(hands):  # ties one at a time, from the dealer's right to left
-        if compare1(hand.cards[0], dp) != 0:
+        if hand.cards[0] >> 2 != dp_rank:  # compare1(card, dp) != 0, without the call
             continue
         seat = hand.seat
         choice = yield Decide(seat, PLAYER_OPTIONS)
