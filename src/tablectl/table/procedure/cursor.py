@@ -125,10 +125,17 @@ class RoundCursor:
         """Several cards, each to the next step as ``place(card)`` puts it: for a caller that has
         read their steps from ``phase`` (after ``filled``) and knows the phase has them all."""
         filled = self.filled
-        if len(filled) + len(cards) > len(self.phase):
+        phase = self.phase
+        if len(filled) + len(cards) > len(phase):
             raise CursorError("no card is expected now")
         filled.extend(cards)
-        self._maybe_complete()
+        if len(filled) == len(phase) and None not in filled:  # _maybe_complete(), inline
+            value = tuple(filled)
+            self.phase = ()
+            self.filled = []
+            self._sent.append(value)  # _send(value), inline
+            self._effects_after_phase = 0
+            self._run(value)
 
     def skip_burns(self) -> int:
         """The burns due now were not dealt (a violation): step past them; returns how many."""
