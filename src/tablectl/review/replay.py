@@ -94,6 +94,7 @@ def _card(text: str | None) -> int | None:
 
 
 _CARD_OF = CARD_OF_TEXT.get
+_new = tuple.__new__
 
 
 def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, source: str | None) -> None:
@@ -117,7 +118,9 @@ def replay_round(rnd: RoundRecord, rules: GameRules | None, *, packets: bool, so
         problems.append("the game is not known (no table_started line; give --config): not recomputed")
         return
     try:
-        cursor = RoundCursor(rules.game.script, RoundContext(tuple(rnd.seats), wagers, rnd.banker, packets, rules.procedure))
+        # RoundContext(...) from its fields, as its generated __new__ makes it (one call fewer per round)
+        cursor = RoundCursor(rules.game.script,
+                             _new(RoundContext, (tuple(rnd.seats), wagers, rnd.banker, packets, rules.procedure)))
     except Exception as e:  # noqa: BLE001 - a script that cannot start on these values
         replay_error: str | None = f"the deal script cannot start: {e}"
     else:
@@ -191,6 +194,7 @@ def _walk(cursor: RoundCursor, events: Iterable[Any], source: str | None) -> str
     run: list[int | None] = []  # cards checked against the phase's next steps, not handed over yet
     steps: Phase | None = None  # the current phase, while the cursor has not changed since it was read
     at = 0  # the step of ``steps`` the next card takes
+    size = 0  # len(steps)
 
     for rec in events:
         ev = rec.event
@@ -256,11 +260,12 @@ def _walk(cursor: RoundCursor, events: Iterable[Any], source: str | None) -> str
         card = _CARD_OF(text)  # _card(text), without the call
         if steps is None:
             steps, at = cursor.phase, len(cursor.filled)
-        if at < len(steps) and not (past_burns and steps[at].burn):
+            size = len(steps)
+        if at < size and not (past_burns and steps[at].burn):
             step = steps[at]
             at += 1
             run.append(card)
-            if at == len(steps):  # the phase's last card: the script goes on now, as placing it does
+            if at == size:  # the phase's last card: the script goes on now, as placing it does
                 cursor.place_run(run)
                 run = []
                 steps = None
