@@ -7,10 +7,11 @@
    the recomputed settlement is compared with the logged one.
 4. **Anomalies** (:mod:`.anomalies`) and **shuffle quality** (:mod:`.quality`).
 
-Each round is replayed as soon as the reconstruction hands it on (the next round has started):
-counted and its anomalies noted (:mod:`.tally`), given to the caller's *rounds* sink, then let go.
-The review's memory is that of one round, the shoes (a byte per card) and the findings: it does not
-grow with the log's length.
+Each round is replayed once the reconstruction hands it on (the next round has started, and the
+block of lines that started it has been read: a block's rounds are checked together after the
+block): counted and its anomalies noted (:mod:`.tally`), given to the caller's *rounds* sink, then
+let go. The review's memory is that of one block's rounds (some 16), the shoes (a byte per card) and
+the findings: it does not grow with the log's length.
 
 A small log is verified and reconstructed in one pass over the files (``verify.scan`` with a
 :class:`~tablectl.review.logread.LogReader` as its sink). A large log, on a machine with more than
@@ -238,7 +239,7 @@ def review(
     the last head they know for its table; None: nothing can tell a log cut short or replaced
     whole, which the report says (an anomaly), as it says when no key was given.
     *rounds*: takes each round once it is checked, in log order (a JSON writer, a filter); the
-    report then keeps none, and its memory stays that of one round however long the log. None:
+    report then keeps none, and its memory stays that of one block's rounds however long the log. None:
     the report keeps every round (``ReviewReport.rounds``).
     *lines*: takes the log's records (``tablectl.eventlog.records``), a block at a time in log order,
     as they are read (before the review has verified them: its report says whether they were).

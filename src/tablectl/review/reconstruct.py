@@ -157,7 +157,10 @@ class Reconstructor:
     will not be replayed: most of the log's lines, in memory for nothing.
     *on_round*: takes each round, in log order, once no line to come can change it (the next round
     has started, or the log ended), with its ``id`` set; the reconstruction keeps none of them
-    then. Default: they go to ``Reconstruction.rounds``.
+    then. Default: they go to ``Reconstruction.rounds``. The rounds a batch of records releases
+    are handed on when :meth:`feed` has taken the whole batch (a block's rounds, checked together
+    after the block: the reconstruction's loop and the rounds' check each run unbroken), and those
+    :meth:`finish` releases before it returns.
     """
 
     def __init__(self, setup: TableSetup | None = None, *, keep_events: bool = True,
@@ -168,6 +171,7 @@ class Reconstructor:
         self.out = Reconstruction()
         self.on_round = on_round if on_round is not None else self.out.rounds.append
         self.pending: list[RoundRecord] = []  # rounds started and not handed on yet
+        self.released: list[RoundRecord] = []  # rounds released by the batch being fed, in order, for on_round
         self.session: Session | None = None
         self.round: RoundRecord | None = None
         self.shoe: ShoeRecord | None = None  # the shoe the table deals from now
@@ -220,10 +224,21 @@ class Reconstructor:
             self._before = self._batch[-1]
         self._batch = records
         get = self._handlers.get
-        for rec in records:
-            h = get(rec.__class__)
-            if h is not None:
-                h(rec)
+        try:
+            for rec in records:
+                h = get(rec.__class__)
+                if h is not None:
+                    h(rec)
+        finally:
+            if self.released:
+                self._hand_on()
+
+    def _hand_on(self) -> None:
+        """Give *on_round* the rounds released so far, in log order (none is held after)."""
+        released, self.released = self.released, []
+        on_round = self.on_round
+        for rnd in released:
+            on_round(rnd)
 
     def _release(self) -> None:
         """Hand on the rounds no line still to come can change (nor their session's game and
@@ -232,12 +247,13 @@ class Reconstructor:
         session = self.session
         waiting = session.index if session is not None and session.game is None else None
         kept = []
+        released = self.released
         for rnd in self.pending:
             if rnd is self.round or rnd.session == waiting:
                 kept.append(rnd)
             else:
                 rnd.id = self.out.round_id(rnd.session, rnd.number)
-                self.on_round(rnd)
+                released.append(rnd)  # handed on when the batch is taken (feed), or by finish
         self.pending = kept
 
     def _previous(self, rec: Any) -> Any:
@@ -786,6 +802,7 @@ class Reconstructor:
             nums.distinct = last_no - nums.first + 1 - nums.missing
         out.devices = {str(k): v for k, v in sorted(self._numbers.items(), key=lambda kv: str(kv[0]))}
         self._release()
+        self._hand_on()
         return out
 
 
