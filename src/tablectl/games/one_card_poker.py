@@ -16,7 +16,7 @@ Settlement (primary, war, tie) is ``tablectl.rules.one_card_poker``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
@@ -35,13 +35,16 @@ from tablectl.games.procedure import (
 )
 from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules.hand1 import compare1
-from tablectl.rules.one_card_poker import DP_DECLINES, EXTEND, GAME, PRIMARY, SURRENDER, WAGERS
+from tablectl.rules.one_card_poker import (
+    DP_DECLINES,
+    EXTEND,
+    GAME,
+    PRIMARY,
+    SURRENDER,
+    WAGERS,
+)
 
 PLAYER_OPTIONS = (EXTEND, SURRENDER)
-
-_new_hand = object.__new__  # a SeatHand whose every field the script sets (a round builds one per seat)
-assert tuple(f.name for f in fields(SeatHand)) == ("seat", "cards", "wagers", "decisions", "traded", "war"), \
-    "SeatHand's fields changed: set them all in script()"
 DP_OPTIONS = (EXTEND, DP_DECLINES)
 
 
@@ -88,11 +91,7 @@ def script(ctx: RoundContext) -> Script:
     else:
         dp = dealt[0]
         cards = dealt[1:]
-    hands = []
-    for s, c in zip(players, cards):  # SeatHand(s, [c]) each, its fields set here (half the time of the call)
-        hand = _new_hand(SeatHand)
-        hand.seat, hand.cards, hand.wagers, hand.decisions, hand.traded, hand.war = s, [c], {}, [], [], []
-        hands.append(hand)
+    hands = [SeatHand(s, [c]) for s, c in zip(players, cards)]
     dp_rank = dp >> 2
 
     for hand in reversed(hands):  # ties one at a time, from the dealer's right to left

@@ -125,10 +125,8 @@ def max_bank_pay(wagers: Iterable[Mapping[str, int]], rules: OneCardPokerRules) 
 def settle_round(hands: RoundHands, rules: OneCardPokerRules) -> Settlement:
     """Settle a One Card Poker round (see the module docstring for the input)."""
     dealer = hands.dealer
-    if len(dealer) == 1 and type(dp := dealer[0]) is int and 0 <= dp < 52:  # seats.exactly's check, inline
-        pass
-    else:
-        (dp,) = seats.exactly(dealer, 1, "the DP")
+    if not (len(dealer) == 1 and type(dp := dealer[0]) is int and 0 <= dp < 52):  # seats.exactly's check, inline
+        (dp,) = seats.exactly(dealer, 1, "the DP")  # its error
     # cover(stake or None, ...), without the call when payouts are not limited
     limit = (cover(hands.banker_stake, rules.losses_extend_cover)
              if rules.limit_to_banker_stake and hands.banker_stake is not None else None)
@@ -139,31 +137,19 @@ def settle_round(hands: RoundHands, rules: OneCardPokerRules) -> Settlement:
         stakes, cards = seat.wagers, seat.cards
         if (len(cards) == 1 and type(player := cards[0]) is int and 0 <= player < 52 and player >> 2 != dp_rank
                 and not seat.decisions and not seat.war and type(stake := stakes.get(PRIMARY)) is int and stake > 0):
-            if len(stakes) == 1:
-                tie = None
-            elif len(stakes) == 2 and type(tie := stakes.get(TIE)) is int and tie > 0:
-                pass
-            else:
-                tie = False
-            if tie is not False:
+            tie = stakes.get(TIE)
+            if len(stakes) == 1 or (len(stakes) == 2 and type(tie) is int and tie > 0):
                 # the usual seat: no rank tie, so the primary wins or loses and a Tie wager loses
                 # (what the general path below gives it)
                 number = seat.seat
-                if limit is None:
-                    if player >> 2 > dp_rank:
-                        append(_new(BetResult, (number, PRIMARY, stake, _WIN, _WIN_PAYS, stake)))  # WIN.result(...)
-                    else:
-                        append(_new(BetResult, (number, PRIMARY, stake, _LOSE, "", -stake)))  # LOSE.result(...)
-                    if tie is not None:
-                        append(_new(BetResult, (number, TIE, tie, _LOSE, "", -tie)))
-                    continue
                 if player >> 2 > dp_rank:
-                    result = _new(BetResult, (number, PRIMARY, stake, _WIN, _WIN_PAYS, stake))
+                    result = _new(BetResult, (number, PRIMARY, stake, _WIN, _WIN_PAYS, stake))  # WIN.result(...)
                 else:
-                    result = _new(BetResult, (number, PRIMARY, stake, _LOSE, "", -stake))
-                append(limit.apply(result))
+                    result = _new(BetResult, (number, PRIMARY, stake, _LOSE, "", -stake))  # LOSE.result(...)
+                append(result if limit is None else limit.apply(result))
                 if tie is not None:
-                    append(limit.apply(_new(BetResult, (number, TIE, tie, _LOSE, "", -tie))))
+                    result = _new(BetResult, (number, TIE, tie, _LOSE, "", -tie))
+                    append(result if limit is None else limit.apply(result))
                 continue
         stakes = seats.wagers(seat, WAGERS)
         if not stakes:
