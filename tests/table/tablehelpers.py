@@ -21,7 +21,13 @@ from tablectl.cards import text as card_text
 from tablectl.config import TableConfig, load_config, parse_config
 from tablectl.eventlog import save_keypair
 from tablectl.table.core import TableCore
-from tablectl.table.inputs import DealerChange
+from tablectl.table.inputs import (
+    DealerChange,
+    Decision,
+    EndRound,
+    OfferBank,
+    StartRound,
+)
 from tablectl.table.restart.resume import LogState, fold
 from tablectl.table.runtime import TableRuntime
 from tablectl.table.view import TableView
@@ -315,3 +321,42 @@ def cards_drawn(events: Iterable[ev.DeviceEvent]) -> Counter[tuple[int, str]]:
 def cards_logged(records: Iterable[dict[str, Any]]) -> Counter[tuple[int, str]]:
     """(event number, card) of every card line the log holds."""
     return Counter((r["event_no"], r["card"]) for r in records if r["event"] in ("dealt", "burned", "drawn") and r.get("card"))
+
+
+# --- rounds set up the same way by several files ----------------------------------------------------
+
+#: two seats of One Card Poker, seat 1 with a Tie bet beside its primary
+OCP_WAGERS: dict[int, dict[str, int]] = {1: {"primary": 1000, "tie": 500}, 2: {"primary": 1000}}
+
+
+def ocp_ready(table: Callable[..., Table], **overrides: Any) -> Table:
+    """One Card Poker (config *overrides*) with a loaded shoe, the shuffle's burn done, seat 7 the DP."""
+    t = table("one-card-poker", **overrides)
+    t.load_shoe()
+    t.burn("2C")
+    t.input(OfferBank(7))
+    return t
+
+
+def ocp_round(table: Callable[..., Table], wagers: dict[int, dict[str, int]] = OCP_WAGERS, **overrides: Any) -> Table:
+    """:func:`ocp_ready`, then a round of *wagers* at seats 1 and 2 started."""
+    t = ocp_ready(table, **overrides)
+    t.input(StartRound((1, 2), wagers))
+    return t
+
+
+def oftm_decided(table: Callable[..., Table], decision: str = "check") -> Table:
+    """One for the Money from a 6-deck shuffler: seat 1's ante of $5, its three cards and *decision*."""
+    t = table("one-for-the-money")
+    t.shuffle(decks=6)
+    t.input(StartRound((1,), {1: {"ante": 500}}))
+    t.draw("AS", "KS", "QS")
+    t.input(Decision(1, decision))
+    return t
+
+
+def oftm_round(table: Callable[..., Table]) -> Table:
+    """:func:`oftm_decided` (checked), the round ended: its cards not yet back in the shuffler."""
+    t = oftm_decided(table)
+    t.input(EndRound())
+    return t

@@ -5,22 +5,12 @@ events and inputs; the restart is a new ``TableCore`` given the old log (``Table
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from tablehelpers import ocp_round
+
 from tablectl.table import lifecycle as lc
-from tablectl.table.inputs import Decision, EndRound, OfferBank, StartRound
-
-WAGERS = {1: {"primary": 1000, "tie": 500}, 2: {"primary": 1000}}
-
-
-def ocp_round(table: Callable[..., Any]) -> Any:
-    t = table("one-card-poker")
-    t.load_shoe()
-    t.burn("2C")
-    t.input(OfferBank(7))
-    t.input(StartRound((1, 2), WAGERS))
-    return t
+from tablectl.table.inputs import Decision, EndRound
 
 
 def war(t: Any) -> None:

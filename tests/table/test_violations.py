@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 from tablectl.drivers import events as ev
+from tablehelpers import ocp_ready, oftm_round
+from tablehelpers import ocp_round as helpers_ocp_round
 
 from tablectl.cards import card
 from tablectl.table import lifecycle as lc
@@ -24,18 +26,8 @@ from tablectl.table.procedure import validation as va
 OCP_WAGERS = {1: {"primary": 1000}, 2: {"primary": 1000}}
 
 
-def ocp_ready(table, **overrides):
-    t = table("one-card-poker", **overrides)
-    t.load_shoe()
-    t.burn("2C")
-    t.input(OfferBank(7))
-    return t
-
-
 def ocp_round(table, **overrides):
-    t = ocp_ready(table, **overrides)
-    t.input(StartRound((1, 2), OCP_WAGERS))
-    return t
+    return helpers_ocp_round(table, OCP_WAGERS, **overrides)
 
 
 def held_with(t, kind):
@@ -244,16 +236,6 @@ def test_resolving_a_cap_violation_voids_the_round_and_a_reshuffle_is_due(table)
 
 
 # --- the continuous shuffler -------------------------------------------------------------------
-
-
-def oftm_round(table):
-    t = table("one-for-the-money")
-    t.shuffle(decks=6)
-    t.input(StartRound((1,), {1: {"ante": 500}}))
-    t.draw("AS", "KS", "QS")
-    t.input(Decision(1, "check"))
-    t.input(EndRound())
-    return t
 
 
 def test_a_round_started_before_the_cards_are_back_is_refused_with_what_to_do_not_held(table):

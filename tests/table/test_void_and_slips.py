@@ -6,20 +6,16 @@ logged on the round's start. Driven from plain device events and inputs."""
 from __future__ import annotations
 
 import pytest
+from tablehelpers import ocp_round, oftm_decided, oftm_round
 
 from tablectl.table import lifecycle as lc
-from tablectl.table.inputs import Decision, EndRound, InputRejected, OfferBank, Resolve, StartRound
-
-OCP_WAGERS = {1: {"primary": 1000, "tie": 500}, 2: {"primary": 1000}}
-
-
-def ocp_round(table):
-    t = table("one-card-poker")
-    t.load_shoe()
-    t.burn("2C")
-    t.input(OfferBank(7))
-    t.input(StartRound((1, 2), OCP_WAGERS))
-    return t
+from tablectl.table.inputs import (
+    EndRound,
+    InputRejected,
+    OfferBank,
+    Resolve,
+    StartRound,
+)
 
 
 def test_a_void_mid_round_needs_no_hold_and_returns_every_wager(table):
@@ -62,23 +58,14 @@ def test_a_void_with_no_round_in_play_is_refused_and_voids_nothing(table):
 
 
 def test_the_bets_a_decision_made_are_returned_too(table):
-    t = table("one-for-the-money")
-    t.shuffle(decks=6)
-    t.input(StartRound((1,), {1: {"ante": 500}}))
-    t.draw("AS", "KS", "QS")
-    t.input(Decision(1, "raise"))
+    t = oftm_decided(table, "raise")
     assert t.state == lc.SETTLING
     t.input(Resolve("sup-9", void_round=True))
     assert t.log.events("round_voided")[-1]["returned"] == {"1": {"ante": 500, "raise": 500}}
 
 
 def test_a_second_start_with_the_same_cards_out_holds_the_table(table):
-    t = table("one-for-the-money")
-    t.shuffle(decks=6)
-    t.input(StartRound((1,), {1: {"ante": 500}}))
-    t.draw("AS", "KS", "QS")
-    t.input(Decision(1, "check"))
-    t.input(EndRound())
+    t = oftm_round(table)
     with pytest.raises(InputRejected, match="return the cards to the shuffler first"):
         t.input(StartRound((1,), {1: {"ante": 500}}))
     assert t.state == lc.READY and t.kinds() == []
