@@ -58,3 +58,16 @@ def message(table: str, file: str, line: bytes, mid: str | None = None, stream_s
 
 def is_checkpoint(line: bytes) -> bool:
     return fmt.split_head(line)[1] == fmt.CHECKPOINT  # type: ignore[index]
+
+
+def signed_runs(lines: list[tuple[str, bytes]]) -> list[list[tuple[str, bytes]]]:
+    """*lines* cut after each signed checkpoint: each run is what one checkpoint covers (lines past
+    the last checkpoint are left out)."""
+    runs: list[list[tuple[str, bytes]]] = []
+    run: list[tuple[str, bytes]] = []
+    for item in lines:
+        run.append(item)
+        if is_checkpoint(item[1]):
+            runs.append(run)
+            run = []
+    return runs

@@ -4,21 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from loghelpers import is_checkpoint, write_log
+from loghelpers import signed_runs, write_log
 
 from tablectl.eventlog import generate_key
 from tablectl.live.chain import Head
 from tablectl.live.copy import TableCopy
-
-
-def _runs(lines):
-    runs, run = [], []
-    for item in lines:
-        run.append(item)
-        if is_checkpoint(item[1]):
-            runs.append(run)
-            run = []
-    return runs
 
 
 def _written(copy: TableCopy) -> list[bytes]:
@@ -27,7 +17,7 @@ def _written(copy: TableCopy) -> list[bytes]:
 
 def test_a_copy_goes_on_from_the_head_it_recorded(tmp_path: Path):
     key = generate_key()
-    runs = _runs(write_log(tmp_path / "log", "T1", key))
+    runs = signed_runs(write_log(tmp_path / "log", "T1", key))
     copy = TableCopy(tmp_path / "copies", "T1")
     verifier, head = copy.open(key.public_key())
     assert head == Head()
@@ -41,7 +31,7 @@ def test_a_copy_goes_on_from_the_head_it_recorded(tmp_path: Path):
 
 def test_a_run_cut_by_a_crash_is_cut_back_to_the_last_signed_line(tmp_path: Path):
     key = generate_key()
-    runs = _runs(write_log(tmp_path / "log", "T1", key))
+    runs = signed_runs(write_log(tmp_path / "log", "T1", key))
     copy = TableCopy(tmp_path / "copies", "T1")
     verifier, _ = copy.open(key.public_key())
     for run in runs[:2]:

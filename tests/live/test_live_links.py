@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from livehelpers import wait_for
-from loghelpers import is_checkpoint, write_log
+from loghelpers import signed_runs, write_log
 
 from tablectl.cli import EXIT_STORAGE, EXIT_USAGE, main
 from tablectl.eventlog import generate_key
@@ -45,16 +45,6 @@ def plant(link: Path, target: Path) -> Path:
 def untouched(victim: Path, link: Path, held: bytes = PRECIOUS) -> bool:
     """The victim holds what it held, and the link is still the insider's link to it."""
     return victim.read_bytes() == held and link.is_symlink() and link.resolve() == victim.resolve()
-
-
-def _runs(lines: list[tuple[str, bytes]]) -> list[list[tuple[str, bytes]]]:
-    runs, run = [], []
-    for item in lines:
-        run.append(item)
-        if is_checkpoint(item[1]):
-            runs.append(run)
-            run = []
-    return runs
 
 
 # -- the collector ------------------------------------------------------------------------------
@@ -105,7 +95,7 @@ def test_the_journal_compacts_past_a_link_at_its_old_temporary_name(tmp_path, vi
 def _copied(tmp_path: Path, runs_in: int) -> tuple[TableCopy, list[list[tuple[str, bytes]]], object]:
     """A copy of T1 holding its first ``runs_in`` signed runs: (copy, all runs, the key)."""
     key = generate_key()
-    runs = _runs(write_log(tmp_path / "log", "T1", key))
+    runs = signed_runs(write_log(tmp_path / "log", "T1", key))
     copy = TableCopy(tmp_path / "copies", "T1")
     verifier, _ = copy.open(key.public_key())
     for run in runs[:runs_in]:
@@ -129,7 +119,7 @@ def test_a_link_in_place_of_a_copys_file_is_refused_not_cut(tmp_path, victim):
 
 def test_a_link_at_the_next_file_of_a_copy_is_refused_and_the_victim_untouched(tmp_path, victim):
     key = generate_key()
-    runs = _runs(write_log(tmp_path / "log", "T1", key))
+    runs = signed_runs(write_log(tmp_path / "log", "T1", key))
     copy = TableCopy(tmp_path / "copies", "T1")
     verifier, _ = copy.open(key.public_key())
     link = plant(copy.dir / runs[0][0][0], victim)
