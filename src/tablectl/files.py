@@ -385,19 +385,22 @@ class NewFile:
         self.file = os.fdopen(fd, "wb", buffering=buffering)
         self.done = False
 
-    def commit(self, name: str) -> Path:
+    def commit(self, name: str, *, durable: bool = True) -> Path:
         """Put the file in place as ``name`` in its folder (flushed, fsynced, renamed, the folder
-        fsynced); its path. Raises OSError (the temporary file removed)."""
+        fsynced); its path. ``durable=False``: no fsync (a crash may set the file back to what it
+        was, never leave it torn). Raises OSError (the temporary file removed)."""
         try:
             self.file.flush()
-            os.fsync(self.file.fileno())
+            if durable:
+                os.fsync(self.file.fileno())
             self.file.close()
             dfd = open_dir(self.folder, self.within)
             try:
                 _check_target(name, dfd, self.folder / name, self.what)
                 os.replace(self.temp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
                 self.done = True
-                os.fsync(dfd)
+                if durable:
+                    os.fsync(dfd)
             finally:
                 os.close(dfd)
         except BaseException:
@@ -423,12 +426,13 @@ class NewFile:
 
 
 def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int, *, within: str | os.PathLike[str] | None = None,
-                 folder_mode: int | None = None, what: str = "file") -> None:
+                 folder_mode: int | None = None, what: str = "file", durable: bool = True) -> None:
     """Write ``path`` whole or not at all (:class:`NewFile`): a random temporary name in its folder,
-    written, fsynced, renamed over ``path``, the folder fsynced. On an error (a full disk) nothing
-    is left but what was at ``path`` before. ``mode``: the file's, less any group or world write
-    bit; ``within``, ``folder_mode``: as :func:`open_dir`."""
+    written, fsynced, renamed over ``path``, the folder fsynced (``durable=False``: neither fsynced,
+    for state a crash may set back). On an error (a full disk) nothing is left but what was at
+    ``path`` before. ``mode``: the file's, less any group or world write bit; ``within``,
+    ``folder_mode``: as :func:`open_dir`."""
     path = Path(path)
     with NewFile(path.parent, mode, within=within, folder_mode=folder_mode, what=what) as new:
         new.file.write(data)
-        new.commit(path.name)
+        new.commit(path.name, durable=durable)

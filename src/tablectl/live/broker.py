@@ -50,9 +50,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Self
 
-from tablectl.files import LinkRefusedError
-
-from .statefile import write_whole
+from tablectl.files import LinkRefusedError, atomic_write
 
 CONFIG_MODE = 0o644  # nats-server.conf, as written before (0666 less a 022 umask)
 AUTHORIZATION_FILE = "authorization.conf"  # the permissions file's copy in the store folder
@@ -257,8 +255,8 @@ class Broker:
         text = render_config(self.config, self.store.resolve())
         try:  # each whole under a random O_EXCL temporary name, never through a link
             if rules is not None:
-                write_whole(self.store / AUTHORIZATION_FILE, rules, 0o600, "broker's authorization")
-            write_whole(self.config_file, text.encode(), CONFIG_MODE, "broker's config")
+                atomic_write(self.store / AUTHORIZATION_FILE, rules, 0o600, what="broker's authorization", durable=False)
+            atomic_write(self.config_file, text.encode(), CONFIG_MODE, what="broker's config", durable=False)
         except LinkRefusedError as e:
             raise BrokerError(str(e)) from None
         return self.config_file

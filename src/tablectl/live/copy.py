@@ -27,10 +27,14 @@ from tablectl.eventlog.verify import (
     LineVerifier,
     verify,
 )
-from tablectl.files import open_dir, open_existing, open_for_append_nofollow
+from tablectl.files import (
+    atomic_write,
+    open_dir,
+    open_existing,
+    open_for_append_nofollow,
+)
 
 from .chain import Head
-from .statefile import write_whole
 
 HEAD_FILE = ".collect-head.json"
 FILE_MODE = 0o644  # the copy's files and its head
@@ -138,7 +142,7 @@ class TableCopy:
     def _write_head(self, head: ChainHead) -> None:
         data: dict[str, Any] = {"table": head.table, "seq": head.seq, "digest": head.digest, "reason": head.reason,
                                 "keys": head.keys, "file": head.file, "file_lines": head.file_lines}
-        write_whole(self.dir / HEAD_FILE, orjson.dumps(data), FILE_MODE, "table copy's head")
+        atomic_write(self.dir / HEAD_FILE, orjson.dumps(data), FILE_MODE, what="table copy's head", durable=False)
 
     def _lines_after(self, seq: int) -> list[tuple[str, bytes]]:
         out: list[tuple[str, bytes]] = []

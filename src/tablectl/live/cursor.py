@@ -21,8 +21,7 @@ from pathlib import Path
 import orjson
 
 from tablectl.eventlog import logformat as fmt
-
-from .statefile import write_whole
+from tablectl.files import atomic_write
 
 CURSOR_MODE = 0o644
 
@@ -169,7 +168,7 @@ def load_cursor(path: Path) -> Cursor:
 def save_cursor(path: Path, cursor: Cursor) -> None:
     """Write the cursor whole (a random ``O_EXCL`` temporary file renamed over it, never through a
     link: :class:`tablectl.files.LinkRefusedError` for a link at ``path``)."""
-    write_whole(path, cursor.encode(), CURSOR_MODE, "publisher's cursor")
+    atomic_write(path, cursor.encode(), CURSOR_MODE, what="publisher's cursor", durable=False)
 
 
 __all__ = ["Cursor", "Line", "LogFollower", "complete_lines", "cursor_path", "load_cursor", "next_read", "save_cursor"]
