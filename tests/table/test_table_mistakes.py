@@ -79,3 +79,11 @@ def test_a_long_mistakes_campaign_flags_every_mistake_and_nothing_else(name, tmp
     missed = [m for m in played.report.mistakes if EXPECTED_VIOLATION[m["kind"]] not in found.get(m["round"], set())]
     assert missed == [] and set(found) <= mistake_rounds
     print(f"\n{name}: {len(played.report.mistakes)} mistakes in {len(mistake_rounds)} rounds, all flagged")
+
+
+def test_the_same_seed_makes_the_same_mistakes_in_the_same_rounds(tmp_path, play_table):
+    made = []
+    for run in ("a", "b"):
+        (tmp_path / run).mkdir()
+        made.append(play_table("one-card-poker", tmp_path / run, 60, seed=11, fsync=False, mistakes=RATE).report.mistakes)
+    assert made[0] == made[1] and {m["kind"] for m in made[0]} >= {EXTRA_CARD, SKIP_BURN}
