@@ -91,17 +91,27 @@ def _too_large(path: str | os.PathLike[str], what: str, max_bytes: int) -> FileT
     return FileTooLargeError(path, what, f"larger than {max_bytes:,} bytes: not a {what}")
 
 
-def read_regular(path: str | os.PathLike[str], what: str, max_bytes: int) -> bytes:
+def read_regular(path: str | os.PathLike[str], what: str, max_bytes: int, *, follow_links: bool = True) -> bytes:
     """The bytes of ``path``, which must be a regular file of at most ``max_bytes``.
 
     Raises ``OSError`` for a file that cannot be opened (``FileNotFoundError``, ``ELOOP`` for a
     symlink loop, ...), ``IsADirectoryError`` for a directory, :class:`NotRegularFileError` for a
     FIFO, device or socket (without waiting on it) and :class:`FileTooLargeError` past the limit
     (without reading more than ``max_bytes + 1`` bytes, even of a file that grows as it is read).
+    *follow_links* False: ``path`` itself a link is a :class:`NotRegularFileError` too (a file
+    tablectl wrote, which nothing should have replaced with a link).
     """
-    _refuse(path, what, os.stat(path).st_mode)  # before open: opening a FIFO or a tty can block or act
+    mode = (os.stat if follow_links else os.lstat)(path).st_mode
+    if stat.S_ISLNK(mode):
+        raise NotRegularFileError(path, what, "a link, not a regular file (not followed)")
+    _refuse(path, what, mode)  # before open: opening a FIFO or a tty can block or act
     flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
-    fd = os.open(path, flags)
+    try:
+        fd = os.open(path, flags if follow_links else flags | os.O_NOFOLLOW)
+    except OSError as e:
+        if e.errno == errno.ELOOP and not follow_links:  # made a link since the lstat
+            raise NotRegularFileError(path, what, "a link, not a regular file (not followed)") from None
+        raise
     try:
         st = os.fstat(fd)
         _refuse(path, what, st.st_mode)  # replaced between the stat and the open

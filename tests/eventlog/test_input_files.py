@@ -89,6 +89,21 @@ def test_read_regular_refuses_a_fifo_before_opening_it(fifo: Path) -> None:
         read_regular(fifo, "config", 1024)
 
 
+def test_read_regular_told_not_to_follow_links_refuses_a_link_to_a_regular_file(tmp_path: Path) -> None:
+    target = tmp_path / "genuine.json"
+    target.write_bytes(b"{}")
+    (tmp_path / "link.json").symlink_to(target)
+    with pytest.raises(NotRegularFileError, match="a link, not a regular file"):
+        read_regular(tmp_path / "link.json", "manifest", 1024, follow_links=False)
+
+
+def test_review_refuses_a_log_folder_where_a_log_file_is_a_fifo_naming_it(signed_log: Path, pub: Path) -> None:
+    planted = signed_log / fmt.file_name("T1", 99)
+    os.mkfifo(planted)
+    line = one_line_refusal(tablectl("review", str(signed_log), "--key", str(pub)), str(planted))
+    assert "not a regular file" in line
+
+
 def test_review_html_report_is_0640_under_umask_0(tmp_path: Path, signed_log: Path, pub: Path) -> None:
     html = tmp_path / "report.html"
     proc = tablectl("review", str(signed_log), "--key", str(pub), "--html", str(html), umask=0)

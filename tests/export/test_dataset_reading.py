@@ -146,6 +146,29 @@ def test_a_listed_file_that_is_not_a_regular_file_is_refused_without_opening_it(
     refused(read(command, dataset), path, "not a regular file")
 
 
+@pytest.mark.parametrize("command", ["query", "floor"])
+@pytest.mark.parametrize("name", ["_rules.json", "_math.json"])
+def test_a_fifo_in_place_of_the_datasets_rules_or_math_cache_is_refused_at_once(dataset: Path, command: str,
+                                                                                  name: str) -> None:
+    path = dataset / "_manifests" / name
+    path.unlink(missing_ok=True)
+    fifo(path)
+    done = read(command, dataset)
+    assert done.code == 2 and done.out == "", (done.code, done.err)
+    assert done.err == f"tablectl: {path}: cannot read the {'rules registry' if name == '_rules.json' else 'math cache'}: " \
+                       "a FIFO, not a regular file\n"
+
+
+def test_an_export_into_a_dataset_whose_manifest_is_a_fifo_is_refused_at_once(exported: Path, tmp_path: Path) -> None:
+    dataset = Path(shutil.copytree(exported, tmp_path / "ds", symlinks=True))
+    manifest = dataset / "_manifests" / f"{TABLE}.json"
+    manifest.unlink()
+    fifo(manifest)
+    logs = next(p for p in exported.parent.rglob(f"tablectl-{TABLE}-*.jsonl")).parent
+    done = run_tablectl("export", logs, "--to", dataset, "--key", exported.parent / "keys" / "table.pub", timeout=60)
+    assert done.code == 2 and done.err.endswith("cannot read the export manifest: a FIFO, not a regular file\n"), done.err
+
+
 # -- a table without its manifest -------------------------------------------------------------------
 
 def test_files_of_a_table_whose_manifest_is_deleted_are_refused_naming_the_table(dataset: Path) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 import orjson
 
 from tablectl.analytics.dataset.store import MANIFESTS
+from tablectl.files import MAX_CONFIG_BYTES, read_regular
 
 APPROVED = "approved.toml"  # in a dataset's MANIFESTS: the approved math kept with the dataset
 BANKS = ("house", "player")
@@ -110,7 +111,7 @@ def default_path(root: Path) -> Path:
 def load(path: Path) -> Approved:
     """Read an approved-math file; :class:`ApprovedError` (one line) if it is not one."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_regular(path, "approved math", MAX_CONFIG_BYTES).decode("utf-8"))
     except OSError as e:
         raise ApprovedError(f"{path}: cannot read the approved math: {e.strerror or e}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:

@@ -181,6 +181,9 @@ def resolve_paths(paths: Iterable[Path | str]) -> list[Path]:
         path = Path(item)
         try:
             if path.is_dir():
+                odd = next((e for e in sorted(path.iterdir()) if fmt.parse_file_name(e.name) and not e.is_file()), None)
+                if odd is not None:  # a log's file replaced with a FIFO, a folder, a broken link: not skipped unsaid
+                    raise LogInputError(f"{odd}: named as a log file, but not a regular file: not read")
                 groups = fmt.log_files(path)
                 if not groups:
                     raise LogInputError(f"{path}: no tablectl log files in this directory")

@@ -24,7 +24,7 @@ import pyarrow as pa
 from tablectl.analytics.approved import Approved, default_path
 from tablectl.analytics.approved import load as load_approved
 from tablectl.analytics.dataset.schemas import SCHEMAS, with_partitions
-from tablectl.analytics.dataset.store import MANIFESTS, DatasetError, atomic_write, listed_parts, load_rules
+from tablectl.analytics.dataset.store import MANIFESTS, DatasetError, atomic_write, listed_parts, load_rules, read_own
 
 EARLIEST, LATEST = "0001-01-01", "9999-12-31"
 #: named queries that are building blocks of the floor report, not for ``tablectl query`` listings
@@ -168,9 +168,10 @@ def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, 
     registry = load_rules(root)
     cache_path = root / MANIFESTS / MATH_CACHE
     cache: dict[str, Any] = {"format": MATH_FORMAT, "entries": {}}
-    if cache_path.exists():
+    raw = read_own(cache_path, "math cache")
+    if raw is not None:
         try:
-            found = orjson.loads(cache_path.read_bytes())
+            found = orjson.loads(raw)
             if isinstance(found, dict) and found.get("format") == MATH_FORMAT and isinstance(found.get("entries"), dict):
                 cache = found
         except orjson.JSONDecodeError:

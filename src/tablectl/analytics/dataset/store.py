@@ -46,7 +46,7 @@ import pyarrow.parquet as pq
 
 from tablectl.analytics.dataset.schemas import SCHEMAS
 from tablectl.analytics.dataset.verify import Refused, checked_footer, sha256_file, wrong_types
-from tablectl.files import NewFile, link_refused, note_holder, open_dir, open_lock, read_holder
+from tablectl.files import NewFile, link_refused, note_holder, open_dir, open_lock, read_holder, read_regular
 from tablectl.files import atomic_write as _atomic_write
 
 MANIFESTS = "_manifests"
@@ -57,6 +57,7 @@ OPEN = re.compile(r"open-(\d+)-(\d+)\.parquet")  # rows of what is still in play
 #: (before ``rounds.theo_win`` and the manifests' ``format``). Readers refuse other formats' files
 #: that lack a column of today's schemas (:func:`check_format`).
 FORMAT = 2
+MAX_OWN_BYTES = 256 << 20  # the most a bookkeeping file of the dataset may hold (``read_own``)
 LOCK = ".lock"  # in MANIFESTS: held (flock, exclusive) by the export writing the dataset
 RULES_LOCK = ".rules.lock"  # in MANIFESTS: held while the rules registry is added to (one table at a time)
 LOCK_WAIT = 600.0  # seconds an export waits for another export of the dataset by default
@@ -106,10 +107,11 @@ class Manifest:
     @classmethod
     def load(cls, root: Path, table: str) -> Manifest:
         path = manifest_path(root, table)
-        if not path.exists():
+        raw = read_own(path, "export manifest")
+        if raw is None:
             return cls(table)
         try:
-            data = orjson.loads(path.read_bytes())
+            data = orjson.loads(raw)
             exports = [Export(**e) for e in data["exports"]]
             for e in exports:
                 if not isinstance(e.rows, dict) or not (e.parts is None or (isinstance(e.parts, dict) and all(
@@ -168,10 +170,11 @@ def load_rules(root: Path) -> dict[str, dict[str, Any]]:
     """The rules registry: rules id -> ``{game, decks, rules}`` (house rules and pay tables as
     logged; None: the game's defaults), for every rules id the rows name."""
     path = root / MANIFESTS / RULES
-    if not path.exists():
+    raw = read_own(path, "rules registry")
+    if raw is None:
         return {}
     try:
-        data: dict[str, dict[str, Any]] = orjson.loads(path.read_bytes())
+        data: dict[str, dict[str, Any]] = orjson.loads(raw)
     except orjson.JSONDecodeError as e:
         raise DatasetError(f"{path}: not JSON ({e})") from None
     return data
@@ -359,6 +362,19 @@ def _column(values: Sequence[Any], kind: pa.DataType) -> pa.Array:
     if pa.types.is_timestamp(kind):
         return pa.array(values, pa.string()).cast(kind)
     return pa.array(values, kind)
+
+
+def read_own(path: Path, what: str) -> bytes | None:
+    """The bytes of *path*, a bookkeeping file an export wrote in the dataset (a manifest, the
+    rules registry, the math cache, a saved review state); None if there is none. Never a link, a
+    FIFO or a device: :class:`DatasetError` (one line) without opening it, as for a file that
+    cannot be read or is over :data:`MAX_OWN_BYTES`."""
+    try:
+        return read_regular(path, what, MAX_OWN_BYTES, follow_links=False)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise DatasetError(f"{path}: cannot read the {what}: {e.strerror or e}") from None
 
 
 def atomic_write(path: Path, data: bytes) -> None:

@@ -175,9 +175,11 @@ def plan(root: Path, manifest: ds.Manifest, files: Sequence[Path], fingerprints:
         return f"{files[len(marks) - 1]}: its last line is not the chain head the manifest recorded"
     where = state_path(root, manifest.table)
     try:
-        data = where.read_bytes()
-    except OSError as e:
-        return f"{where}: cannot be read ({e.strerror or e})"
+        data = ds.read_own(where, "saved export state")
+    except ds.DatasetError as e:
+        return str(e)
+    if data is None:
+        return f"{where}: missing"
     if _blake(data).hexdigest() != record.state:
         return f"{where}: not the state its manifest recorded"
     try:
