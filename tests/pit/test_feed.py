@@ -41,6 +41,18 @@ def test_a_page_that_joins_gets_every_tile_and_the_alarms() -> None:
     assert any(e[0] == "alarms" for e in got)
 
 
+def test_a_page_that_joins_after_the_feed_and_the_alarms_changed_is_told_each_once() -> None:
+    floor, hub, f = parts()
+    feed(f, started(Log("A")))
+    hub.feed_status("live from the stream")
+    floor.external_alarm("A", "2026-05-01T21:00:05.000000Z", "gap", "seq 7 to 9 missing", "look at the copy")
+    hub.flush()  # no page open yet
+    page = hub.join(None)
+    hub.flush()
+    kinds = [kind for kind, _ in events(page)]
+    assert kinds.count("feed") == 1 and kinds.count("alarms") == 1
+
+
 def test_the_tiles_changed_since_the_last_flush_go_out_in_one_event() -> None:
     _floor, hub, f = parts()
     a, b = Log("A"), Log("B")

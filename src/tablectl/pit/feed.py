@@ -103,7 +103,9 @@ class Hub:
     def flush(self) -> None:
         """Tell every page what changed since the last flush (each fragment rendered once)."""
         dirty, self.dirty = self.dirty, set()
-        if not self.clients:  # nobody to tell: only what the silence watch compares with
+        if not self.clients:  # nobody to tell (a page that joins is sent all as it is then): only
+            self._feed_changed = False  # what the silence watch compares with
+            self.alarms_version = self.views.floor.alarms_version
             for table in dirty:
                 self._kinds[table] = self.views.tile_of(table).kind
             return
