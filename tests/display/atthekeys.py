@@ -266,6 +266,8 @@ class ScreenDealer:
                 break
             if changed is not None and time.monotonic() - since >= self.QUIET * (1 if quiet else 4):
                 break  # the screen holds still: the answer will not change it (or came before it)
+        assert changed is not None or self.t.closed, \
+            f"the screen did not change within {self.step_timeout:g} s of {keys!r}:\n{self.t.screen()}"
         now = changed or Screen.read(self.t.screen())
         assert now is not None, f"no readable screen after {keys!r}:\n{self.t.screen()}"
         if now.status.startswith("✗ "):

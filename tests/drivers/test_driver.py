@@ -106,7 +106,7 @@ def test_a_device_that_never_answers_fails_after_the_answer_timeout(sink) -> Non
         t0 = time.monotonic()
         with pytest.raises(NoAnswer, match="no answer within 0.3 s"):
             d.start()
-        assert 0.3 <= time.monotonic() - t0 < 2.0
+        assert 0.3 <= time.monotonic() - t0 < 5.0
 
 
 def test_a_device_of_another_family_is_refused(sink) -> None:
@@ -247,7 +247,7 @@ def test_a_dropped_connection_is_reported_then_cleared_and_nothing_is_lost(sink)
 
 def test_a_device_gone_silent_is_taken_for_a_dropped_link(device, sink) -> None:
     with PtyServer(device) as srv:
-        d = make_driver(srv.address, sink, keepalive_after=0.1, answer_timeout=0.2)
+        d = make_driver(srv.address, sink, keepalive_after=0.1)
         try:
             d.start()
             device.deaf = True  # the line stays up, nothing comes back
@@ -299,7 +299,7 @@ def test_a_command_while_not_connected_is_refused(sink) -> None:
 
 
 def test_a_gap_the_device_cannot_fill_is_reported_as_lost_then_skipped(device, server, sink) -> None:
-    d = make_driver(server.address, sink, answer_timeout=0.2)
+    d = make_driver(server.address, sink, keepalive_after=60.0)
     try:
         d.start()
         device.add(card)
@@ -317,7 +317,7 @@ def test_a_gap_the_device_cannot_fill_is_reported_as_lost_then_skipped(device, s
 
 
 def test_an_event_numbered_beyond_the_devices_counter_is_dropped_not_skipped_to(device, server, sink) -> None:
-    d = make_driver(server.address, sink, answer_timeout=0.2)  # the gap timer would give up within 1 s
+    d = make_driver(server.address, sink, keepalive_after=60.0)  # the gap timer would give up within 1.5 s
     try:
         d.start()
         for _ in range(3):
@@ -326,7 +326,7 @@ def test_an_event_numbered_beyond_the_devices_counter_is_dropped_not_skipped_to(
         with device.lock:
             device._send(ev.CardDrawn(1004, 7))  # a corrupted frame the CRC did not catch
         sink.wait_for(lambda es: any(isinstance(e, ev.Fault) for e in es))
-        time.sleep(1.0)  # longer than the gap timer's three asks: nothing more may happen
+        time.sleep(3.0)  # longer than the gap timer's three asks: nothing more may happen
         for _ in range(40):
             device.add(card)
         device.restart()  # and a reconnect is not refused over it

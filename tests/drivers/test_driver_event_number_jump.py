@@ -20,7 +20,9 @@ from tablectl.simulators.serving.pty import PtyServer
 
 from tablectl.pytest_plugin import DeviceEvents
 
-FAST = {"answer_timeout": 0.2, "reconnect_initial": 0.01, "reconnect_max": 0.1}  # gap timer: 3 asks in 1 s
+# the gap timer asks 3 times in 1.5 s; no keepalive (an idle pause is not what these tests are about)
+FAST = {"answer_timeout": 0.5, "keepalive_after": 60.0, "reconnect_initial": 0.01, "reconnect_max": 0.1}
+GAP_TIMER_GIVES_UP = 3.0  # seconds: longer than the gap timer's three asks
 
 
 def card(n: int) -> ev.CardDrawn:
@@ -89,7 +91,7 @@ def test_an_event_numbered_2_32_minus_1_that_the_device_vouches_for_does_not_swa
             device.next_no = 4
         for _ in range(3):
             device.add(card)
-        time.sleep(1.5)  # longer than the gap timer's three asks
+        time.sleep(GAP_TIMER_GIVES_UP)
         for _ in range(3):
             device.add(card)
         sink.wait_for(lambda es: any(e.event_no == 9 for e in es))

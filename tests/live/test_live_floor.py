@@ -26,10 +26,14 @@ from tablectl.live import stream
 from tablectl.live.broker import Broker, Cluster
 
 
-def _finish(table, logs: Path, copies: Path, name: str, collector) -> dict:
+#: rounds a table deals where the test stops something while it deals: far more than the stops take
+LONG = 1000
+
+
+def _finish(table, logs: Path, copies: Path, name: str, collector, rounds: int = 200) -> dict:
     """The table done, the copy complete; the collector stopped by SIGTERM: its stats."""
     assert table.wait(120) == 0, table.output()[-3000:]
-    assert "200 rounds" in table.output()
+    assert f"{rounds} rounds" in table.output()
     wait_for(lambda: copy_complete(logs, copies / name, name), 60, "the copy to reach the log's last line")
     collector.signal(signal.SIGTERM)
     assert collector.wait(15) == 130, collector.output()[-3000:]
@@ -42,7 +46,7 @@ def _finish(table, logs: Path, copies: Path, name: str, collector) -> dict:
 def test_the_broker_stopped_twice_while_a_table_deals_loses_nothing_and_holds_nothing(tmp_path, own_broker: Broker):
     copies = tmp_path / "copies"
     collector = run_collector(tmp_path, own_broker.url, copies, "--stats", str(tmp_path / "stats.json"))
-    table, logs = run_table(tmp_path, "live-b1", own_broker.url)
+    table, logs = run_table(tmp_path, "live-b1", own_broker.url, rounds=LONG)
     grown_while_down = []
     for at in (300, 1500):
         wait_for(lambda at=at: len(log_lines(logs, "live-b1")) >= at or not table.running, 60, f"{at} lines")
@@ -54,7 +58,7 @@ def test_the_broker_stopped_twice_while_a_table_deals_loses_nothing_and_holds_no
         grown_while_down.append(len(log_lines(logs, "live-b1")) - down_at)
         own_broker.start()
     assert all(n >= 200 for n in grown_while_down)  # dealing never waited for the broker
-    stats = _finish(table, logs, copies, "live-b1", collector)
+    stats = _finish(table, logs, copies, "live-b1", collector, LONG)
     assert stats["written"] == len(log_lines(logs, "live-b1")) and stats["refused"] == {}
 
 
@@ -78,12 +82,12 @@ def test_a_cluster_node_killed_mid_stream_loses_nothing(tmp_path):
         copies = tmp_path / "copies"
         collector = run_collector(tmp_path, cluster.url, copies, "--replicas", "3", "--ack-wait", "2",
                                   "--stats", str(tmp_path / "stats.json"))
-        table, logs = run_table(tmp_path, "live-n1", cluster.url)
+        table, logs = run_table(tmp_path, "live-n1", cluster.url, rounds=LONG)
         wait_for(lambda: len(log_lines(logs, "live-n1")) >= 800 or not table.running, 60, "800 lines")
         assert table.running
         victim = next(n for n in cluster.nodes if n.config.server_name == leader)
         victim.kill()
-        stats = _finish(table, logs, copies, "live-n1", collector)
+        stats = _finish(table, logs, copies, "live-n1", collector, LONG)
         assert stats["refused"] == {}
 
 

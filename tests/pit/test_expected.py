@@ -78,7 +78,7 @@ def test_the_edge_book_never_waits_for_the_math_it_answers_none_until_it_is_work
         t0 = time.monotonic()
         assert book("one-card-poker", 6, OCP.rules) is None
         assert book("one-card-poker", 6, OCP.rules) is None
-        assert time.monotonic() - t0 < 1.0
+        assert time.monotonic() - t0 < 5.0  # the math, asked twice, would hold them 20 s
         release.set()
         assert answered(book, "one-card-poker", 6, OCP.rules) == edges_now(APPROVED, "one-card-poker", 6, OCP.rules)
     finally:

@@ -234,13 +234,16 @@ def test_sigterm_stops_the_display_even_when_its_terminal_stopped_reading(tmp_pa
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
     run = subprocess.Popen(
         [sys.executable, "-m", "tablectl", "run", str(REPO / "config" / "tables" / "one-card-poker.toml"),
-         "--simulate", "--autoplay", "500", "--pace", "0", "--log-dir", str(tmp_path / "logs")],
+         "--simulate", "--autoplay", "1000000", "--pace", "0", "--log-dir", str(tmp_path / "logs")],
         stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=env, start_new_session=True,
     )
     os.close(slave)
     try:
-        time.sleep(6)  # nobody reads the terminal: its buffer fills within the first frames
-        assert run.poll() is None
+        # nobody reads the terminal: its buffer fills within the first frames; the table deals on
+        deadline = time.monotonic() + 60
+        while _rounds_ended(tmp_path / "logs") < 50:
+            assert run.poll() is None and time.monotonic() < deadline, "the table did not deal 50 rounds"
+            time.sleep(0.2)
         run.send_signal(signal.SIGTERM)
         _, err = run.communicate(timeout=15)
         assert run.returncode == 130, err
@@ -248,6 +251,10 @@ def test_sigterm_stops_the_display_even_when_its_terminal_stopped_reading(tmp_pa
         if run.poll() is None:
             run.kill()
         os.close(master)
+
+
+def _rounds_ended(log_dir: Path) -> int:
+    return sum(f.read_bytes().count(b'"event":"round_ended"') for f in log_dir.glob("*.jsonl"))
 
 
 @pytest.fixture

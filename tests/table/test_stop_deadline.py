@@ -136,7 +136,7 @@ def test_a_driver_with_a_flood_in_hand_gets_through_it_at_once_when_the_table_st
     took = time.monotonic() - started
     gate.set()
     assert controller.wait_stopped(10)
-    assert took < 2.0  # was 0.25 s an event: 10 s for these 40
+    assert took < 5.0  # was 0.25 s an event: 10 s for these 40
 
 
 def test_an_orderly_stop_that_outlasts_its_grace_stops_at_once(config, memory_log) -> None:  # type: ignore[no-untyped-def]
@@ -148,7 +148,7 @@ def test_an_orderly_stop_that_outlasts_its_grace_stops_at_once(config, memory_lo
     assert held.wait(10)
     for n in range(2, 1002):
         controller.sink("dev", ev.ButtonPressed(n, 0))
-    threading.Timer(0.5, gate.set).start()  # the first batch ends after the grace
+    threading.Timer(2.0, gate.set).start()  # the first batch ends long after the grace
 
     started = time.monotonic()
     assert controller.stop("autoplay_done", timeout=10, grace=0.2)

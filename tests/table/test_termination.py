@@ -230,31 +230,38 @@ def _assert_clean_stop(stopped: Stopped, reason: str = "signal") -> None:
     assert (stopped.rerun, stopped.recovered) == (130, False)
 
 
+def moments() -> random.Random:
+    """The random moments of one test, from a seed it prints (shown with a failure, to replay it)."""
+    seed = random.randrange(1 << 32)
+    print(f"random moments: seed {seed}")
+    return random.Random(seed)
+
+
 def test_a_sigterm_while_a_device_floods_the_table_stops_it_cleanly(tmp_path: Path) -> None:
-    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", random.Random()))
+    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", moments()))
 
 
 def test_a_sigterm_while_the_virtual_dealer_plays_stops_it_cleanly(tmp_path: Path) -> None:
-    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", random.Random(), how="autoplay"))
+    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", moments(), how="autoplay"))
 
 
 @pytest.mark.slow
 def test_a_ctrl_c_while_a_device_floods_the_table_stops_it_cleanly(tmp_path: Path) -> None:
-    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", random.Random(), signum=signal.SIGINT), "ctrl_c")
+    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", moments(), signum=signal.SIGINT), "ctrl_c")
 
 
 def test_a_sigterm_under_the_live_display_while_the_virtual_dealer_plays_stops_it_cleanly(tmp_path: Path) -> None:
-    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", random.Random(), how="display"))
+    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", moments(), how="display"))
 
 
 @pytest.mark.slow
 def test_a_ctrl_c_under_the_live_display_while_the_virtual_dealer_plays_stops_it_cleanly(tmp_path: Path) -> None:
-    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", random.Random(), how="display", signum=signal.SIGINT), "ctrl_c")
+    _assert_clean_stop(stop_while_cards_flow(tmp_path / "log", moments(), how="display", signum=signal.SIGINT), "ctrl_c")
 
 
 @pytest.mark.slow
 def test_thirty_sigterms_at_random_moments_while_cards_flow_all_stop_cleanly(tmp_path: Path) -> None:
-    rng = random.Random()
+    rng = moments()
     runs = [stop_while_cards_flow(tmp_path / f"log{i}", rng, how="autoplay" if i % 3 == 2 else "flood") for i in range(30)]
     figures = {
         "not 130": sum(r.code != 130 for r in runs),

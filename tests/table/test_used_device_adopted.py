@@ -61,7 +61,9 @@ def test_a_used_shoes_events_not_yet_confirmed_are_logged_and_it_is_adopted_befo
     shoe.load()  # before the table: event USED + 1, held by the shoe until a host confirms it
     runtime = TableRuntime(config, simulate=True, log_dir=log_dir, signing_key=keys.private, sims={"shoe": used})
     try:
-        VirtualDealer(runtime.start(), shoe, seed=4, timeout=5.0).play(2)
+        controller = runtime.start()
+        assert controller.wait_processed("shoe", USED + 1, timeout=60)  # the held load taken before the dealer looks
+        VirtualDealer(controller, shoe, seed=4, timeout=5.0).play(2)
     finally:
         runtime.stop()
 
