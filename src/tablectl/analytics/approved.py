@@ -103,9 +103,11 @@ def shipped_path() -> Path:
 
 
 def default_path(root: Path) -> Path:
-    """The dataset's own approved math (``_manifests/approved.toml``) if it keeps one, else the shipped."""
+    """The dataset's own approved math (``_manifests/approved.toml``) if it keeps one, else the
+    shipped. Whatever is there is the dataset's (a FIFO or a broken link too: :func:`load` then
+    refuses it, where the shipped math in its place would judge the tables unsaid)."""
     kept = root / MANIFESTS / APPROVED
-    return kept if kept.is_file() else shipped_path()
+    return kept if kept.exists() or kept.is_symlink() else shipped_path()
 
 
 def load(path: Path) -> Approved:

@@ -76,6 +76,7 @@ def _query(dataset: Path, sql: str | None, date_from: str | None, date_to: str |
         run,
         uses_cells,
     )
+    from tablectl.analytics.approved import ApprovedError
     from tablectl.analytics.dataset.store import DatasetError, IntegrityError
 
     named = named_queries()
@@ -101,7 +102,7 @@ def _query(dataset: Path, sql: str | None, date_from: str | None, date_to: str |
     except IntegrityError as e:  # one line per file or table
         raise CommandError("\ntablectl: ".join(f"integrity failure: {line}" for line in str(e).splitlines()),
                            EXIT_INTEGRITY) from None
-    except DatasetError as e:
+    except (DatasetError, ApprovedError) as e:
         raise CommandError(str(e), EXIT_USAGE) from None
     except LimitError as e:
         raise CommandError(f"--memory {memory!r}: {e}", EXIT_USAGE) from None
