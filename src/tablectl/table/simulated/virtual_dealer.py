@@ -378,17 +378,16 @@ class VirtualDealer:
                 break  # a misread card: the table holds until it is named (the rest is dealt after)
         else:
             # an extra card only in a round still being dealt (not one the table voided meanwhile);
-            # one past the cap is seen as the cap's violation, so it is that mistake or none;
-            # the round's state is read once the table has taken every card dealt (else it is a race)
+            # one past the cap is seen as the cap's violation, so it is that mistake or none
             if self._armed == EXTRA_CARD:
-                self._sync_last()
-            if self._armed == EXTRA_CARD and self._snapshot().state == lc.IN_ROUND:
-                past_cap = view.cap_cards is not None and drawn + 1 > view.cap_cards
-                if not past_cap or self._ignore_cap:
-                    self._record(round_no, CARD_PAST_CAP if past_cap else EXTRA_CARD)
-                    self._ignore_cap = self._ignore_cap and not past_cap
-                    self._draw()
-                self._armed = None
+                self._sync_last()  # the round's state, once the table has taken every card dealt
+                if self._snapshot().state == lc.IN_ROUND:
+                    past_cap = view.cap_cards is not None and drawn + 1 > view.cap_cards
+                    if not past_cap or self._ignore_cap:
+                        self._record(round_no, CARD_PAST_CAP if past_cap else EXTRA_CARD)
+                        self._ignore_cap = self._ignore_cap and not past_cap
+                        self._draw()
+                    self._armed = None
         self._sync_last()
 
     def _packet(self, p: Prompt, view: TableView, round_no: int) -> None:
