@@ -449,7 +449,7 @@ class TableCore(lc.LifecycleModel):
                 cursor.skip_burns()
             step = cursor.expected() if cursor is not None else None
             if step is not None and not step.burn:
-                self._place(card, device, event_no, fields, advance=False)
+                self._deal(card, device, event_no, fields.get("penetration"), advance=False)
             else:
                 self._write("drawn", {"card": _txt(card), "to": DISCARD, "face": "up", **fields})
                 if card is None:
@@ -470,24 +470,21 @@ class TableCore(lc.LifecycleModel):
     def _place(
         self, card: int | None, device: str, event_no: int, fields: dict[str, Any], packet: int | None = None, *, advance: bool = True
     ) -> None:
-        """The card goes to the procedure's next step (``advance``: and the procedure moves on)."""
+        """The card goes to the procedure's next step (``advance``: and the procedure moves on): a
+        position (:meth:`_deal`) or a burn the script asks for. In a round only (``fields``' round)."""
         cursor = self.cursor
         assert cursor is not None
-        step = cursor.place(card)
-        if step.burn:
-            line = {"card": _txt(card), "to": BURN, "face": "down", "reason": step.reason, **fields}  # type: ignore[union-attr]
-            if packet is not None:
-                line["packet"] = packet
-            self._write("burned", line)
-            if card is None:
-                self._misread(device, event_no, "cursor", BURN, "down")
-        else:
-            face_up = step.face_up
-            line = {"card": None if card is None else CARD_TEXT[card], "to": step.to, "face": "up" if face_up else "down", **fields}
-            if packet is not None:
-                line["packet"] = packet
-            self._write("dealt", line)
-            self._lay(card, step.to, face_up, device, event_no)
+        step = cursor.expected()
+        if step is None or not step.burn:
+            self._deal(card, device, event_no, fields.get("penetration"), packet, advance=advance)
+            return
+        cursor.place(card)
+        line = {"card": _txt(card), "to": BURN, "face": "down", "reason": step.reason, **fields}
+        if packet is not None:
+            line["packet"] = packet
+        self._write("burned", line)
+        if card is None:
+            self._misread(device, event_no, "cursor", BURN, "down")
         if card is not None and advance and (cursor.effects or cursor.done):
             self._after_cursor()
 
