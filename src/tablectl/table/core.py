@@ -592,10 +592,7 @@ class TableCore(lc.LifecycleModel):
                 self._violation(va.PENETRATION_CAP, f"card {number} is past the cap of {self.cap_cards}", card=_txt(card), device=device, event_no=event.event_no)
                 place = False
                 continue
-            step = cursor.expected() if place and cursor is not None else None
-            if step is not None and not step.burn:
-                self._deal(card, device, event.event_no, fields["penetration"], event.packet, advance=advance)
-            elif step is not None:
+            if place and cursor is not None and cursor.expected() is not None:
                 self._place(card, device, event.event_no, fields, packet=event.packet, advance=advance)
             else:
                 self._write("drawn", {
