@@ -132,7 +132,7 @@ class RoundFacts(NamedTuple):
         wagers = r.wagers or {}
         voided = r.status == VOIDED
         return cls(r.session, r.number, r.shoe, r.start_seq, r.end_seq, r.start_ts, r.end_ts, r.status, r.settlement,
-                   len(r.seats), r.banker, 0 if voided else _handle(wagers), 0 if voided else _net(r.settled),
+                   len(r.seats), r.banker, 0 if voided else _handle(wagers), r.net,
                    len(r.violations), tuple(r.resumed_in), r.holds, r.banker_stake, tuple(wagers.values()))
 
 
@@ -144,17 +144,6 @@ def _handle(wagers: dict[str, dict[str, int]]) -> int:
         total = None
     if type(total) is not int:  # not so: each stake as a number (a float, None)
         return sum(int(stake or 0) for placed in wagers.values() for stake in placed.values())
-    return total
-
-
-def _net(settled: list[tuple[Any, ...]]) -> int:
-    """The players' net over *settled* rows (``RoundRecord.net`` of a round not voided)."""
-    try:
-        total = sum([row[-1] for row in settled])  # each row's net is an integer (records.SCHEMA)
-    except TypeError:
-        total = None
-    if type(total) is not int:  # not so: each net as a number (a float, None)
-        return sum(int(row[-1] or 0) for row in settled)
     return total
 
 
