@@ -16,6 +16,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from tablectl.files import MAX_CONFIG_BYTES, read_regular
+
 _SCHEMES = ("nats://", "tls://", "ws://", "wss://")
 
 
@@ -73,11 +75,10 @@ class Credentials:
             for d in dirs:
                 if where == d or d in where.parents:
                     raise ConnectError(f"{name} {path}: inside the log folder {d}; keep credentials apart from the log")
-            if not path.is_file():
-                raise ConnectError(f"{name} {path}: no such file")
             try:
-                with open(path, "rb"):
-                    pass
+                read_regular(path, name, MAX_CONFIG_BYTES)  # a FIFO in its place is refused, not waited on
+            except FileNotFoundError:
+                raise ConnectError(f"{name} {path}: no such file") from None
             except OSError as e:
                 raise ConnectError(f"{name} {path}: {e.strerror or e}") from None
 
@@ -99,7 +100,7 @@ class Credentials:
             out["nkeys_seed"] = str(self.nkey)
         if self.user is not None and self.password_file is not None:
             out["user"] = self.user
-            out["password"] = Path(self.password_file).read_text().strip()
+            out["password"] = read_regular(self.password_file, "password_file", MAX_CONFIG_BYTES).decode().strip()
         tls = self.tls_context()
         if tls is not None:
             out["tls"] = tls

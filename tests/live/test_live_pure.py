@@ -3,6 +3,8 @@ broker's config text, connection settings."""
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 
 import pytest
@@ -149,6 +151,13 @@ def test_credentials_inside_the_log_folder_are_refused(tmp_path: Path):
     with pytest.raises(ConnectError, match="inside the log folder"):
         Credentials(creds=creds).check([tmp_path / "logs"])
     Credentials(creds=creds).check([tmp_path / "elsewhere"])
+
+
+def test_a_credentials_file_that_is_a_fifo_is_refused_at_once_naming_it(tmp_path: Path):
+    creds = tmp_path / "t.creds"
+    os.mkfifo(creds)
+    with pytest.raises(ConnectError, match=f"creds {creds}: a FIFO, not a regular file"):
+        Credentials(creds=creds).check()
 
 
 def test_credentials_that_do_not_go_together_are_refused(tmp_path: Path):
