@@ -422,7 +422,8 @@ class EventLog:
         second = int(t)
         prefix = self._ts_prefix if second == self._ts_second else _second_prefix(second)
         event_dict["seq"] = self._seq + 1
-        event_dict["ts"] = prefix + "%06dZ" % ((t - second) * 1_000_000)
+        us = int((t - second) * 1_000_000)
+        event_dict["ts"] = prefix + _MILLIS[us // 1000] + _MICROS_Z[us % 1000]
         event_dict["prev"] = self._head
         self._line_dict = event_dict
         return event_dict
