@@ -292,9 +292,7 @@ class PartWriter:
         rows = self._chunks.pop(key, None)
         if not rows:
             return
-        schema = SCHEMAS[key[0]]
-        self._batches[key].append(pa.RecordBatch.from_arrays(
-            [_column(values, f.type) for values, f in zip(zip(*rows), schema, strict=True)], schema=schema))
+        self._batches[key].append(record_batch(key[0], rows))
         self._batched[key] += len(rows)
 
     def _flush(self, key: tuple[str, str]) -> None:
@@ -310,7 +308,7 @@ class PartWriter:
         file = self._files.get(key)
         if file is None:
             new = self._new_file(dataset, date)
-            file = self._files[key] = (pq.ParquetWriter(new.file, schema, compression="zstd"), new)
+            file = self._files[key] = (_parquet_writer(new.file, dataset), new)
         file[0].write_table(data)
         self.written[dataset] += rows
         self._rows[key] += rows
@@ -322,7 +320,7 @@ class PartWriter:
             return
         key = (dataset, date)
         new = self._new_file(dataset, date)
-        writer = pq.ParquetWriter(new.file, SCHEMAS[dataset], compression="zstd")
+        writer = _parquet_writer(new.file, dataset)
         writer.write_table(SCHEMAS[dataset].empty_table())
         self._files[key] = (writer, new)
         self._rows[key] = 0
@@ -357,11 +355,28 @@ class PartWriter:
         self._batches, self._batched = defaultdict(list), defaultdict(int)
 
 
-def _column(values: Sequence[Any], kind: pa.DataType) -> pa.Array:
-    """An Arrow column of *kind* from Python values (a timestamp from the log's ISO 8601 text)."""
-    if pa.types.is_timestamp(kind):
-        return pa.array(values, pa.string()).cast(kind)
-    return pa.array(values, kind)
+def _as_given(schema: pa.Schema) -> pa.StructType:
+    """*schema* as a struct of the values a row gives: a timestamp as the log's ISO 8601 text."""
+    return pa.struct([pa.field(f.name, pa.string()) if pa.types.is_timestamp(f.type) else f for f in schema])
+
+
+#: dataset -> (its rows' values as given, as stored): one conversion and one cast per batch
+_ROW_TYPES = {name: (_as_given(schema), pa.struct(list(schema))) for name, schema in SCHEMAS.items()}
+#: dataset -> its text columns, the only ones dictionary-encoded (a number or time column of
+#: distinct values gains nothing by it: written plain, the files are smaller and quicker to make)
+_DICTIONARY = {name: [f.name for f in schema if pa.types.is_string(f.type)] for name, schema in SCHEMAS.items()}
+
+
+def record_batch(dataset: str, rows: Sequence[Sequence[Any]]) -> pa.RecordBatch:
+    """*rows* of *dataset* (each its values in the schema's column order; a timestamp as the log's
+    ISO 8601 text) as one Arrow batch, converted in one pass over the rows. Raises Arrow's error
+    for a row that does not fit the schema."""
+    given, stored = _ROW_TYPES[dataset]
+    return pa.RecordBatch.from_struct_array(pa.array(list(map(tuple, rows)), given).cast(stored))
+
+
+def _parquet_writer(file: Any, dataset: str) -> pq.ParquetWriter:
+    return pq.ParquetWriter(file, SCHEMAS[dataset], compression="zstd", use_dictionary=_DICTIONARY[dataset])
 
 
 def read_own(path: Path, what: str) -> bytes | None:

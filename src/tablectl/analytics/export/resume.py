@@ -2,7 +2,7 @@
 
 A log that exported ends at a signed clean-shutdown checkpoint, so the next lines are a new
 controller run, in new files. Each export records in the table's manifest (``resume``) every log
-file it read whole — name, length and BLAKE2b-256 of its bytes — and the digest of the state it
+file it read whole — name, length and BLAKE3 of its bytes — and the digest of the state it
 ended in, saved beside the manifests (``_manifests/_resume/<table>.json``, :class:`Carry`):
 
 - the review's state (``tablectl.review.state``): the chain head and seq to go on from, the key in
@@ -40,6 +40,7 @@ from typing import Any
 
 import msgspec
 import pyarrow as pa
+from blake3 import blake3
 
 from tablectl.analytics.dataset import store as ds
 from tablectl.analytics.dataset.schemas import SCHEMAS
@@ -49,8 +50,8 @@ from tablectl.review.engine import PARALLEL_BYTES
 from tablectl.review.tally import RoundTally
 from tablectl.review.workers import Forked, WorkerFailed, can_fork
 
-#: the layout of the manifest's ``resume`` record and of :class:`Carry`
-FORMAT = 1
+#: the layout of the manifest's ``resume`` record and of :class:`Carry` (1: files marked with BLAKE2b)
+FORMAT = 2
 STATE_DIR = "_resume"  # in MANIFESTS (a folder: never taken for a table's manifest)
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 #: a new run's lines that go on with something of the last run's (its rows need the whole history)
@@ -60,7 +61,7 @@ Scalar = str | int | float | bool | None
 
 
 class FileMark(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
-    """A log file read whole by an export: its name, length and BLAKE2b-256 (hex)."""
+    """A log file read whole by an export: its name, length and BLAKE3 (hex)."""
 
     name: str
     size: int
@@ -108,9 +109,10 @@ def _blake(data: bytes = b"") -> Any:
 
 
 def mark(path: Path) -> FileMark:
-    """*path*'s name, length and BLAKE2b-256, read in large blocks (no parsing)."""
+    """*path*'s name, length and BLAKE3, read in large blocks (no parsing). BLAKE3 hashes a
+    whole log about four times as fast as the log's own BLAKE2b, in one thread."""
     with open(path, "rb") as f:
-        digest = hashlib.file_digest(f, _blake)
+        digest = hashlib.file_digest(f, blake3)
         return FileMark(path.name, f.tell(), digest.hexdigest())
 
 
@@ -221,9 +223,7 @@ def decode(data: bytes, table: str, through: int, head: str | None) -> Carry:
 
 def _fits(name: str, rows: list[list[Scalar]]) -> None:
     """Raises (Arrow's error) unless *rows* make a table of dataset *name*'s schema."""
-    schema = SCHEMAS[name]
-    pa.Table.from_arrays([ds._column(list(values), f.type) for values, f in zip(zip(*rows), schema, strict=True)],
-                         schema=schema)
+    ds.record_batch(name, rows)
 
 
 def _last_line_digest(path: Path) -> str | None:
