@@ -23,13 +23,13 @@ from typing import Literal
 from tablectl.games.procedure import (
     BURN_WAR,
     DP,
-    Decide,
     GameDef,
     Phase,
     RoundContext,
     Script,
     burn_steps,
     deal_steps,
+    decide,
     seat_positions,
     seat_to,
 )
@@ -91,19 +91,21 @@ def script(ctx: RoundContext) -> Script:
     else:
         dp = dealt[0]
         cards = dealt[1:]
-    hands = [SeatHand(s, [c]) for s, c in zip(players, cards)]
+    hands: list[SeatHand] = []
+    for s, c in zip(players, cards):  # a loop, not a comprehension: no frame of its own for a few seats
+        hands.append(SeatHand(s, [c]))
     dp_rank = dp >> 2
 
     for hand in reversed(hands):  # ties one at a time, from the dealer's right to left
         if hand.cards[0] >> 2 != dp_rank:  # compare1(card, dp) != 0, without the call
             continue
         seat = hand.seat
-        choice = yield Decide(seat, PLAYER_OPTIONS)
+        choice = yield decide(seat, PLAYER_OPTIONS)
         hand.decisions.append(choice)
         if choice == SURRENDER:
             continue
         assert ctx.banker is not None
-        dp_choice = yield Decide(ctx.banker, DP_OPTIONS, banker=True)
+        dp_choice = yield decide(ctx.banker, DP_OPTIONS, True)  # the banker's decision
         if dp_choice == DP_DECLINES:
             hand.decisions.append(DP_DECLINES)
             continue

@@ -15,14 +15,14 @@ from dataclasses import dataclass
 
 from tablectl.games.procedure import (
     DEALER,
-    Decide,
     GameDef,
-    Reveal,
     RoundContext,
     Script,
     Trade,
     deal_steps,
+    decide,
     no_burns,
+    reveal,
     seat_positions,
     seat_to,
 )
@@ -47,16 +47,16 @@ def script(ctx: RoundContext) -> Script:
 
     for seat in players:
         hand = hands[seat]
-        choice = yield Decide(seat, FIRST_OPTIONS)
+        choice = yield decide(seat, FIRST_OPTIONS)
         hand.decisions.append(choice)
         if choice != TRADE:
             continue
         yield Trade(seat, hand.cards[0])
         hand.traded.append(hand.cards[0])
         (hand.cards[0],) = yield deal_steps((seat_to(seat),))
-        hand.decisions.append((yield Decide(seat, AFTER_TRADE)))
+        hand.decisions.append((yield decide(seat, AFTER_TRADE)))
 
-    yield Reveal(DEALER)
+    yield reveal(DEALER)
     return RoundHands(GAME, [hands[s] for s in players], dealer=dealer)
 
 

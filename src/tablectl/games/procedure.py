@@ -131,6 +131,20 @@ def burn_steps(reason: str, count: int) -> Phase:
     return tuple(Burn(reason) for _ in range(count))
 
 
+@lru_cache(maxsize=1024)
+def decide(seat: int, options: tuple[str, ...], banker: bool = False) -> Decide:
+    """``Decide(seat, options, banker)``, built once per distinct decision and shared: it is an
+    immutable value, like a step, and a round asks for several (a frozen dataclass is slow to
+    build)."""
+    return Decide(seat, options, banker)
+
+
+@lru_cache(maxsize=1024)
+def reveal(to: str) -> Reveal:
+    """``Reveal(to)``, built once per position and shared (as ``decide``)."""
+    return Reveal(to)
+
+
 Instruction = Union[Phase, Decide, Discard, Reveal, Trade]
 Script = Generator[Instruction, Any, RoundHands]
 
@@ -234,7 +248,9 @@ __all__ = [
     "Trade",
     "burn_steps",
     "deal_steps",
+    "decide",
     "no_burns",
+    "reveal",
     "seat_of",
     "seat_positions",
     "seat_to",

@@ -22,16 +22,16 @@ from tablectl.games.procedure import (
     BOARD,
     BURN_HOUSE_RULE,
     DEALER,
-    Decide,
     Discard,
     GameDef,
     Phase,
-    Reveal,
     RoundContext,
     Script,
     burn_steps,
     deal_steps,
+    decide,
     no_burns,
+    reveal,
     seat_positions,
     seat_to,
 )
@@ -39,6 +39,8 @@ from tablectl.rounds import RoundHands, SeatHand
 from tablectl.rules.texas_holdem_bonus import ANTE, CHECK, FLOP, FOLD_DECISION, GAME, RIVER, TURN, WAGERS
 
 HOLE = 2
+#: each street: the options of the decision every seat still in makes before it, its board cards
+_STREETS = (((FLOP, FOLD_DECISION), 3), ((TURN, CHECK), 1), ((RIVER, CHECK), 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +59,8 @@ def _community(ctx: RoundContext, count: int) -> Phase:
 def script(ctx: RoundContext) -> Script:
     """The deal of one Texas Hold'em Bonus round."""
     players = ctx.seats
-    positions = (*seat_positions(players), DEALER)
+    seat_places = seat_positions(players)
+    positions = (*seat_places, DEALER)
     if ctx.packets:
         dealt = yield deal_steps(positions, False, HOLE)
         held = {p: list(dealt[i * HOLE : (i + 1) * HOLE]) for i, p in enumerate(positions)}
@@ -65,14 +68,13 @@ def script(ctx: RoundContext) -> Script:
         dealt = yield deal_steps(positions * HOLE, False)
         n = len(positions)
         held = {p: [dealt[i], dealt[n + i]] for i, p in enumerate(positions)}
-    hands = {s: SeatHand(s, held[seat_to(s)]) for s in players}
+    hands = {s: SeatHand(s, held[p]) for s, p in zip(players, seat_places)}
 
     board: list[int] = []
     still_in = list(players)
-    for bet, count in ((FLOP, 3), (TURN, 1), (RIVER, 1)):
-        options = (FLOP, FOLD_DECISION) if bet == FLOP else (bet, CHECK)
+    for options, count in _STREETS:
         for seat in still_in:
-            hands[seat].decisions.append((yield Decide(seat, options)))
+            hands[seat].decisions.append((yield decide(seat, options)))
         still_in = [s for s in still_in if hands[s].decisions != [FOLD_DECISION]]
         if not still_in:
             break
@@ -81,9 +83,9 @@ def script(ctx: RoundContext) -> Script:
 
     if ctx.packets:
         yield Discard()
-    yield Reveal(DEALER)
+    yield reveal(DEALER)
     for seat in still_in:
-        yield Reveal(seat_to(seat))
+        yield reveal(seat_to(seat))
     return RoundHands(GAME, [hands[s] for s in players], dealer=held[DEALER], board=board)
 
 

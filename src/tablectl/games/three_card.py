@@ -13,14 +13,13 @@ from collections.abc import Callable
 
 from tablectl.games.procedure import (
     DEALER,
-    Decide,
     Discard,
-    Reveal,
     RoundContext,
     Script,
     deal_steps,
+    decide,
+    reveal,
     seat_positions,
-    seat_to,
 )
 from tablectl.rounds import RoundHands, SeatHand
 
@@ -34,7 +33,8 @@ def three_card_script(game: str, ante: str, options: tuple[str, str]) -> Callabl
 
     def script(ctx: RoundContext) -> Script:
         players = ctx.seats
-        dealt = yield deal_steps((*seat_positions(players), DEALER), False, HAND)
+        positions = seat_positions(players)
+        dealt = yield deal_steps((*positions, DEALER), False, HAND)
         hands = {s: SeatHand(s, list(dealt[i * HAND : (i + 1) * HAND])) for i, s in enumerate(players)}
         dealer = list(dealt[-HAND:])
         if ctx.packets:
@@ -42,12 +42,12 @@ def three_card_script(game: str, ante: str, options: tuple[str, str]) -> Callabl
 
         for seat in players:
             if ctx.has_bet(seat, ante):
-                hands[seat].decisions.append((yield Decide(seat, options)))
+                hands[seat].decisions.append((yield decide(seat, options)))
 
-        yield Reveal(DEALER)
-        for seat in players:
+        yield reveal(DEALER)
+        for seat, position in zip(players, positions):
             if hands[seat].decisions != [fold]:
-                yield Reveal(seat_to(seat))
+                yield reveal(position)
         return RoundHands(game, [hands[s] for s in players], dealer=dealer)
 
     return script

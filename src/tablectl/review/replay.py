@@ -55,6 +55,8 @@ from tablectl.table.procedure.cursor import CursorError, RoundCursor
 
 #: burns that are not the procedure's own steps: due after a shuffle / dealer change, or extra
 _NOT_SCRIPT_BURNS = frozenset({BURN_SHUFFLE, BURN_DEALER_CHANGE, "extra"})
+#: the lines other than card lines that the walk reads (the others, such as round_ended, pass by)
+_WALKED = frozenset({"drawn", "decision", "identified", "corrected", "traded", "discarded", "violation"})
 _SEAT_NUMBERS = {str(n): n for n in range(1, 100)}  # "3" -> 3 without parsing (``int`` reads the others)
 BURN_MISSING = "burn_missing"
 SETTLEMENT_FAILED = "settlement_failed"
@@ -177,7 +179,10 @@ def _wagers(logged: Mapping[str, Any]) -> dict[int, dict[str, int]]:
     """The round's logged wagers by seat number (raises ValueError for a seat that is not a number).
     Settlement only reads them: a seat's wagers are used as they were parsed, not copied."""
     number = _SEAT_NUMBERS.get
-    return {number(seat) or int(seat): bets for seat, bets in logged.items()}
+    wagers = {}
+    for seat, bets in logged.items():  # a loop, not a comprehension: no frame of its own for a few seats
+        wagers[number(seat) or int(seat)] = bets
+    return wagers
 
 
 def _walk(cursor: RoundCursor, events: Iterable[Any], source: str | None) -> str | None:
@@ -217,17 +222,25 @@ def _walk(cursor: RoundCursor, events: Iterable[Any], source: str | None) -> str
                 cursor.place_run(run)
                 run = []
             steps = None
-            if ev == "drawn":
-                last_placed = False
-                if rec.card is None and rec.device == source:
-                    misreads.append(False)
-            elif ev == "decision":
+            if ev not in _WALKED:
+                continue
+            if ev == "decision":
                 seat, choice = rec.seat, rec.decision
                 last_placed = False
                 try:
                     cursor.decide(seat, choice)  # type: ignore[arg-type]
                 except CursorError as e:
                     return f"seq {rec.seq}: decision {choice!r} of seat {seat}: {e}"
+            elif ev == "discarded":
+                if cursor.discard:
+                    try:
+                        cursor.discarded(rec.count)
+                    except CursorError as e:
+                        return f"seq {rec.seq}: discard: {e}"
+            elif ev == "drawn":
+                last_placed = False
+                if rec.card is None and rec.device == source:
+                    misreads.append(False)
             elif ev == "identified":
                 text = rec.card
                 in_script = misreads.pop(0) if misreads else False
@@ -246,12 +259,6 @@ def _walk(cursor: RoundCursor, events: Iterable[Any], source: str | None) -> str
                     return f"seq {rec.seq}: the exposed card {text} from {frm} is not the last card the procedure placed"
             elif ev == "traded":
                 logged_trades.append((rec.seat, _card(rec.card)))  # type: ignore[arg-type]
-            elif ev == "discarded":
-                if cursor.discard:
-                    try:
-                        cursor.discarded(rec.count)
-                    except CursorError as e:
-                        return f"seq {rec.seq}: discard: {e}"
             elif ev == "violation" and rec.kind == BURN_MISSING and not last_placed:
                 cursor.skip_burns()
             continue

@@ -76,6 +76,9 @@ _LINES5 = {
 }
 
 
+_EVEN_MONEY = {"win": WIN, "push": PUSH, "lose": LOSE}
+
+
 def showdown(player: int, dealer: int) -> str:
     """A played hand against the dealer's (three-card values): ``"dealer-not-qualified"`` below
     queen-high, else ``"win"``, ``"push"`` or ``"lose"``."""
@@ -90,7 +93,7 @@ def ante_play_payouts(result: str | None) -> tuple[Payout, Payout | None]:
         return FOLD, None
     if result == NOT_QUALIFIED:
         return WIN, PUSH
-    both = {"win": WIN, "push": PUSH, "lose": LOSE}[result]
+    both = _EVEN_MONEY[result]
     return both, both
 
 
