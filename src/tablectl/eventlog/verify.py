@@ -18,6 +18,7 @@ covered by a signature) is reported as a warning, distinct from tampering.
 from __future__ import annotations
 
 import hashlib
+import io
 import operator
 import struct
 from collections import deque
@@ -304,6 +305,22 @@ def read_blocks(paths: Iterable[Path | str], sink: LineSink) -> None:
         sink.end_file(index, lineno, len(tail[0]) if tail else 0)
 
 
+_NO_NEWLINE = operator.itemgetter(slice(None, -1))
+
+
+def _split_lines(data: bytes) -> list[bytes]:
+    """``data.split(b"\\n")``, in less than three quarters of its time: ``bytes.split`` looks at
+    every byte for the newline, a ``BytesIO``'s ``readlines`` finds them with ``memchr``; cutting
+    the newline off the lines it gives costs less than the difference."""
+    lines = io.BytesIO(data).readlines()
+    if not lines or lines[-1].endswith(b"\n"):  # data ends with a newline (or is empty): an empty last line
+        lines.append(b"")
+    last = lines.pop()
+    lines = list(map(_NO_NEWLINE, lines))
+    lines.append(last)
+    return lines
+
+
 def _blocks(f: BinaryIO, tail: list[bytes]) -> Iterator[bytes]:
     """Runs of complete lines of *f*, about :data:`_BLOCK` bytes each (read :data:`_CHUNK` bytes at a
     time), each without its last newline; bytes after the file's last newline go to *tail*."""
@@ -403,7 +420,7 @@ class _Verifier:
         tail: list[bytes] = []
         with open(path, "rb") as f:
             for data in _blocks(f, tail):
-                parts = data.split(b"\n")
+                parts = _split_lines(data)
                 if not self.batch(index, lineno, parts):
                     self.lines(index, lineno, parts)
                 if sink is not None:
@@ -880,7 +897,7 @@ def _read_lines(path: Path) -> Iterator[tuple[int, bytes]]:
     lineno = 0
     with open(path, "rb") as f:
         for data in _blocks(f, []):
-            for line in data.split(b"\n"):
+            for line in _split_lines(data):
                 lineno += 1
                 yield lineno, line
 
