@@ -15,7 +15,6 @@ a player) to ``detection.screen``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from tablectl.detection.screen import DecisionRow
@@ -37,16 +36,18 @@ def _held(game: str, seat: SeatHand) -> tuple[int, ...]:
 def hypotheses(hands: RoundHands, sight: Sight, seat: int) -> dict[str, Sight]:
     """Each hypothesis's sight for a decision of ``seat`` that saw ``sight`` in ``hands``."""
     out: dict[str, Sight] = {}
+    own, board, others, made = sight.own, sight.board, sight.others, sight.made
     dealer = tuple(hands.dealer)
     if hands.game != ocp.GAME and dealer:
         for k in range(len(dealer)):
-            out[f"hole:{k + 1}"] = replace(sight, dealer=tuple(c if i == k else None for i, c in enumerate(dealer)))
-        out["edge"] = replace(sight, dealer=tuple(HIGH if is_high(c) else LOW for c in dealer))
+            out[f"hole:{k + 1}"] = Sight(own, board, tuple(c if i == k else None for i, c in enumerate(dealer)), others, made)
+        out["edge"] = Sight(own, board, tuple(HIGH if is_high(c) else LOW for c in dealer), others, made)
+    banker = hands.banker_seat
     for other in hands.seats:
-        if other.seat in (seat, hands.banker_seat) or not other.cards:
+        if other.seat == seat or other.seat == banker or not other.cards:
             continue
-        extra = tuple(c for c in _held(hands.game, other) if c not in sight.others)
-        out[f"team:{other.seat}"] = replace(sight, others=sight.others + extra)
+        extra = tuple(c for c in _held(hands.game, other) if c not in others)
+        out[f"team:{other.seat}"] = Sight(own, board, sight.dealer, others + extra, made)
     return out
 
 
@@ -58,15 +59,16 @@ def detection_rows(round_id: int, hands: RoundHands, judged: Sequence[JudgedDeci
         p = j.point
         if j.best is None or any(v is None for v in j.values.values()):
             continue
+        options = p.options
         hidden = {}
         sights = hypotheses(hands, p.sight, p.seat)
-        valued = decision_values_many(hands.game, p.options, list(sights.values()), rules, decks)
+        valued = decision_values_many(hands.game, options, list(sights.values()), rules, decks)
         for name, dv in zip(sights, valued, strict=True):
-            values = [dv.values.get(o) for o in p.options]
+            values = tuple(map(dv.values.get, options))
             if any(v is None for v in values):  # not valued with this seen (Texas Hold'em Bonus's Flop bet)
                 continue
-            hidden[name] = tuple(float(v) for v in values)  # type: ignore[arg-type]
-        rows.append(DecisionRow(round_id, p.seat, p.options, p.choice, tuple(float(j.values[o]) for o in p.options),  # type: ignore[arg-type]
+            hidden[name] = tuple(map(float, values))  # type: ignore[arg-type]
+        rows.append(DecisionRow(round_id, p.seat, options, p.choice, tuple(float(j.values[o]) for o in options),  # type: ignore[arg-type]
                                 hidden))
     return rows
 

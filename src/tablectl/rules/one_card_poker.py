@@ -119,7 +119,12 @@ def max_bank_pay(wagers: Iterable[Mapping[str, int]], rules: OneCardPokerRules) 
     primary) won and the Tie wager's top line. A DP staking at least this settles exactly as
     with no limit."""
     tie = top(rules.tie_wager)
-    return sum(2 * WIN.net(s.get(PRIMARY, 0)) + tie.net(s.get(TIE, 0)) for s in wagers)
+    primaries = ties = 0
+    for stakes in wagers:
+        primaries += stakes.get(PRIMARY, 0)
+        if stakes.get(TIE):  # most seats: no Tie wager
+            ties += tie.net(stakes[TIE])
+    return 2 * WIN.net(primaries) + ties  # even money: the net of the stakes' sum is the sum of their nets
 
 
 def settle_round(hands: RoundHands, rules: OneCardPokerRules) -> Settlement:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import cache
 from typing import Any, NamedTuple
 
 from tablectl.analytics.expected import wager_math
@@ -49,7 +50,8 @@ def values(j: JudgedDecision, stake: int | None) -> tuple[Any, ...]:
     choice = j.values.get(j.point.choice)
     best = j.values.get(j.best) if j.best is not None else None
     cost = j.cost
-    cents = None if cost is None or stake is None else float(cost * stake)
+    # float(cost * stake) without the Fraction: int / int is correctly rounded, as float() of one
+    cents = None if cost is None or stake is None else cost.numerator * stake / cost.denominator
     return (None if choice is None else float(choice), None if best is None else float(best), j.best,
             None if cost is None else float(cost), cents, j.best_knowing_dealer)
 
@@ -83,27 +85,35 @@ class Judge:
                  rules_key: str) -> RoundJudgement:
         """:meth:`round` of a round with decisions."""
         out: dict[tuple[int, int], tuple[Any, ...]] = {}
-        theo: Fraction | int | None = 0  # the decisions' part, exact
-        game = GAMES.get(hands.game)
-        main = main_wager(game.wagers if game else ())
+        main = _main_wager(hands.game)
         try:
             judged = judge_round(hands, settlement, decks or 1)
         except DecisionError:
             judged = []
         stakes = {s.seat: s.wagers.get(main) for s in hands.seats}
+        # the decisions' part of the theoretical win, exact: the costs x the stakes, as a numerator
+        # over a denominator (None: a decision not valued)
+        numerator: int | None = 0
+        denominator = 1
         for j in judged:
             stake = stakes.get(j.point.seat)
             out[j.point.seat, j.point.index] = row = values(j, stake)
-            if theo is not None:
-                theo = None if row[4] is None else theo + Fraction(j.cost or 0) * (stake or 0)
-        if theo is None:
-            return RoundJudgement(out, None, judged=tuple(judged))
-        numerator, denominator = self._wagers_part(hands, decks, logged_rules, rules_key)
+            if numerator is not None:
+                if row[4] is None:
+                    numerator = None
+                else:  # the cost and the stake are known
+                    cost = j.cost
+                    numerator = numerator * cost.denominator + cost.numerator * stake * denominator  # type: ignore[union-attr,operator]
+                    denominator *= cost.denominator  # type: ignore[union-attr]
         if numerator is None:
             return RoundJudgement(out, None, judged=tuple(judged))
-        if not theo and hands.game not in SPREAD_ENUMERATED:  # no Fraction: int / int is float() of one
+        wagers, wagers_denominator = self._wagers_part(hands, decks, logged_rules, rules_key)
+        if wagers is None:
+            return RoundJudgement(out, None, judged=tuple(judged))
+        numerator, denominator = wagers * denominator + numerator * wagers_denominator, wagers_denominator * denominator
+        if hands.game not in SPREAD_ENUMERATED:  # no spread, and no Fraction: int / int is float() of one
             return RoundJudgement(out, numerator / denominator, None, tuple(judged))
-        exact = Fraction(numerator, denominator) + theo
+        exact = Fraction(numerator, denominator)
         return RoundJudgement(out, float(exact), _theo_var(hands, settlement, decks, exact), tuple(judged))
 
     def _wagers_part(self, hands: RoundHands, decks: int | None, logged: dict[str, Any] | None,
@@ -147,6 +157,13 @@ def _theo_var(hands: RoundHands, settlement: Any, decks: int | None, theo: Fract
         return theo_variance(hands, settlement, decks or 1, theo)
     except (SettlementError, ValueError):
         return None
+
+
+@cache
+def _main_wager(game: str) -> str:
+    """``main_wager`` of ``game`` (of no wagers: a game unknown)."""
+    found = GAMES.get(game)
+    return main_wager(found.wagers if found else ())
 
 
 def _main_game_cached() -> bool:

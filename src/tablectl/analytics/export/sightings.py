@@ -63,11 +63,11 @@ def sightings(hands: RoundHands, judged: Sequence[JudgedDecision], rules: Any = 
             rows = detection_rows(0, hands, [j], rules, decks)
         except DecisionError:
             return []
-        for r in rows:
+        for r in rows:  # detection_rows' options and values are tuples already
+            own = r.own
             for name in sorted(r.hidden):
-                values = tuple(r.hidden[name])
-                out.append(Sighting(r.seat, j.point.index, name, tuple(r.options), r.choice, tuple(r.own),
-                                    None if values == tuple(r.own) else values))
+                values = r.hidden[name]
+                out.append(Sighting(r.seat, j.point.index, name, r.options, r.choice, own, None if values == own else values))
     return out
 
 

@@ -159,11 +159,11 @@ def _counts(sight: Sight, boards: np.ndarray) -> np.ndarray:
 def values(options: tuple[str, ...], sight: Sight, rules: TexasHoldemBonusRules) -> DecisionValues:
     """Each option's value per Ante: ``options`` (flop, fold), (turn, check) or (river, check)."""
     variant = rules.ante_pays_from
+    if thb.FLOP in options:
+        return _preflop(options, sight, variant)
     seen = set(sight.seen())
     unseen = [c for c in range(52) if c not in seen]
     board = list(sight.board)
-    if thb.FLOP in options:
-        return _preflop(options, sight, variant)
     made = tuple(d for d in sight.made if d != thb.CHECK)
     if len(board) == 4:  # River bet or check
         rows = _counts(sight, np.array([board + [x] for x in unseen], dtype=np.int64))

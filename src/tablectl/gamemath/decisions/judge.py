@@ -93,10 +93,11 @@ def _seat_points(game: str, seat: SeatHand, hands: RoundHands, others: tuple[int
 def decision_points(hands: RoundHands, others: Sequence[int] = ()) -> list[DecisionPoint]:
     """Every player decision of the round, in seat order (a banker's choices are not the player's)."""
     out: list[DecisionPoint] = []
+    game = hands.game
     for seat in hands.seats:
-        if seat.seat == hands.banker_seat and hands.game == ocp.GAME:
+        if not seat.decisions or (seat.seat == hands.banker_seat and game == ocp.GAME):
             continue
-        out += _seat_points(hands.game, seat, hands, tuple(c for c in others if c not in seat.cards))
+        out += _seat_points(game, seat, hands, tuple(c for c in others if c not in seat.cards) if others else ())
     return out
 
 

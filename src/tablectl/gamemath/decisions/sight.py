@@ -9,7 +9,7 @@ Ante; One Card Poker's primary wager), with the best option and the cost of any 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
@@ -48,7 +48,7 @@ class Sight:
 
     def knowing(self, dealer: tuple[int, ...]) -> Sight:
         """The same sight with every dealer card known."""
-        return replace(self, dealer=tuple(dealer))
+        return Sight(self.own, self.board, tuple(dealer), self.others, self.made)
 
     def seen(self) -> tuple[int, ...]:
         """Every card this sight names: own, board, dealer cards known, others."""

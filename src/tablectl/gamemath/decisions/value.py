@@ -57,11 +57,15 @@ def canonical(game: str, sight: Sight) -> tuple[Any, ...]:
                 tuple(sorted(map(rank, sight.others))), sight.made)
     known = [c for c in sight.dealer if isinstance(c, int)]
     marks = tuple(sorted(_entry(c, int) for c in sight.dealer if not isinstance(c, int)))
-    suits: list[list[list[int]]] = [[[], [], [], []] for _ in range(4)]
-    for g, group in enumerate((sight.own, sight.board, known, sight.others)):
+    # each card as its group's offset plus its rank (ranks < 16), listed by suit and sorted: each
+    # suit's ranks in each group, in one tuple
+    suits: tuple[list[int], ...] = ([], [], [], [])
+    for offset, group in ((0, sight.own), (16, sight.board), (32, known), (48, sight.others)):
         for c in group:
-            suits[c & 3][g].append(c >> 2)
-    signature = tuple(sorted(tuple(tuple(sorted(ranks)) for ranks in suit) for suit in suits))
+            suits[c & 3].append(offset + (c >> 2))
+    for ranks in suits:
+        ranks.sort()
+    signature = tuple(sorted(map(tuple, suits)))
     return (signature, marks, tuple(d for d in sight.made if d != thb.CHECK))
 
 
@@ -83,9 +87,13 @@ def decision_values(game: str, options: Sequence[str], sight: Sight, rules: Any 
     if game in (tcp.GAME, fl.GAME) and len(sight.dealer) == 3 and all(isinstance(c, int) for c in sight.dealer):
         _check(game, sight, decks)  # the dealer's hand known: one showdown, cheaper than a look-up (and never cached:
         return decision_threecard.values(game, options, sight, rules)  # such sights hardly repeat)
-    hit, key = _cached(game, options, sight, rules, decks)
-    if hit is not None:
-        return hit
+    hit, keys = _cached(game, options, sight, rules, decks)
+    return hit if hit is not None else _valued(game, options, sight, rules, decks, keys)
+
+
+def _valued(game: str, options: tuple[str, ...], sight: Sight, rules: Any, decks: int,
+            keys: tuple[tuple[Any, ...], ...]) -> DecisionValues:
+    """:func:`decision_values` of a sight not cached, stored under ``keys``."""
     _check(game, sight, decks)
     try:
         if game in (tcp.GAME, fl.GAME):
@@ -98,7 +106,7 @@ def decision_values(game: str, options: Sequence[str], sight: Sight, rules: Any 
             out = _holdem(options, sight, rules, decks)
     except (ValueError, ZeroDivisionError) as e:
         raise DecisionError(f"{game}: {e}") from None
-    _store(key, out)
+    _store(keys, out)
     return out
 
 
@@ -164,7 +172,10 @@ def decision_values_many(game: str, options: Sequence[str], sights: Sequence[Sig
             if values is not None:
                 out[i] = values
                 _store(keys, values)
-    return [v if v is not None else decision_values(game, options, sights[i], rules, decks) for i, v in enumerate(out)]
+    for i, keys in todo:
+        if out[i] is None:  # valued alone, unless a sight of this batch alike to it was valued since
+            out[i] = _cache.get(keys[0]) or _valued(game, options, sights[i], rules, decks, keys)
+    return out  # type: ignore[return-value]
 
 
 def best_knowing_dealer(game: str, options: Sequence[str], sight: Sight, dealer: Sequence[int], rules: Any = None,
