@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ def cache_dir() -> Path:
     return Path(base) / "tablectl"
 
 
+@lru_cache(maxsize=1)
 def _cache_key() -> str:
     what = json.dumps({"version": CACHE_VERSION, "variants": VARIANTS})
     return hashlib.sha256(what.encode()).hexdigest()[:16]
@@ -74,8 +76,19 @@ class MainGameAnalysis(BetAnalysis):
 
 
 def cached(cache: Path | None = None) -> list[MainGameAnalysis] | None:
-    """The analysis if this machine has it already, else None (nothing is computed)."""
-    return _read(_files(cache or cache_dir())[0])
+    """The analysis if this machine has it already, else None (nothing is computed). Each version
+    of the file (its length and time of change) is read once: an export asks at every decision."""
+    stored = _files(cache or cache_dir())[0]
+    try:
+        found = stored.stat()
+    except FileNotFoundError:
+        return None
+    return _read_version(stored, found.st_size, found.st_mtime_ns)
+
+
+@lru_cache(maxsize=4)
+def _read_version(stored: Path, size: int, changed_ns: int) -> list[MainGameAnalysis] | None:
+    return _read(stored)
 
 
 def _read(stored: Path) -> list[MainGameAnalysis] | None:
