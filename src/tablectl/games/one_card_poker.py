@@ -91,9 +91,7 @@ def script(ctx: RoundContext) -> Script:
     else:
         dp = dealt[0]
         cards = dealt[1:]
-    hands: list[SeatHand] = []
-    for s, c in zip(players, cards):  # a loop, not a comprehension: no frame of its own for a few seats
-        hands.append(SeatHand(s, [c]))
+    hands = [SeatHand(s, [c]) for s, c in zip(players, cards)]
     dp_rank = dp >> 2
 
     for hand in reversed(hands):  # ties one at a time, from the dealer's right to left

@@ -179,10 +179,7 @@ def _wagers(logged: Mapping[str, Any]) -> dict[int, dict[str, int]]:
     """The round's logged wagers by seat number (raises ValueError for a seat that is not a number).
     Settlement only reads them: a seat's wagers are used as they were parsed, not copied."""
     number = _SEAT_NUMBERS.get
-    wagers = {}
-    for seat, bets in logged.items():  # a loop, not a comprehension: no frame of its own for a few seats
-        wagers[number(seat) or int(seat)] = bets
-    return wagers
+    return {number(seat) or int(seat): bets for seat, bets in logged.items()}
 
 
 def _walk(cursor: RoundCursor, events: Iterable[Any], source: str | None) -> str | None:

@@ -168,9 +168,7 @@ class RoundCursor:
         if choice not in d.options:
             raise CursorError(f"seat {seat} may choose {' or '.join(d.options)}, not {choice!r}")
         self.decision = None
-        self._sent.append(choice)  # _send(choice), inline
-        self._effects_after_phase = 0
-        self._run(choice)
+        self._send(choice)
         return d
 
     def discarded(self, count: int) -> None:
