@@ -5,6 +5,7 @@ again and writes both files whole. The solve itself is stood in for by its store
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -70,3 +71,21 @@ def test_the_run_after_a_stopped_one_writes_both_files_whole_and_the_next_reads_
     with np.load(tmp_path / "decisions.npz") as stored:
         assert stored["hands"].tolist() == ["AA", "72o"]
     assert sorted(p.suffix for p in tmp_path.iterdir() if p.name.startswith("thb-main")) == [".json", ".npz"]
+
+
+def test_a_cache_file_written_again_is_read_again(solves: list[int], tmp_path: Path) -> None:
+    strategy.analyse(tmp_path)
+    assert strategy.cached(tmp_path) == REPORTS
+    stored = next(tmp_path.glob("*.json"))
+    stored.write_text(json.dumps([]), encoding="utf-8")
+
+    assert strategy.cached(tmp_path) == []
+
+
+def test_a_fifo_in_place_of_the_cache_file_is_not_read(solves: list[int], tmp_path: Path) -> None:
+    strategy.analyse(tmp_path)
+    stored = next(tmp_path.glob("*.json"))
+    stored.unlink()
+    os.mkfifo(stored)
+
+    assert strategy.cached(tmp_path) is None  # at once: nothing opened the FIFO

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -76,12 +77,15 @@ class MainGameAnalysis(BetAnalysis):
 
 
 def cached(cache: Path | None = None) -> list[MainGameAnalysis] | None:
-    """The analysis if this machine has it already, else None (nothing is computed). Each version
-    of the file (its length and time of change) is read once: an export asks at every decision."""
+    """The analysis if this machine has it already, else None (nothing is computed; a FIFO or a
+    device in its place is not read). Each version of the file (its length and time of change) is
+    read once: an export asks at every decision."""
     stored = _files(cache or cache_dir())[0]
     try:
         found = stored.stat()
     except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(found.st_mode):
         return None
     return _read_version(stored, found.st_size, found.st_mtime_ns)
 
