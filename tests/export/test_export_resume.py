@@ -207,3 +207,31 @@ def test_two_re_exports_each_after_a_shift_hold_the_rows_of_a_fresh_export(floor
     second = tablectl("export", log, "--to", dataset, "--key", key)
     assert first.code == second.code == 0 and first.err == second.err == ""
     _same_rows_as_fresh(floor_copy, "ocp-1", dataset, tmp_path / "fresh", tablectl)
+
+
+def test_a_log_file_changed_in_place_after_its_export_is_found_by_its_mark(floor_copy: Floor, tmp_path: Path) -> None:
+    dataset = tmp_path / "ds"
+    _grown(floor_copy, "tcp-1", dataset)
+    exported = sorted(floor_copy.logs["tcp-1"].glob("*.jsonl"))[0]
+    data = bytearray(exported.read_bytes())
+    at = data.index(b'"seat":', len(data) // 2) + len(b'"seat":')  # a seat number in a line half way through
+    data[at] = ord("9") if data[at] != ord("9") else ord("8")
+    exported.write_bytes(bytes(data))  # as long as it was
+    [done] = export_logs([floor_copy.logs["tcp-1"]], dataset, [load_public_key(floor_copy.public_key)])
+    assert done.note == f"{exported}: changed since it was exported: {AGAIN}"
+    assert done.refused is not None and str(exported) in done.refused  # the line changed: an integrity failure
+
+
+def test_a_dataset_whose_files_an_older_tablectl_marked_is_read_whole_again_with_the_same_rows(
+        floor_copy: Floor, tmp_path: Path, tablectl: Tablectl) -> None:
+    dataset = tmp_path / "ds"
+    _grown(floor_copy, "tcp-1", dataset)
+    manifest = dataset / "_manifests" / "tcp-1.json"
+    data = orjson.loads(manifest.read_bytes())
+    data["resume"]["format"] = 1  # its files marked with BLAKE2b
+    manifest.write_bytes(orjson.dumps(data))
+    done = tablectl("export", floor_copy.logs["tcp-1"], "--to", dataset, "--key", floor_copy.public_key)
+    assert done.code == 0
+    assert done.err == (f"tablectl: tcp-1: its manifest's resume record is of format 1, this tablectl reads "
+                        f"{resume.FORMAT}: {AGAIN}\n")
+    _same_rows_as_fresh(floor_copy, "tcp-1", dataset, tmp_path / "fresh", tablectl)
