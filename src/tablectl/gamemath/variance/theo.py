@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from functools import cache
+from itertools import combinations_with_replacement
 from typing import Any
 
 import numpy as np
@@ -50,7 +51,8 @@ from tablectl.rules import texas_holdem_bonus as thb
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules import three_card_poker_florida as fl
 from tablectl.rules.hand3 import QUEEN_HIGH, value3
-from tablectl.rules.hand7 import ROYAL_FLUSH, pack5
+from tablectl.rules.hand7 import (FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, HIGH_CARD, PAIR, ROYAL_FLUSH, STRAIGHT, STRAIGHT_FLUSH,
+                                  THREE_OF_A_KIND, TWO_PAIR, pack5)
 from tablectl.rules.settle import cover_binds, max_bank_pay, settle
 
 COVERED = (tcp.GAME, fl.GAME, oftm.GAME, thb.GAME)
@@ -89,6 +91,7 @@ def six_card_values(cards: Sequence[int], keep: np.ndarray) -> np.ndarray:
     return best
 
 
+@cache
 def _six_lines(table: Any) -> np.ndarray:
     """The 6 Card Bonus line paid, numbered, by category * 2 + royal (the pay table pays by them)."""
     names: dict[str, int] = {}
@@ -96,12 +99,62 @@ def _six_lines(table: Any) -> np.ndarray:
                                       len(names)) for category in range(10) for royal in (0, 1)], dtype=np.int64)
 
 
+def _straight_tops(present: np.ndarray) -> np.ndarray:
+    """Per row of a rank presence array (n x 13, bool): the top rank of its best straight, or -1."""
+    top = np.full(len(present), -1)
+    wheel = present[:, 12] & present[:, :4].all(axis=1)
+    top[wheel] = 3
+    for high in range(4, 13):  # a higher straight overrides
+        top[present[:, high - 4:high + 1].all(axis=1)] = high
+    return top
+
+
 @cache
-def _dealer_values() -> tuple[np.ndarray, np.ndarray]:
-    """The distinct values of the three-card sets (``subsets(3)``) and each set's place among them."""
-    values = subsets(3)[3]
-    found, back = np.unique(values, return_inverse=True)  # type: ignore[call-overload]
-    return found.astype(np.int64), back
+def _grades() -> tuple[np.ndarray, np.ndarray]:
+    """Six cards' best five graded category * 2 + royal, which is monotone in the value (the grade
+    of the better of two values is the greater grade): by their ranks' key sum as ``ranks(6)``,
+    flushes aside (as ``hand7``'s rank values: quads, full house, straight, trips, two pair, pair),
+    and by a suit's rank bits as ``flush()`` (0 below five cards)."""
+    multisets = np.array(list(combinations_with_replacement(range(13), 6)))
+    counts = np.zeros((len(multisets), 13), dtype=np.int64)
+    for column in multisets.T:
+        counts[np.arange(len(counts)), column] += 1
+    counts = counts[counts.max(axis=1) <= 4]
+    pairs, trips = (counts == 2).sum(axis=1), (counts == 3).sum(axis=1)
+    category = np.select(
+        [counts.max(axis=1) == 4, (trips > 1) | (trips == 1) & (pairs > 0), _straight_tops(counts > 0) >= 0,
+         trips == 1, pairs >= 2, pairs == 1],
+        [FOUR_OF_A_KIND, FULL_HOUSE, STRAIGHT, THREE_OF_A_KIND, TWO_PAIR, PAIR], HIGH_CARD)
+    by_ranks = np.zeros(int(RANK_KEY[12]) * 4 + int(RANK_KEY[11]) * 3 + 1, dtype=np.int64)
+    by_ranks[counts @ RANK_KEY] = category * 2
+    masks = np.arange(1 << 13)
+    present = (masks[:, None] >> np.arange(13) & 1).astype(bool)
+    top = _straight_tops(present)
+    by_flush = np.where(top >= 0, STRAIGHT_FLUSH * 2 + (top == 12), FLUSH * 2)
+    by_flush[present.sum(axis=1) < 5] = 0
+    return by_ranks, by_flush
+
+
+@cache
+def _by_value() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The three-card sets of ``subsets(3)`` in order of their value: the sets, their masks, their
+    values, their ranks' key sums and, per suit, their ranks' bits."""
+    sets, masks, _, values = subsets(3)
+    order = np.argsort(values, kind="stable")
+    sums, bits = _three_card_keys()
+    return sets[order], masks[order], values[order], sums[order], bits[:, order]
+
+
+def _six_card_lines(cards: Sequence[int], kept: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """The 6 Card Bonus line (``_six_lines``) of ``cards`` with each set of ``_by_value`` at ``kept``."""
+    _, _, _, sums, bits = _by_value()
+    by_ranks, by_flush = _grades()
+    grade = by_ranks[sums[kept] + int(sum(RANK_KEY[c >> 2] for c in cards))]
+    for suit in range(4):
+        mine = [c >> 2 for c in cards if c & 3 == suit]
+        if len(mine) >= 2:  # five of a suit in six cards: two or more of them the seat's
+            grade = np.maximum(grade, by_flush[bits[suit][kept] | sum(1 << r for r in mine)])
+    return lines[grade]
 
 
 def _threecard_classes(hands: RoundHands, rules: Any) -> Iterator[Class]:
@@ -112,30 +165,52 @@ def _threecard_classes(hands: RoundHands, rules: Any) -> Iterator[Class]:
     held = 0
     for c in _seats_cards(hands):
         held |= 1 << c
-    sets, masks, _, _ = subsets(3)
-    keep = (masks & np.uint64(held)) == 0
-    sets = sets[keep]
-    dealer, back = _dealer_values()
-    back = back[keep]
-    qualified = (dealer < QUEEN_HIGH).astype(np.int64)[back]
-    code = qualified  # the classes, numbered in mixed radix
-    mine: dict[int, np.ndarray] = {}  # per player seat: its own class
-    for seat in hands.seats:  # the showdown: whether each seat's hand beats, ties or loses to the dealer's
-        if seat.seat != hands.banker_seat and len(seat.cards) == 3:
-            shown = (np.sign(value3(seat.cards) - dealer) + 1)[back]
-            code = code * 3 + shown
-            mine[seat.seat] = qualified * 3 + shown
-    for seat in hands.seats:
-        if hands.game == tcp.GAME and seat.wagers.get(tcp.SIX_CARD_BONUS) and seat.seat != hands.banker_seat \
-                and len(seat.cards) == 3:
-            best = six_card_values(seat.cards, keep)
-            line = _six_lines(rules.six_card_bonus)[(best >> 20) * 2 + (best == ROYAL_FLUSH)]
-            code = code * 20 + line
-            mine[seat.seat] = mine[seat.seat] * 20 + line
-    _, first, counts = np.unique(code, return_index=True, return_counts=True)
-    seats = {seat.seat: mine.get(seat.seat, qualified)[first].tolist() for seat in hands.seats if seat.seat != hands.banker_seat}
-    for k, (i, n) in enumerate(zip(first.tolist(), counts.tolist())):
-        yield tuple(sets[i].tolist()), n, {seat: codes[k] for seat, codes in seats.items()}
+    sets, masks, values, _, _ = _by_value()
+    kept = np.flatnonzero((masks & np.uint64(held)) == 0)  # the dealer's possible sets, by value
+    players = [seat for seat in hands.seats if seat.seat != hands.banker_seat]
+    shown = {seat.seat: value3(seat.cards) for seat in players if len(seat.cards) == 3}
+    # the showdown is the same over each run of values between these cuts
+    cuts = {0, len(values)}
+    for v in (QUEEN_HIGH, *shown.values()):
+        cuts.add(int(np.searchsorted(values, v, "left")))
+        cuts.add(int(np.searchsorted(values, v, "right")))
+    bounds = sorted(cuts)
+    runs = np.searchsorted(kept, bounds).tolist()  # each run's first place in kept
+    showdowns: list[dict[int, int]] = []  # per run: each seat's own class of the showdown
+    for start, stop in zip(bounds, bounds[1:]):
+        dealer = int(values[start])
+        unqualified = int(dealer < QUEEN_HIGH)
+        showdowns.append({seat.seat: unqualified * 3 + (value > dealer) - (value < dealer) + 1
+                          if (value := shown.get(seat.seat)) is not None else unqualified for seat in players})
+    sixes = [seat for seat in players if hands.game == tcp.GAME and seat.wagers.get(tcp.SIX_CARD_BONUS)
+             and seat.seat in shown]
+    if not sixes:
+        for run, mine in enumerate(showdowns):
+            n = runs[run + 1] - runs[run]
+            if n:
+                yield tuple(sets[kept[runs[run]]].tolist()), n, mine
+        return
+    table = _six_lines(rules.six_card_bonus)
+    radix = int(table.max()) + 1
+    counts = np.diff(runs)
+    code = np.repeat(np.arange(len(counts)), counts)  # per kept set: its class, numbered densely
+    lines = {}
+    for seat in sixes:
+        lines[seat.seat] = line = _six_card_lines(seat.cards, kept, table)
+        code = code * radix + line
+        present = np.zeros(int(code.max()) + 1, dtype=bool)
+        present[code] = True
+        code = (np.cumsum(present) - 1)[code]
+    weights = np.bincount(code).tolist()
+    first = np.empty(len(weights), dtype=np.int64)
+    first[code] = np.arange(len(code))  # any set of each class stands for it
+    run_of = np.searchsorted(runs, first, "right") - 1
+    seat_lines = {seat: line[first].tolist() for seat, line in lines.items()}
+    for k, (i, n) in enumerate(zip(first.tolist(), weights)):
+        mine = dict(showdowns[run_of[k]])
+        for seat, line in seat_lines.items():
+            mine[seat] = mine[seat] * 20 + line[k]
+        yield tuple(sets[kept[i]].tolist()), n, mine
 
 
 _side_tables: dict[tuple[Any, int], np.ndarray] = {}
@@ -237,9 +312,8 @@ def _results(hands: RoundHands, rules: Any, found: list[Class]) -> Iterator[tupl
         yield x, n
 
 
-def conditional_moments(hands: RoundHands, rules: Any, decks: int) -> tuple[Fraction, Fraction] | None:
-    """(E[X], E[X^2]) of the house result X in cents given every seat's cards and decisions, the
-    dealer's cards unknown (None: not enumerated for this game)."""
+def _sums(hands: RoundHands, rules: Any, decks: int) -> tuple[int, int, int] | None:
+    """The dealer hands' total weight and the weighted sums of X and X^2 (None: not enumerated)."""
     found = _classes(hands, decks, rules)
     if found is None:
         return None
@@ -250,18 +324,30 @@ def conditional_moments(hands: RoundHands, rules: Any, decks: int) -> tuple[Frac
         second += n * x * x
     if not total:
         raise ValueError("no dealer hand agrees with the seats' cards")
+    return total, first, second
+
+
+def conditional_moments(hands: RoundHands, rules: Any, decks: int) -> tuple[Fraction, Fraction] | None:
+    """(E[X], E[X^2]) of the house result X in cents given every seat's cards and decisions, the
+    dealer's cards unknown (None: not enumerated for this game)."""
+    sums = _sums(hands, rules, decks)
+    if sums is None:
+        return None
+    total, first, second = sums
     return Fraction(first, total), Fraction(second, total)
 
 
 def theo_variance(hands: RoundHands, rules: Any, decks: int, theo: Fraction | float) -> float | None:
     """E[(X - theo)^2 | the seats' cards and decisions], cents squared (see the module docstring);
     None where the game's unknown cards are not enumerated."""
-    moments = conditional_moments(hands, rules, decks)
-    if moments is None:
+    sums = _sums(hands, rules, decks)
+    if sums is None:
         return None
-    mean, square = moments
-    t = Fraction(theo)
-    return float(square - 2 * t * mean + t * t)
+    total, first, second = sums
+    p, q = theo.as_integer_ratio()
+    # (second - 2 theo first + theo^2 total) / total over one denominator: int / int rounds correctly,
+    # as float(Fraction) does
+    return (second * q * q - 2 * p * q * first + p * p * total) / (total * q * q)
 
 
 __all__ = ["COVERED", "conditional_moments", "deals", "house_result", "six_card_values", "theo_variance"]
