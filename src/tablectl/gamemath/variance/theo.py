@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from tablectl.gamemath.decisions.threecard_sets import subsets
-from tablectl.gamemath.holdem.tables import RANK_KEY, flush, ranks
+from tablectl.gamemath.holdem.tables import RANK_KEY
 from tablectl.gamemath.variance.theo_holdem import Class, holdem_classes
 from tablectl.rounds import RoundHands
 from tablectl.rules import one_for_the_money as oftm
@@ -77,18 +77,6 @@ def _three_card_keys() -> tuple[np.ndarray, np.ndarray]:
     r, s = sets >> 2, sets & 3
     bits = np.stack([np.where(s == suit, np.left_shift(1, r), 0).sum(axis=1) for suit in range(4)])
     return RANK_KEY[r].sum(axis=1), bits
-
-
-def six_card_values(cards: Sequence[int], keep: np.ndarray) -> np.ndarray:
-    """The best five of ``cards`` (three) with each three-card set of ``subsets(3)`` that ``keep``
-    selects, as the rules engine's ``best_five`` values them (its lookup tables, ``holdem_tables``)."""
-    sums, bits = _three_card_keys()
-    best = ranks(6)[sums[keep] + int(sum(RANK_KEY[c >> 2] for c in cards))].astype(np.int64)
-    table = flush()
-    for suit in range(4):
-        mine = sum(1 << (c >> 2) for c in cards if c & 3 == suit)
-        best = np.maximum(best, table[bits[suit][keep] | mine])
-    return best
 
 
 @cache
@@ -350,4 +338,4 @@ def theo_variance(hands: RoundHands, rules: Any, decks: int, theo: Fraction | fl
     return (second * q * q - 2 * p * q * first + p * p * total) / (total * q * q)
 
 
-__all__ = ["COVERED", "conditional_moments", "deals", "house_result", "six_card_values", "theo_variance"]
+__all__ = ["COVERED", "conditional_moments", "deals", "house_result", "theo_variance"]
