@@ -51,21 +51,15 @@ def cover_binds(stake: int | None, bound: int | None, rules: Any) -> bool:
     return stake < bound
 
 
-#: game id -> (its settlement function, the class of its house rules): what ``settle`` looks up
-_SETTLERS: dict[str, tuple[Callable[[RoundHands, Any], Settlement], type[GameRules]]] = {
-    game: (settle_round, RULES_BY_GAME[game]) for game, settle_round in GAMES.items()
-}
-
-
 def settle(hands: RoundHands, rules: GameRules | None = None) -> Settlement:
     """Settle one round. ``rules``: the game's house rules (``None``: the defaults)."""
     try:
-        settle_round, expected = _SETTLERS[hands.game]
+        settle_round = GAMES[hands.game]
     except KeyError:
         raise SettlementError(f"unknown game {hands.game!r} (expected one of {', '.join(GAMES)})") from None
-    if type(rules) is not expected:  # else the rules are the game's own class, the usual case
-        if rules is None:
-            rules = expected()
-        elif not isinstance(rules, expected):
-            raise SettlementError(f"{hands.game} is settled with {expected.__name__}, got {type(rules).__name__}")
+    expected = RULES_BY_GAME[hands.game]
+    if rules is None:
+        rules = expected()
+    elif not isinstance(rules, expected):
+        raise SettlementError(f"{hands.game} is settled with {expected.__name__}, got {type(rules).__name__}")
     return settle_round(hands, rules)

@@ -37,13 +37,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from functools import cache
-from itertools import combinations_with_replacement
 from typing import Any
 
 import numpy as np
 
 from tablectl.gamemath.decisions.threecard_sets import subsets
-from tablectl.gamemath.holdem.tables import RANK_KEY
+from tablectl.gamemath.holdem.tables import RANK_KEY, flush, ranks
 from tablectl.gamemath.variance.theo_holdem import Class, holdem_classes
 from tablectl.rounds import RoundHands
 from tablectl.rules import one_for_the_money as oftm
@@ -51,8 +50,7 @@ from tablectl.rules import texas_holdem_bonus as thb
 from tablectl.rules import three_card_poker as tcp
 from tablectl.rules import three_card_poker_florida as fl
 from tablectl.rules.hand3 import QUEEN_HIGH, value3
-from tablectl.rules.hand7 import (FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, HIGH_CARD, PAIR, ROYAL_FLUSH, STRAIGHT, STRAIGHT_FLUSH,
-                                  THREE_OF_A_KIND, TWO_PAIR, pack5)
+from tablectl.rules.hand7 import ROYAL_FLUSH, pack5
 from tablectl.rules.settle import cover_binds, max_bank_pay, settle
 
 COVERED = (tcp.GAME, fl.GAME, oftm.GAME, thb.GAME)
@@ -87,40 +85,16 @@ def _six_lines(table: Any) -> np.ndarray:
                                       len(names)) for category in range(10) for royal in (0, 1)], dtype=np.int64)
 
 
-def _straight_tops(present: np.ndarray) -> np.ndarray:
-    """Per row of a rank presence array (n x 13, bool): the top rank of its best straight, or -1."""
-    top = np.full(len(present), -1)
-    wheel = present[:, 12] & present[:, :4].all(axis=1)
-    top[wheel] = 3
-    for high in range(4, 13):  # a higher straight overrides
-        top[present[:, high - 4:high + 1].all(axis=1)] = high
-    return top
-
-
 @cache
 def _grades() -> tuple[np.ndarray, np.ndarray]:
-    """Six cards' best five graded category * 2 + royal, which is monotone in the value (the grade
-    of the better of two values is the greater grade): by their ranks' key sum as ``ranks(6)``,
-    flushes aside (as ``hand7``'s rank values: quads, full house, straight, trips, two pair, pair),
-    and by a suit's rank bits as ``flush()`` (0 below five cards)."""
-    multisets = np.array(list(combinations_with_replacement(range(13), 6)))
-    counts = np.zeros((len(multisets), 13), dtype=np.int64)
-    for column in multisets.T:
-        counts[np.arange(len(counts)), column] += 1
-    counts = counts[counts.max(axis=1) <= 4]
-    pairs, trips = (counts == 2).sum(axis=1), (counts == 3).sum(axis=1)
-    category = np.select(
-        [counts.max(axis=1) == 4, (trips > 1) | (trips == 1) & (pairs > 0), _straight_tops(counts > 0) >= 0,
-         trips == 1, pairs >= 2, pairs == 1],
-        [FOUR_OF_A_KIND, FULL_HOUSE, STRAIGHT, THREE_OF_A_KIND, TWO_PAIR, PAIR], HIGH_CARD)
-    by_ranks = np.zeros(int(RANK_KEY[12]) * 4 + int(RANK_KEY[11]) * 3 + 1, dtype=np.int64)
-    by_ranks[counts @ RANK_KEY] = category * 2
-    masks = np.arange(1 << 13)
-    present = (masks[:, None] >> np.arange(13) & 1).astype(bool)
-    top = _straight_tops(present)
-    by_flush = np.where(top >= 0, STRAIGHT_FLUSH * 2 + (top == 12), FLUSH * 2)
-    by_flush[present.sum(axis=1) < 5] = 0
-    return by_ranks, by_flush
+    """``ranks(6)`` and ``flush()`` (``holdem.tables``) graded as ``_six_lines`` takes them,
+    category * 2 + royal. A grade is monotone in the value: the better of two hands has the
+    greater grade, so the grades of a seat's six cards can be compared as their values are."""
+    def graded(values: np.ndarray) -> np.ndarray:
+        values = values.astype(np.int64)
+        return (values >> 20) * 2 + (values == ROYAL_FLUSH)
+
+    return graded(ranks(6)), graded(flush())
 
 
 @cache
