@@ -85,6 +85,20 @@ def test_a_hand_edited_seq_past_what_a_log_line_carries_is_refused(tmp_path: Pat
     assert str(path) in line and "from_seq" in line
 
 
+def test_a_misspelt_field_of_a_hand_edited_key_is_refused_not_ignored(tmp_path: Path) -> None:
+    path = hand_edited(tmp_path / "ring", "T1", (public_bytes(generate_key().public_key()).hex(), 1))
+    path.write_text(path.read_text() + "until_sq = 5\n")  # meant: until_seq, the key's retirement
+    line = one_line(tablectl("keyring", "list", "--keyring", tmp_path / "ring"))
+    assert str(path) in line and "until_sq" in line
+
+
+def test_a_field_outside_the_keys_of_a_keyring_file_is_refused(tmp_path: Path) -> None:
+    path = hand_edited(tmp_path / "ring", "T1", (public_bytes(generate_key().public_key()).hex(), 1))
+    path.write_text("until_seq = 5\n" + path.read_text())  # above every [[keys]]: applies to none
+    line = one_line(tablectl("keyring", "list", "--keyring", tmp_path / "ring"))
+    assert str(path) in line and "until_seq" in line
+
+
 @pytest.mark.parametrize("option", ["--from-seq", "--until-seq"])
 def test_keyring_add_refuses_a_seq_past_64_bits_in_one_line(option: str, tmp_path: Path) -> None:
     pub = save_keypair(tmp_path / "keys").public

@@ -59,6 +59,8 @@ MAX_SEQ = (1 << 63) - 1
 _SHARED_WRITE = stat.S_IWGRP | stat.S_IWOTH
 _KEYS_HEADER = re.compile(r"\s*\[\[\s*keys\s*\]\]")
 _FROM_SEQ = re.compile(r"\s*from_seq\s*=")
+_FILE_FIELDS = frozenset({"table", "keys"})  # what _render writes, and all a keyring file may hold
+_ENTRY_FIELDS = frozenset({"id", "public", "from_seq", "until_seq", "added", "note"})
 
 
 class KeyringError(ValueError):
@@ -131,6 +133,9 @@ def load(directory: Path, table: str) -> list[Enrolment]:
         raise KeyringError(f"{path}: not a keyring file: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
     if data.get("table") != table:
         raise KeyringError(f"{path}: table = {data.get('table')!r}, but the file is named for table {table!r}")
+    unknown = sorted(set(data) - _FILE_FIELDS)
+    if unknown:
+        raise KeyringError(f"{path}: {unknown[0]}: not a keyring field (a keyring file holds table and [[keys]])")
     out = []
     entries = data.get("keys", [])
     if not isinstance(entries, list):
@@ -171,6 +176,9 @@ def _entry(place: str, n: int, table: str, entry: object) -> Enrolment:
     where = f"{place}: keys[{n}]"
     if not isinstance(entry, dict):
         raise KeyringError(f"{where}: not a table")
+    unknown = sorted(set(entry) - _ENTRY_FIELDS)
+    if unknown:
+        raise KeyringError(f"{where}.{unknown[0]}: not a field of a key (one of {', '.join(sorted(_ENTRY_FIELDS))})")
     public = entry.get("public")
     try:
         raw = bytes.fromhex(public) if isinstance(public, str) else b""
