@@ -155,3 +155,16 @@ def test_keygen_into_a_dangling_symlink_says_so_in_one_line(tmp_path: Path) -> N
     dangling.symlink_to(tmp_path / "nowhere")
     line = one_line_refusal(tablectl("keygen", str(dangling)), str(dangling))
     assert "symbolic link" in line and "overwrite" not in line
+
+
+def test_keygen_under_a_file_names_the_file_that_is_not_a_directory(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("hello\n")
+    line = one_line_refusal(tablectl("keygen", str(tmp_path / "notes.txt" / "keys")), str(tmp_path / "notes.txt"))
+    assert "not a directory" in line and "overwrite" not in line
+    assert (tmp_path / "notes.txt").read_text() == "hello\n"
+
+
+def test_keygen_twice_into_one_folder_refuses_to_overwrite_the_key(tmp_path: Path) -> None:
+    assert tablectl("keygen", str(tmp_path / "keys")).returncode == 0
+    line = one_line_refusal(tablectl("keygen", str(tmp_path / "keys")), str(tmp_path / "keys" / "table.key"))
+    assert "refusing to overwrite a key" in line

@@ -28,6 +28,8 @@ def command(directory: Path) -> None:
     try:
         written = save_keypair(directory)
     except FileExistsError as exc:
+        if Path(exc.filename).parent != directory:  # a parent folder to make is a file
+            raise CommandError(f"{exc.filename}: exists and is not a directory", EXIT_USAGE) from None
         raise CommandError(f"{exc.filename}: already exists; refusing to overwrite a key", EXIT_USAGE) from None
     except OSError as exc:
         raise CommandError(f"{exc.filename or directory}: {exc.strerror}", EXIT_USAGE) from None
