@@ -95,6 +95,31 @@ def test_export_refuses_a_resigned_forgery_against_the_keyring(forged: Path, flo
     assert done.returncode == 3 and "not a key the keyring" in done.stderr, done.stderr
 
 
+@pytest.fixture
+def planted_keyring(forged: Path, floor: tuple[Path, dict[str, str]]) -> Path:
+    """A keyring in the forged log's folder that enrols the forger's key for the table."""
+    _, env = floor
+    done = tablectl("keyring", "add", "ocp-1", forged / "session.pub", "--keyring", forged / "kr", env=env)
+    assert done.returncode == 0, done.stderr
+    return forged / "kr"
+
+
+def test_a_keyring_planted_in_the_log_folder_vouches_for_nothing(forged: Path, planted_keyring: Path,
+                                                                  floor: tuple[Path, dict[str, str]]) -> None:
+    _, env = floor
+    done = tablectl("review", forged, "--keyring", planted_keyring, env=env)
+    assert done.returncode == 1 and "key_beside_log" in done.stdout and "ocp-1.toml" in done.stdout, done.stdout
+    assert "clean" not in done.stdout.splitlines()[-1]
+
+
+def test_export_refuses_a_keyring_planted_in_the_log_folder(forged: Path, planted_keyring: Path,
+                                                            floor: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    _, env = floor
+    done = tablectl("export", forged, "--to", tmp_path / "ds", "--keyring", planted_keyring, env=env)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "ocp-1.toml" in done.stderr, done.stderr
+    assert not (tmp_path / "ds" / "_manifests").exists()
+
+
 def test_files_renamed_for_another_table_are_refused_and_leave_that_table_alone(
     floor: tuple[Path, dict[str, str]], tmp_path: Path,
 ) -> None:

@@ -37,7 +37,7 @@ import re
 import stat
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -209,15 +209,20 @@ def trust(directory: Path, table: str) -> Trust | None:
 def trust_for(table: str | None, key_paths: Sequence[Path], log_paths: Sequence[Path], directory: Path) -> Trust | None:
     """What a review, anchor or export of *table*'s log trusts: the keys named by hand (each
     marked when it lies beside the log, as given or where it leads: ``Trust.beside``,
-    ``tablectl.eventlog.keyplace``), else the keyring's keys of the table; None when there are
-    neither. Raises :class:`KeyringError` or ``KeyFileError``."""
+    ``tablectl.eventlog.keyplace``), else the keyring's keys of the table (marked so when the
+    table's keyring file lies beside the log: whoever writes there writes the keyring too); None
+    when there are neither. Raises :class:`KeyringError` or ``KeyFileError``."""
     if key_paths:
         given = tuple(load_public_key(p) for p in key_paths)
         beside = tuple(str(p) for p in key_paths if beside_log(Path(p), log_paths))
         return Trust(given=given, source="--key", beside=beside)
     if table is None:
         return None
-    return trust(directory, table)
+    found = trust(directory, table)
+    path = table_file(directory, table)
+    if found is not None and beside_log(path, log_paths):
+        return replace(found, beside=(str(path),))
+    return found
 
 
 def tables(directory: Path) -> dict[str, list[Enrolment]]:
