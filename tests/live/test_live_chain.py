@@ -222,3 +222,26 @@ def test_the_first_line_must_be_in_file_one(key, lines):
     c = fresh(key)
     c.offer(message("T1", fmt.file_name("T1", 2), line))
     assert not c.settle().lines and chain.fits(Head(), chain.Held.of(file, line))
+
+
+def test_a_line_in_the_message_it_was_taken_from_is_a_quiet_repeat_in_a_new_message_replayed(key, lines):
+    c = fresh(key)
+    written, _ = feed(c, lines[:20])  # stream sequence numbers 1..20
+    assert 0 < len(written) < 20
+    for stream_seq in (4, 20):  # one in the copy, one held; the broker lost its consumer's count of deliveries
+        offer = c.offer(message("T1", *lines[stream_seq - 1], stream_seq=stream_seq))
+        assert offer.outcome == "repeat" and offer.refusal is None
+        offer = c.offer(message("T1", *lines[stream_seq - 1], stream_seq=21))  # the same line published again
+        assert offer.outcome == "refused" and offer.refusal.kind == chain.REPLAYED
+
+
+def test_after_a_restart_a_copied_line_is_a_repeat_if_the_stream_stored_it_before_the_copys_last_line(key, lines):
+    c = fresh(key)
+    feed(c, lines[:8])  # seq 8 is a checkpoint: the copy ends there, taken from stream sequence 8
+    copied = {fmt.split_head(line)[0]: fmt.digest(line) for _, line in lines[:8]}
+    again = TableChain("T1", c.verifier, c.head, copied.get)  # the copy read back: only its head remembered
+    assert again.head.stream_seq == 8
+    assert again.offer(message("T1", *lines[3], stream_seq=4)).outcome == "repeat"
+    offer = again.offer(message("T1", *lines[3], stream_seq=9))
+    assert offer.outcome == "refused" and offer.refusal.kind == chain.REPLAYED
+

@@ -11,6 +11,10 @@ trusted keys signs it, and only in the order the chain gives:
   ``replayed``) or a ``fork`` (other bytes); one that does not link to the copy's last line is
   ``altered``; one the stream stored before the line before it is held and reported
   ``reordered``, and a seq still missing after a while, the lines after it held, is a ``gap``;
+- a repeat is a *redelivery* (dropped quietly) when the stream delivers the same message again:
+  it says so, or the message's stream sequence number is the one the line was taken from (or, for
+  a line older than those remembered, not after the last one taken: a message sent anew is stored
+  after every message before it); the same line in a new message is ``replayed``;
 - :meth:`TableChain.settle` looks for a held checkpoint it can reach from the copy's last line
   through held lines, each one's ``prev`` the digest of the one before and each in the file the
   chain puts it in, and hands that run to the verifier; a run that verifies (chain, seq,
@@ -168,12 +172,14 @@ class Held:
 
 @dataclass(frozen=True)
 class Head:
-    """The copy's last line: its seq, digest, file name and number (seq 0: an empty copy)."""
+    """The copy's last line: its seq, digest, file name and number (seq 0: an empty copy), and the
+    highest stream sequence number of a message a line was taken from (0: not known)."""
 
     seq: int = 0
     digest: str = fmt.GENESIS
     file: str | None = None
     number: int = 0
+    stream_seq: int = 0
 
 
 def fits(pred: Head | Held, succ: Held) -> bool:
@@ -212,9 +218,11 @@ class TableChain:
 
     ``digest_at(seq)``: the digest of the copy's line at ``seq`` (for a repeat of a line older than
     the ones this chain remembers), or None. ``gap_after``: seconds a missing seq (with lines after
-    it held) may take before :meth:`settle` reports it (a collector's restart redelivers late)."""
+    it held) may take before :meth:`settle` reports it (a collector's restart redelivers late).
+    ``top_stream``: the highest stream sequence number of a message a line was taken from (held or
+    written), to tell a redelivery from a replay where the line's own is no longer remembered."""
 
-    RECENT = 4096  # digests of the copy's last lines kept to tell a repeat from a fork
+    RECENT = 4096  # the copy's last lines whose digest and stream sequence number are kept
 
     def __init__(self, table: str, verifier: LineVerifier, head: Head = Head(),
                  digest_at: Callable[[int], str | None] | None = None, gap_after: float = 30.0) -> None:
@@ -224,7 +232,8 @@ class TableChain:
         self.digest_at = digest_at or (lambda seq: None)
         self.held: dict[int, dict[tuple[str, str], Held]] = {}
         self.checkpoints: set[int] = set()  # seqs with a held checkpoint
-        self.recent: dict[int, str] = {head.seq: head.digest} if head.seq else {}
+        self.recent: dict[int, tuple[str, int]] = {head.seq: (head.digest, 0)} if head.seq else {}
+        self.top_stream = head.stream_seq
         self.gap_after = gap_after
         self._gap: tuple[int, float, bool] | None = None  # (missing seq, since when, reported)
 
@@ -235,9 +244,11 @@ class TableChain:
     def all_held(self) -> list[Held]:
         return [h for seq in sorted(self.held) for h in self.held[seq].values()]
 
-    def _known(self, seq: int) -> str | None:
+    def _known(self, seq: int) -> tuple[str | None, int]:
+        """The digest of the copy's line at ``seq`` and the stream sequence number it was taken from
+        (0: not remembered)."""
         known = self.recent.get(seq)
-        return known if known is not None else self.digest_at(seq)
+        return known if known is not None else (self.digest_at(seq), 0)
 
     def offer(self, msg: Message, redelivered: bool = False) -> Offer:
         """Decide on one arriving line (already through :func:`check_message`)."""
@@ -245,9 +256,9 @@ class TableChain:
         where = {"seq": seq, "file": msg.file, "msg_id": msg.msg_id}
         if seq <= self.head.seq:
             digest = fmt.digest(line)
-            known = self._known(seq)
+            known, taken = self._known(seq)
             if known == digest:
-                return self._repeat(redelivered, Refusal(
+                return self._repeat(redelivered or self._same_message(msg.stream_seq, taken), Refusal(
                     self.table, REPLAYED, f"seq {seq} is in the copy already: sent again", **where))
             if known is None:
                 return Offer("refused", Refusal(self.table, FORK, f"seq {seq} is before the copy's last line "
@@ -258,9 +269,10 @@ class TableChain:
         if held is None:
             return Offer("refused", Refusal(self.table, MALFORMED, "not a log line", **where))
         candidates = self.held.get(seq, {})
-        if (held.digest, held.file) in candidates:
-            return self._repeat(redelivered, Refusal(self.table, REPLAYED, f"seq {seq} is held already: sent again",
-                                                     **where))
+        same = candidates.get((held.digest, held.file))
+        if same is not None:
+            return self._repeat(redelivered or self._same_message(msg.stream_seq, same.stream_seq), Refusal(
+                self.table, REPLAYED, f"seq {seq} is held already: sent again", **where))
         if seq == self.head.seq + 1 and held.prev != self.head.digest:
             return Offer("refused", Refusal(
                 self.table, ALTERED, f"seq {seq} does not link to the copy's line seq {self.head.seq} "
@@ -282,6 +294,13 @@ class TableChain:
                                  **where))
         return Offer("held", held=held, notes=notes)
 
+    def _same_message(self, stream_seq: int, taken: int) -> bool:
+        """Whether a message with ``stream_seq`` is the one a line was taken from (``taken``; 0: not
+        remembered), delivered again (a broker that lost its consumer's state starts over)."""
+        if stream_seq <= 0:
+            return False
+        return stream_seq == taken if taken else stream_seq <= self.top_stream
+
     def _repeat(self, redelivered: bool, refusal: Refusal) -> Offer:
         # a redelivery (the collector stopped before its ack reached the stream) is no one's doing
         return Offer("repeat") if redelivered else Offer("refused", refusal)
@@ -291,6 +310,7 @@ class TableChain:
         if held.seq <= self.head.seq:
             return
         self.held.setdefault(held.seq, {})[(held.digest, held.file)] = held
+        self.top_stream = max(self.top_stream, held.stream_seq)
         if held.event == fmt.CHECKPOINT:
             self.checkpoints.add(held.seq)
 
@@ -387,11 +407,11 @@ class TableChain:
         self.checkpoints = {s for s in self.checkpoints if s > last.seq}
         out.lines += [(h.file, h.line) for h in run]
         for h in run:
-            self.recent[h.seq] = h.digest
+            self.recent[h.seq] = (h.digest, h.stream_seq)
         if len(self.recent) > self.RECENT * 2:
             floor = last.seq - self.RECENT
             self.recent = {s: d for s, d in self.recent.items() if s > floor}
-        self.head = Head(last.seq, last.digest, last.file, last.number)
+        self.head = Head(last.seq, last.digest, last.file, last.number, self.top_stream)
 
     def _drop(self, held: Held) -> None:
         candidates = self.held.get(held.seq, {})

@@ -128,9 +128,9 @@ class Collector:
         except BaseException:
             self.close()  # the lock too: a refused file leaves nothing open
             raise
-        for table, file, line in list(self._journal.read()):
+        for table, file, line, stream_seq in list(self._journal.read()):
             t = self._table(table)
-            held = Held.of(file, line)
+            held = Held.of(file, line, stream_seq)
             if t is not None and held is not None:
                 t.chain.add(held)
         for table in list(self.tables):
@@ -263,7 +263,7 @@ class Collector:
             for note in offer.notes:
                 self._report(note)
             if offer.outcome == "held":
-                self._journal.add(msg.table, msg.file, msg.line)
+                self._journal.add(msg.table, msg.file, msg.line, msg.stream_seq)
                 touched.add(msg.table)
                 if self.latency_sample:
                     self._latency([(msg.file, msg.line)], self.stats.arrivals)
@@ -292,7 +292,7 @@ class Collector:
         for warning in settled.warnings:
             self._note("warning", table, warning.kind, warning.message)
         if settled.lines:
-            t.copy.append(settled.lines, t.chain.verifier.head)
+            t.copy.append(settled.lines, t.chain.verifier.head, t.chain.top_stream)
             self.stats.written += len(settled.lines)
             if self.latency_sample:
                 self._latency(settled.lines, self.stats.latencies)
@@ -311,7 +311,8 @@ class Collector:
 
     def _compact(self) -> None:
         assert self._journal is not None
-        self._journal.compact((table, h.file, h.line) for table, t in self.tables.items() for h in t.chain.all_held())
+        self._journal.compact((table, h.file, h.line, h.stream_seq) for table, t in self.tables.items()
+                              for h in t.chain.all_held())
 
     # ------------------------------------------------------------------ reporting
 

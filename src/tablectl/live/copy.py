@@ -4,7 +4,8 @@ Only :class:`TableCopy` writes there, and only whole runs of lines a verified si
 (``tablectl.live.chain``), each run written and fsynced before it is acknowledged; so the copy
 always ends at a signed checkpoint, and ``tablectl review DIR/<table>`` verifies it as it stands.
 The head it ended at is kept in ``.collect-head.json`` beside it (a dot file, which log readers
-ignore) so a restart does not read the whole copy again: it checks the head against the copy's
+ignore), with the highest stream sequence number a line was taken from (``stream_seq``: a message
+delivered again after a restart is told from one sent anew by it), so a restart does not read the whole copy again: it checks the head against the copy's
 last line and verifies only the lines after it (a crash between the copy's fsync and the head's
 write), or the whole copy when the head is missing or does not match. Lines after the last signed
 one (a run the collector was killed while writing: the rest of it is in its journal) are cut.
@@ -104,8 +105,9 @@ class TableCopy:
             raise CopyError(f"{self.dir}: the copy's last line is not where its verification ends")
         parsed = fmt.parse_file_name(last_name)
         assert parsed is not None
-        self._write_head(verifier.head)
-        return verifier, Head(head.seq, head.digest, last_name, parsed[1])
+        stream_seq = self._read_stream_seq()
+        self._write_head(verifier.head, stream_seq)
+        return verifier, Head(head.seq, head.digest, last_name, parsed[1], stream_seq)
 
     def _cut_after(self, seq: int) -> None:
         """Truncate the copy after its line ``seq`` (0: remove every file), fsynced."""
@@ -139,9 +141,17 @@ class TableCopy:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def _write_head(self, head: ChainHead) -> None:
+    def _read_stream_seq(self) -> int:
+        try:
+            value = orjson.loads((self.dir / HEAD_FILE).read_bytes()).get("stream_seq", 0)
+        except (OSError, ValueError, AttributeError):
+            return 0
+        return value if isinstance(value, int) and value > 0 else 0
+
+    def _write_head(self, head: ChainHead, stream_seq: int = 0) -> None:
         data: dict[str, Any] = {"table": head.table, "seq": head.seq, "digest": head.digest, "reason": head.reason,
-                                "keys": head.keys, "file": head.file, "file_lines": head.file_lines}
+                                "keys": head.keys, "file": head.file, "file_lines": head.file_lines,
+                                "stream_seq": stream_seq}
         atomic_write(self.dir / HEAD_FILE, orjson.dumps(data), FILE_MODE, what="table copy's head", durable=False)
 
     def _lines_after(self, seq: int) -> list[tuple[str, bytes]]:
@@ -156,9 +166,10 @@ class TableCopy:
 
     # ------------------------------------------------------------------ write
 
-    def append(self, lines: list[tuple[str, bytes]], head: ChainHead) -> None:
+    def append(self, lines: list[tuple[str, bytes]], head: ChainHead, stream_seq: int = 0) -> None:
         """Append a verified run (``(file name, line)`` in order) and fsync it (and the folder,
-        for a new file); then record ``head``. ``OSError`` if the disk fails."""
+        for a new file); then record ``head`` and ``stream_seq`` (the highest stream sequence number
+        a line was taken from). ``OSError`` if the disk fails."""
         i = 0
         while i < len(lines):
             name = lines[i][0]
@@ -173,7 +184,7 @@ class TableCopy:
                 view = view[n:]
             os.fsync(fd)
             i = j
-        self._write_head(head)
+        self._write_head(head, stream_seq)
 
     def _open_file(self, name: str) -> int:
         if self._fd_name == name and self._fd is not None:
