@@ -245,3 +245,25 @@ def test_after_a_restart_a_copied_line_is_a_repeat_if_the_stream_stored_it_befor
     offer = again.offer(message("T1", *lines[3], stream_seq=9))
     assert offer.outcome == "refused" and offer.refusal.kind == chain.REPLAYED
 
+
+def _far_ahead(line: bytes) -> bytes:
+    seq = fmt.split_head(line)[0]
+    return line.replace(b'{"seq":%d,' % seq, b'{"seq":1000000000,', 1)
+
+
+def test_a_held_line_is_reported_ahead_once_when_the_lines_before_it_keep_coming_without_reaching_it(key, lines):
+    dropped = TableChain("T1", LineVerifier(key.public_key()), gap_after=5.0)
+    feed(dropped, lines[:30] + lines[31:40], now=0.0)  # seq 31 dropped: a gap, the lines after it stand still
+    assert [(r.kind, r.seq) for r in dropped.settle(6.0).refusals] == [(chain.GAP, 31)]
+    c = TableChain("T1", LineVerifier(key.public_key()), gap_after=5.0)
+    file, line = lines[5]
+    feed(c, lines[:10], now=0.0)
+    c.offer(message("T1", file, _far_ahead(line), stream_seq=11))
+    assert c.settle(0.0).refusals == []
+    written, refused = feed(c, lines[10:30], now=4.0)
+    assert written and refused == []
+    (ahead,) = c.settle(5.0).refusals
+    assert (ahead.kind, ahead.seq, ahead.table) == (chain.AHEAD, 1_000_000_000, "T1")
+    assert f"the copy is at seq {c.head.seq}" in ahead.message and c.head.seq > 10
+    _, later = feed(c, lines[30:40], now=9.0)
+    assert chain.AHEAD not in [r.kind for r in later + c.settle(20.0).refusals]  # once

@@ -11,6 +11,8 @@ trusted keys signs it, and only in the order the chain gives:
   ``replayed``) or a ``fork`` (other bytes); one that does not link to the copy's last line is
   ``altered``; one the stream stored before the line before it is held and reported
   ``reordered``, and a seq still missing after a while, the lines after it held, is a ``gap``;
+  a held line the lines before it have not reached for a while, though they kept coming, is
+  ``ahead`` (a line far beyond the table's log);
 - a repeat is a *redelivery* (dropped quietly) when the stream delivers the same message again:
   it says so, or the message's stream sequence number is the one the line was taken from (or, for
   a line older than those remembered, not after the last one taken: a message sent anew is stored
@@ -56,6 +58,7 @@ INJECTED = "injected"  # held, but not the line the signed chain has at its seq
 CHANGED = "changed"  # held: the signed line's seq, time and link, other content
 MISFILED = "misfiled"  # the signed line, but labelled for another log file
 FLOOD = "flood"  # too many different lines held for one seq
+AHEAD = "ahead"  # held for a while as the lines before it kept coming without reaching it
 
 START_EVENTS = frozenset({fmt.LOG_OPENED, fmt.RECOVERY, fmt.ROTATED})
 MAX_CANDIDATES = 8  # different lines held for one seq at most
@@ -236,6 +239,7 @@ class TableChain:
         self.top_stream = head.stream_seq
         self.gap_after = gap_after
         self._gap: tuple[int, float, bool] | None = None  # (missing seq, since when, reported)
+        self._ahead: tuple[int, float, int, bool] | None = None  # (held seq, since when, missing seq then, reported)
 
     @property
     def held_lines(self) -> int:
@@ -336,7 +340,7 @@ class TableChain:
     def _check_gap(self, now: float, out: Settled) -> None:
         missing = self.missing()
         if missing is None:
-            self._gap = None
+            self._gap = self._ahead = None
             return
         if self._gap is None or self._gap[0] != missing:
             self._gap = (missing, now, False)
@@ -346,6 +350,22 @@ class TableChain:
             top = max(self.held)
             out.refusals.append(Refusal(self.table, GAP, f"seq {seq} has not come in {now - since:.0f} s: the lines "
                                         f"after it (to seq {top}) are held, not written, until it does", seq))
+        self._check_ahead(now, missing, out)
+
+    def _check_ahead(self, now: float, missing: int, out: Settled) -> None:
+        """Report, once, the first held line after the missing seq when it has waited ``gap_after``
+        seconds while the lines before it kept coming (a gap is the missing seq standing still)."""
+        ahead = min(s for s in self.held if s > missing)
+        if self._ahead is None or self._ahead[0] != ahead:
+            self._ahead = (ahead, now, missing, False)
+        seq, since, missing_then, reported = self._ahead
+        if not reported and now - since >= self.gap_after and missing > missing_then:
+            self._ahead = (seq, since, missing_then, True)
+            file = next(iter(self.held[seq].values())).file
+            out.refusals.append(Refusal(
+                self.table, AHEAD, f"seq {seq} has been held {now - since:.0f} s while the lines before it kept "
+                f"coming (the copy is at seq {self.head.seq}, the first seq not come is {missing}): a line far "
+                "ahead of the table's log, never written unless a signature covers it", seq, file))
 
     def _settle(self, out: Settled) -> None:
         progress = True
@@ -423,6 +443,6 @@ class TableChain:
             self.checkpoints.discard(held.seq)
 
 
-__all__ = ["ALTERED", "CHANGED", "FLOOD", "FORK", "GAP", "INJECTED", "MALFORMED", "MISFILED", "MISLABELLED", "REORDERED", "REPLAYED",
+__all__ = ["AHEAD", "ALTERED", "CHANGED", "FLOOD", "FORK", "GAP", "INJECTED", "MALFORMED", "MISFILED", "MISLABELLED", "REORDERED", "REPLAYED",
            "UNKNOWN_TABLE", "WRONG_TABLE", "Head", "Held", "Message", "Offer", "Refusal", "Settled", "TableChain",
            "check_message", "fits", "line_table"]
