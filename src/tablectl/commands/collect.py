@@ -8,6 +8,9 @@ injected, changed, replayed or reordered line, a table the keyring does not know
 after a restart or ``kill -9`` with nothing lost or doubled. SIGTERM or Ctrl-C: it finishes the
 batch in hand (written, fsynced, acknowledged) and exits.
 
+Each copy folder reads the stream through a durable consumer of its own (``--durable``): two
+collectors on one consumer would split the stream's lines between them, and both copies stall.
+
 Exit codes: 0 done (idle, see ``--until-idle``), nothing refused; 1 something was refused
 (see the collector's log); 2 bad input (a bad URL, credentials, another collector in DIR);
 5 the copy could not be written (disk full, I/O error); 130 stopped by SIGTERM or Ctrl-C.
@@ -42,7 +45,10 @@ _file = click.Path(path_type=Path, dir_okay=False)
 @click.option("--until-idle", type=click.FloatRange(min=0.1), default=None, metavar="SECONDS",
               help="Exit once no line has come for this long (default: run until stopped).")
 @keyring_option
-@click.option("--durable", default="collector", show_default=True, help="The durable consumer's name (one per copy folder).")
+@click.option("--durable", default=None, metavar="NAME",
+              help="The durable consumer's name, one per copy folder (default: the folder's own, kept in "
+                   "DIR/.collect/durable: collector-<12 hex digits made from DIR's resolved path> when the folder "
+                   "is new, 'collector' for a folder an earlier tablectl collected into).")
 @click.option("--replicas", type=click.IntRange(1, 5), default=1, show_default=True,
               help="Replicas of the log stream if this collector makes it (3 on a site's cluster).")
 @click.option("--ack-wait", type=click.FloatRange(min=0.5), default=10.0, show_default=True, metavar="SECONDS",
@@ -57,7 +63,7 @@ _file = click.Path(path_type=Path, dir_okay=False)
 @click.option("--stats", "stats_path", type=_file, default=None, metavar="FILE",
               help="At exit, write what the run did as JSON (counts, CPU seconds, latency percentiles from a line's "
                    "ts to its arrival and to its write into the copy).")
-def command(url: str, to: Path, until_idle: float | None, keyring_dir: Path | None, durable: str, replicas: int,
+def command(url: str, to: Path, until_idle: float | None, keyring_dir: Path | None, durable: str | None, replicas: int,
             ack_wait: float, creds: Path | None, nkey: Path | None, user: str | None, password_file: Path | None,
             tls_ca: Path | None, tls_cert: Path | None, tls_key: Path | None, stats_path: Path | None) -> None:
     """Collect every table's log from the broker into verified copies."""
@@ -82,7 +88,7 @@ def command(url: str, to: Path, until_idle: float | None, keyring_dir: Path | No
         raise CommandError(str(e), EXIT_USAGE) from None
     except (CopyError, OSError) as e:
         raise CommandError(f"{to}: {e}", EXIT_STORAGE if isinstance(e, OSError) else EXIT_USAGE) from None
-    click.echo(f"collect: {url} -> {to}; Ctrl-C stops", err=True)
+    click.echo(f"collect: {url} -> {to} (consumer {collector.durable}); Ctrl-C stops", err=True)
     signalled: list[int] = []
 
     async def main() -> None:

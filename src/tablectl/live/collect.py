@@ -1,6 +1,8 @@
 """Surveillance's collector: every table's log from the stream into verified copies.
 
-One durable pull consumer (``collector`` unless named otherwise) over ``tablectl.*.log``. Each
+One durable pull consumer over ``tablectl.*.log``, the copy folder's own unless named otherwise
+(:func:`folder_durable`, kept in ``DIR/.collect/durable``: two folders never share one, which
+would split the stream's lines between them). Each
 batch of messages: every line is judged by its table's :class:`~tablectl.live.chain.TableChain`
 (held in the journal, dropped as a repeat, or refused); the journal is fsynced; every run a
 verified signature now covers is appended to ``DIR/<table>/`` and fsynced
@@ -14,7 +16,7 @@ later).
 
 API::
 
-    Collector(url, to, *, keyring, credentials=None, durable="collector", settings=StreamSettings(),
+    Collector(url, to, *, keyring, credentials=None, durable=None, settings=StreamSettings(),
               batch=512, ack_wait=10.0, latency_sample=0, gap_after=None)
         await .run(stop: asyncio.Event, until_idle: float | None = None) -> CollectStats
 """
@@ -24,8 +26,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import hashlib
 import logging
 import os
+import re
 import resource
 import time
 from array import array
@@ -39,7 +43,7 @@ import orjson
 
 from tablectl.connection import Credentials
 from tablectl.eventlog import keyring as keyring_mod
-from tablectl.files import open_dir, open_for_append_nofollow, open_lock
+from tablectl.files import atomic_write, open_dir, open_for_append_nofollow, open_lock
 
 from . import stream
 from .chain import UNKNOWN_TABLE, Held, Refusal, TableChain, check_message
@@ -54,6 +58,8 @@ STATE_DIR_MODE = 0o755  # the collector's folder and its state folder, made if m
 COMPACT_AT = 64 << 20  # journal bytes that make it rewritten with only what is still held
 UNKNOWN_RETRY = 10.0  # seconds before the keyring is read again for a table it did not know
 DEFER = 5.0  # seconds before a refused-for-now message is delivered again
+DURABLE_FILE = "durable"  # in the state folder: the folder's own durable consumer's name
+_DURABLE_RE = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
 
 
 class CollectorBusy(RuntimeError):
@@ -84,15 +90,24 @@ class _Table:
     copy: TableCopy
 
 
+def folder_durable(to: Path) -> str:
+    """``collector-<12 hex digits>``: a copy folder's own durable consumer, made from its resolved path."""
+    return f"{stream.DURABLE}-{hashlib.blake2b(str(Path(to).resolve()).encode(), digest_size=6).hexdigest()}"
+
+
 class Collector:
     """Collects every table's log at ``url`` into ``to`` (see the module docstring)."""
 
     def __init__(self, url: str, to: Path, *, keyring: Path, credentials: Credentials | None = None,
-                 durable: str = stream.DURABLE, settings: stream.StreamSettings | None = None, batch: int = 512,
+                 durable: str | None = None, settings: stream.StreamSettings | None = None, batch: int = 512,
                  ack_wait: float = 10.0, latency_sample: int = 0, gap_after: float | None = None) -> None:
         self.url, self.to, self.keyring = url, Path(to), Path(keyring)
         self.credentials = credentials
-        self.durable, self.settings = durable, settings or stream.StreamSettings()
+        # None: the folder's own (read or made at open); the replies' inbox is the one the floor's
+        # permissions give the collector's user unless the name is given
+        self.durable: str = durable or ""
+        self.inbox = inbox_prefix(durable or stream.DURABLE)
+        self.settings = settings or stream.StreamSettings()
         self.batch, self.ack_wait = batch, ack_wait
         self.latency_sample = latency_sample  # every Nth line written gives a latency sample (0: none)
         # a missing seq is reported once it is this late (a restart's redeliveries come after ack_wait)
@@ -114,6 +129,7 @@ class Collector:
     def open(self) -> None:
         """Lock the folder, open the collector's log and journal, take back what it held."""
         os.close(open_dir(self.state_dir, within=self.to, mode=STATE_DIR_MODE))  # never a link
+        collected_before = (self.state_dir / "lock").exists()
         fd = open_lock(self.state_dir / "lock", 0o600, "collector's lock")  # never truncated
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -122,6 +138,8 @@ class Collector:
             raise CollectorBusy(f"{self.to}: another collector is writing here") from None
         self._lock_fd = fd
         try:
+            if not self.durable:
+                self.durable = self._folder_durable(collected_before)
             log_fd = open_for_append_nofollow(self.state_dir / "collector.jsonl", 0o644, "collector's log")[0]
             self._log_file = os.fdopen(log_fd, "ab")
             self._journal = Journal(self.state_dir / "held.journal")
@@ -136,6 +154,21 @@ class Collector:
         for table in list(self.tables):
             self._settle(table)
         self._compact()
+
+    def _folder_durable(self, collected_before: bool) -> str:
+        """The name kept in the state folder; else, made now and kept: :func:`folder_durable`, or
+        ``collector`` for a folder an earlier tablectl collected into (the consumer it used)."""
+        path = self.state_dir / DURABLE_FILE
+        try:
+            name = path.read_text().strip()
+        except FileNotFoundError:
+            name = stream.DURABLE if collected_before else folder_durable(self.to)
+            atomic_write(path, name.encode() + b"\n", 0o644, what="collector's consumer name")
+        except (OSError, UnicodeDecodeError) as e:
+            raise CopyError(f"{path}: cannot read the consumer's name: {e}") from None
+        if not _DURABLE_RE.match(name):
+            raise CopyError(f"{path}: {name[:70]!r} is not a consumer name (letters, digits, '_', '-')")
+        return name
 
     def close(self) -> None:
         if self._journal is not None:
@@ -234,7 +267,7 @@ class Collector:
         if self._nc is None:
             # nats-py retries a first connection for ever: give up now and then (a stop is seen)
             self._nc = await asyncio.wait_for(connect(self.url, self.credentials, name="tablectl-collect",
-                                                      inbox=inbox_prefix(self.durable)), 3.0)
+                                                      inbox=self.inbox), 3.0)
         js = self._nc.jetstream(timeout=5.0)
         await stream.ensure_stream(js, self.settings)
         with contextlib.suppress(Exception):
@@ -360,4 +393,4 @@ def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-__all__ = ["CollectStats", "Collector", "CollectorBusy"]
+__all__ = ["CollectStats", "Collector", "CollectorBusy", "folder_durable"]
