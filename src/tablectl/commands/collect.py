@@ -13,7 +13,8 @@ collectors on one consumer would split the stream's lines between them, and both
 
 Exit codes: 0 done (idle, see ``--until-idle``), nothing refused; 1 something was refused
 (see the collector's log); 2 bad input (a bad URL, credentials, another collector in DIR);
-5 the copy could not be written (disk full, I/O error); 130 stopped by SIGTERM or Ctrl-C.
+4 the broker did not answer when ``--until-idle`` ran out (never reached, or lost); 5 the copy
+could not be written (disk full, I/O error); 130 stopped by SIGTERM or Ctrl-C.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import click
 import orjson
 
 from tablectl.cli import (
+    EXIT_DEVICE,
     EXIT_FINDINGS,
     EXIT_INTERRUPTED,
     EXIT_STORAGE,
@@ -43,7 +45,8 @@ _file = click.Path(path_type=Path, dir_okay=False)
 @click.option("--to", "to", type=click.Path(path_type=Path, file_okay=False), required=True, metavar="DIR",
               help="Where the copies go: DIR/<table>/, the table's file names.")
 @click.option("--until-idle", type=click.FloatRange(min=0.1), default=None, metavar="SECONDS",
-              help="Exit once no line has come for this long (default: run until stopped).")
+              help="Exit once no line has come for this long (default: run until stopped); exit 4 if the "
+                   "broker did not answer then (never reached, or lost).")
 @keyring_option
 @click.option("--durable", default=None, metavar="NAME",
               help="The durable consumer's name, one per copy folder (default: the folder's own, kept in "
@@ -123,6 +126,10 @@ def command(url: str, to: Path, until_idle: float | None, keyring_dir: Path | No
         raise SystemExit(EXIT_INTERRUPTED)
     if stats.refused:
         raise SystemExit(EXIT_FINDINGS)
+    if collector.outage.down:  # only --until-idle ends on its own
+        said = "was never reached" if not collector.outage.reached else "did not answer at the end"
+        click.echo(f"collect: the broker at {url} {said}: nothing more was collected", err=True)
+        raise SystemExit(EXIT_DEVICE)
 
 
 def _percentiles(values: Sequence[float]) -> dict[str, float | int | None]:

@@ -12,13 +12,15 @@ what it held is in the journal. A refusal goes to ``tablectl.<table>.alarm`` (JS
 ``kind``, ``seq``, ``file``, ``msg_id``, ``message``, ``ts``) and to the collector's own log,
 ``DIR/.collect/collector.jsonl`` (and stderr). A table the keyring does not know is refused until
 its key is enrolled (its messages stay in the stream: negatively acknowledged, delivered again
-later).
+later). While the broker does not answer it says so (a warning naming the URL and the error),
+when that starts and every :data:`UNREACHABLE_EVERY` seconds, and once when it answers again.
 
 API::
 
     Collector(url, to, *, keyring, credentials=None, durable=None, settings=StreamSettings(),
               batch=512, ack_wait=10.0, latency_sample=0, gap_after=None)
         await .run(stop: asyncio.Event, until_idle: float | None = None) -> CollectStats
+        .outage.reached, .outage.down: whether the broker ever answered, and does not now
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import resource
 import time
 from array import array
 from collections import Counter
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -50,6 +53,8 @@ from .chain import UNKNOWN_TABLE, Held, Refusal, TableChain, check_message
 from .connect import connect, inbox_prefix
 from .copy import CopyError, TableCopy
 from .journal import Journal
+from .publish import _describe
+from .status import duration_text
 
 log = logging.getLogger("tablectl.collect")
 
@@ -58,6 +63,8 @@ STATE_DIR_MODE = 0o755  # the collector's folder and its state folder, made if m
 COMPACT_AT = 64 << 20  # journal bytes that make it rewritten with only what is still held
 UNKNOWN_RETRY = 10.0  # seconds before the keyring is read again for a table it did not know
 DEFER = 5.0  # seconds before a refused-for-now message is delivered again
+CONNECT_WAIT = 3.0  # seconds a connection is tried before it is given up and tried anew
+UNREACHABLE_EVERY = 30.0  # seconds between the warnings that the broker does not answer
 DURABLE_FILE = "durable"  # in the state folder: the folder's own durable consumer's name
 _DURABLE_RE = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
 
@@ -95,6 +102,41 @@ def folder_durable(to: Path) -> str:
     return f"{stream.DURABLE}-{hashlib.blake2b(str(Path(to).resolve()).encode(), digest_size=6).hexdigest()}"
 
 
+class Outage:
+    """When to say that the broker does not answer (pure: times in, lines out): at the first
+    failure, every ``every`` seconds while it lasts, and once when it answers again."""
+
+    def __init__(self, url: str, every: float = UNREACHABLE_EVERY) -> None:
+        self.url, self.every = url, every
+        self.reached = False  # the broker answered at least once
+        self.since: float | None = None  # when it stopped answering (None: it answers)
+        self._said: float | None = None  # when that was last said
+
+    @property
+    def down(self) -> bool:
+        """The broker does not answer now (or never did)."""
+        return self.since is not None or not self.reached
+
+    def failed(self, now: float, error: str) -> str | None:
+        """The warning to log now that a try failed with ``error``, or None (said lately)."""
+        if self.since is None:
+            self.since = now
+        if self._said is not None and now - self._said < self.every:
+            return None
+        self._said = now
+        lasting = f" for {duration_text(now - self.since)}" if now > self.since else ""
+        return f"broker unreachable at {self.url}{lasting}: {error}; trying again"
+
+    def answered(self, now: float) -> str | None:
+        """The line to log now that the broker answers, or None (nothing was said)."""
+        self.reached = True
+        since, said = self.since, self._said
+        self.since = self._said = None
+        if since is None or said is None:
+            return None
+        return f"broker at {self.url} answers again (after {duration_text(now - since)})"
+
+
 class Collector:
     """Collects every table's log at ``url`` into ``to`` (see the module docstring)."""
 
@@ -123,6 +165,8 @@ class Collector:
         self._nc: Any = None
         self._sample = 0
         self._alarms: list[tuple[str, bytes]] = []  # (table, JSON) to publish after the batch
+        self.outage = Outage(url)
+        self._error: BaseException | None = None  # the client's last connection error
 
     # ------------------------------------------------------------------ setup
 
@@ -227,23 +271,30 @@ class Collector:
             while not stop.is_set():
                 if sub is None:
                     try:
-                        sub = await self._subscribe()
+                        sub = await _unless_stopped(stop, self._subscribe())
                     except Exception as e:  # noqa: BLE001 - broker unreachable or not ready: try again
-                        log.debug("collect: subscribe: %r", e)
+                        self._unreachable(e)
                         if until_idle is not None and time.monotonic() - last_message >= until_idle:
                             break
                         await _wait(stop, 0.5)
                         continue
+                    if sub is None:  # stopped while connecting
+                        break
+                    self._answered()
                 try:
                     msgs = await sub.fetch(self.batch, timeout=0.5)
                 except Exception as e:  # noqa: BLE001 - nothing came (timeout), or the connection is down
                     import nats.errors
 
                     if not isinstance(e, nats.errors.TimeoutError):
-                        log.debug("collect: fetch: %r", e)
+                        self._unreachable(e)
                         if self._nc is not None and self._nc.is_closed:  # the client gave it up: a new one
                             self._nc, sub = None, None
                         await _wait(stop, 0.2)
+                    elif self._nc is not None and not self._nc.is_connected:  # reconnecting
+                        self._unreachable(ConnectionError("the connection was lost"))
+                    else:
+                        self._answered()
                     if until_idle is not None and time.monotonic() - last_message >= until_idle:
                         break
                     for table, t in list(self.tables.items()):  # a gap is reported even when nothing comes
@@ -251,6 +302,7 @@ class Collector:
                             self._settle(table)
                     await self._flush_alarms()
                     continue
+                self._answered()
                 if msgs:
                     last_message = time.monotonic()
                     await self.handle(msgs)
@@ -263,11 +315,33 @@ class Collector:
             self.close()
         return self.stats
 
+    def _unreachable(self, e: BaseException) -> None:
+        """Note a failed try (the client's own last error says more than a timeout)."""
+        error = self._error or e
+        text = (f"no answer in {CONNECT_WAIT:.0f} s" if isinstance(error, asyncio.TimeoutError) and not str(error)
+                else _describe(error))
+        line = self.outage.failed(time.monotonic(), text)
+        if line is not None:
+            self._broker_note(line)
+
+    def _answered(self) -> None:
+        self._error = None
+        line = self.outage.answered(time.monotonic())
+        if line is not None:
+            self._broker_note(line)
+
+    def _broker_note(self, message: str) -> None:
+        self._write_log({"level": "warning", "kind": "broker", "message": message, "ts": _now()})
+        log.warning("collect: %s", message)
+
+    async def _on_error(self, e: Exception) -> None:
+        self._error = e
+
     async def _subscribe(self) -> Any:
         if self._nc is None:
-            # nats-py retries a first connection for ever: give up now and then (a stop is seen)
+            # nats-py retries a first connection for ever: give up now and then
             self._nc = await asyncio.wait_for(connect(self.url, self.credentials, name="tablectl-collect",
-                                                      inbox=self.inbox), 3.0)
+                                                      inbox=self.inbox, error_cb=self._on_error), CONNECT_WAIT)
         js = self._nc.jetstream(timeout=5.0)
         await stream.ensure_stream(js, self.settings)
         with contextlib.suppress(Exception):
@@ -384,6 +458,22 @@ class Collector:
         return r.ru_utime + r.ru_stime
 
 
+async def _unless_stopped(stop: asyncio.Event, work: Coroutine[Any, Any, Any]) -> Any:
+    """``work``'s result, or None when ``stop`` is set first (``work`` is then cancelled)."""
+    task = asyncio.ensure_future(work)
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({task, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+        return None
+    return task.result()
+
+
 async def _wait(stop: asyncio.Event, seconds: float) -> None:
     with contextlib.suppress(asyncio.TimeoutError):
         await asyncio.wait_for(stop.wait(), seconds)
@@ -393,4 +483,4 @@ def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-__all__ = ["CollectStats", "Collector", "CollectorBusy", "folder_durable"]
+__all__ = ["CollectStats", "Collector", "CollectorBusy", "Outage", "folder_durable"]
