@@ -62,3 +62,34 @@ def test_lines_delivered_anew_by_a_consumer_that_lost_its_state_are_quiet_and_a_
     assert [(r["kind"], r["seq"]) for r in refusals(copies)] == [("replayed", 4)]
     assert collector.stats.repeats == n
     assert_copy_identical(tmp_path / "log", copies / table, table)
+
+
+def test_after_a_collector_restart_lines_delivered_anew_are_still_quiet_repeats(tmp_path: Path, broker: Broker):
+    table = "redelivered-2"
+    key = generate_key()
+    keyring.enrol(Path(os.environ["TABLECTL_KEYRING"]), table, key.public_key())
+    lines = write_log(tmp_path / "log", table, key, shoes=2, cards=20)[:-5]  # the last lines held, unsigned yet
+    copies = tmp_path / "copies"
+    asyncio.run(_publish(broker.url, table, [genuine(table, f, line) for f, line in lines]))
+
+    async def collect() -> Collector:
+        collector = Collector(broker.url, copies, keyring=Path(os.environ["TABLECTL_KEYRING"]))
+        await collector.run(asyncio.Event(), until_idle=1.0)
+        return collector
+
+    first = asyncio.run(collect())
+    assert 0 < first.stats.written < len(lines) and first.stats.held == len(lines) - first.stats.written
+
+    async def start_over() -> None:  # the broker's consumer state lost: every message delivered as the first time
+        nc = await nats.connect(broker.url)
+        try:
+            js = nc.jetstream(timeout=5)
+            await js.delete_consumer(stream.STREAM, first.durable)
+            await js.add_consumer(stream.STREAM, stream.consumer_config(first.durable, first.ack_wait))
+        finally:
+            await nc.close()
+
+    asyncio.run(start_over())
+    again = asyncio.run(collect())
+    assert (again.stats.received, again.stats.repeats, dict(again.stats.refused)) == (len(lines), len(lines), {})
+    assert refusals(copies) == []

@@ -190,7 +190,7 @@ class Collector:
         except BaseException:
             self.close()  # the lock too: a refused file leaves nothing open
             raise
-        for table, file, line, stream_seq in list(self._journal.read()):
+        for table, file, line, stream_seq in list(self._journal.records()):
             t = self._table(table)
             held = Held.of(file, line, stream_seq)
             if t is not None and held is not None:

@@ -31,8 +31,13 @@ class Journal:
         self._buffer: list[bytes] = []
         self.size = os.fstat(self._fd).st_size
 
-    def read(self) -> Iterator[tuple[str, str, bytes, int]]:
-        """Every complete record: ``(table, file, line, stream seq)`` (a torn last record is skipped)."""
+    def read(self) -> Iterator[tuple[str, str, bytes]]:
+        """Every complete record: ``(table, file, line)`` (a torn last record is skipped)."""
+        for table, file, line, _ in self.records():
+            yield table, file, line
+
+    def records(self) -> Iterator[tuple[str, str, bytes, int]]:
+        """Every complete record with its stream sequence number: ``(table, file, line, stream seq)``."""
         data = self.path.read_bytes()
         for record in data.split(b"\n")[:-1]:
             parts = record.split(b"\t", 3)
@@ -61,8 +66,8 @@ class Journal:
             data = data[n:]
         os.fsync(self._fd)
 
-    def compact(self, held: Iterable[tuple[str, str, bytes, int]]) -> None:
-        """Rewrite the journal with only ``held``: ``(table, file, line, stream seq)``."""
+    def compact(self, held: Iterable[tuple[str, str, bytes, int] | tuple[str, str, bytes]]) -> None:
+        """Rewrite the journal with only ``held``: ``(table, file, line[, stream seq])``."""
         self.sync()
         with NewFile(self.path.parent, JOURNAL_MODE, what=WHAT) as new:  # random O_EXCL name, fsynced
             new.file.write(b"".join(_record(*h) for h in held))
@@ -76,7 +81,7 @@ class Journal:
         os.close(self._fd)
 
 
-def _record(table: str, file: str, line: bytes, stream_seq: int) -> bytes:
+def _record(table: str, file: str, line: bytes, stream_seq: int = 0) -> bytes:
     return b"%s\t%s\t%d\t%s\n" % (table.encode(), file.encode(), stream_seq, line)
 
 
