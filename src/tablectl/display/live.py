@@ -131,7 +131,8 @@ def decode_keys(data: bytes) -> list[str]:
 @contextlib.contextmanager
 def cbreak(fd: int | None) -> Iterator[int | None]:
     """Put the terminal on ``fd`` in cbreak mode (no echo, no line buffering, signals kept) and
-    restore it on exit, whatever happens. Yields ``fd``, or None when it is not a terminal."""
+    restore it on exit, whatever happens. Yields ``fd``, or None when it is not a terminal. A
+    terminal hung up meanwhile (an SSH session dropped) is not restored: there is none left."""
     if fd is None or not os.isatty(fd):
         yield None
         return
@@ -145,8 +146,9 @@ def cbreak(fd: int | None) -> Iterator[int | None]:
     finally:
         # TCSANOW, not TCSAFLUSH: that one waits for the output to drain, which on a terminal that
         # stopped reading is forever; typed-ahead keys are discarded all the same
-        termios.tcsetattr(fd, termios.TCSANOW, saved)
-        termios.tcflush(fd, termios.TCIFLUSH)
+        with contextlib.suppress(termios.error, OSError):  # EIO: the terminal was hung up
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
+            termios.tcflush(fd, termios.TCIFLUSH)
 
 
 def describe_input(inp: Any) -> str:
@@ -584,7 +586,10 @@ def run_live(
                         display.woken()
                         _at_frame_rate(last_draw)
                     if key_fd in ready:
-                        data = os.read(key_fd, 1024)
+                        try:
+                            data = os.read(key_fd, 1024)
+                        except OSError:  # EIO: the terminal is being hung up
+                            data = b""
                         if not data:
                             key_fd = None  # the terminal went away: no more keys
                         for name in decode_keys(data):
