@@ -31,8 +31,9 @@ answer the thread fills in). docs/protocol.md, "Session", is the normative flow;
    ``detail="refused: <reason>"``; the same identity again is harmless;
 5. the peer starts a new session (it restarted) -> HELLO + REPLAY_FROM again; the transport drops
    -> ``Fault(0, DISCONNECTED)`` to the sink, reconnect with exponential backoff forever, then
-   HELLO + REPLAY_FROM and ``Fault(0, DISCONNECTED, cleared=True)``. A device refused on a
-   reconnect is reported again, ``detail="refused: <reason>"``, whenever the reason is new.
+   HELLO, ``Fault(0, DISCONNECTED, cleared=True)`` before any event of the new connection, and
+   REPLAY_FROM. A device refused on a reconnect is reported again, ``detail="refused: <reason>"``,
+   whenever the reason is new.
 
 Commands are at most once across a reconnect: each connection gets a fresh link, so what was
 unacknowledged when the transport dropped is not sent again (a packet delivered twice is worse
@@ -654,14 +655,16 @@ class DeviceDriver:
         self._backoff = self.reconnect_initial
         self._persist_sent = 0
         self._persist_since = None
+        if self._down_reported:
+            # before the events held in the handshake: a device that kept its link session (only
+            # the host's side dropped) sends its in-flight events again ahead of its IDENTIFY
+            self._down_reported = False
+            self._down_detail = ""
+            self._emit(ev.Fault(0, ev.FaultKind.DISCONNECTED, cleared=True))
         for n in sorted(n for n in self._held if not believable(n, self._known())):
             self._refuse_event(self._held.pop(n))  # held while the handshake had not said where it stands
         self._request_replay(now)
         self._flush_held(now)
-        if self._down_reported:
-            self._down_reported = False
-            self._down_detail = ""
-            self._emit(ev.Fault(0, ev.FaultKind.DISCONNECTED, cleared=True))
         if not self._started.is_set():
             self._started.set()
 
