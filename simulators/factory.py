@@ -6,8 +6,10 @@ import random
 from collections.abc import Iterable
 from pathlib import Path
 
+from tablectl.cards import cards as parse_cards
 from tablectl.drivers import messages as msg
 from tablectl.drivers.events import DeviceKind
+from tablectl.files import MIB, read_regular
 from tablectl.simulators.csm import CsmModel
 from tablectl.simulators.device import SimDevice
 from tablectl.simulators.faults import DEVICE_FAULTS, LINE_FAULTS, FaultPlan, FaultSpec, parse_fault_spec
@@ -16,10 +18,23 @@ from tablectl.simulators.model import DeviceModel
 from tablectl.simulators.nvstore import NvStore
 from tablectl.simulators.shoe import DEFAULT_PENETRATION, ShoeModel
 from tablectl.simulators.shuffler import ShufflerModel
-from tablectl.simulators.shuffling import ShuffleQuality, read_order_file
+from tablectl.simulators.shuffling import ShuffleQuality
+
+#: an order file lists at most 255 decks of cards, a few bytes each
+MAX_ORDER_BYTES = 1 * MIB
 
 MODELS: dict[str, type[DeviceModel]] = {"shoe": ShoeModel, "csm": CsmModel, "shuffler": ShufflerModel}
 KIND_NAMES: dict[DeviceKind, str] = {DeviceKind.SHOE: "shoe", DeviceKind.CSM: "csm", DeviceKind.SHUFFLER: "shuffler"}
+
+
+def read_order(path: str | Path) -> list[int]:
+    """The explicit card order in the file ``path``: whitespace-separated card texts, the first to
+    come out first; ``#`` starts a comment running to the end of its line. A FIFO, a device or a
+    file over :data:`MAX_ORDER_BYTES` is refused (``OSError``) without waiting on it or reading it
+    whole; a card text that is not a card raises ``CardError``."""
+    text = read_regular(path, "card order file", MAX_ORDER_BYTES).decode("utf-8")
+    tokens = [token for line in text.splitlines() for token in line.split("#", 1)[0].split()]
+    return [int(c) for c in parse_cards(tokens)]
 
 
 def build_device(
@@ -57,7 +72,7 @@ def build_device(
     specs = [parse_fault_spec(f) if isinstance(f, str) else f for f in faults]
     cards: list[int] | None
     if isinstance(order, (str, Path)):
-        cards = read_order_file(order)
+        cards = read_order(order)
     else:
         cards = None if order is None else list(order)
     q = quality if isinstance(quality, ShuffleQuality) else ShuffleQuality.named(quality, riffles=riffles, lag=csm_lag)
