@@ -13,6 +13,12 @@ writer while it runs) the drivers and simulators stop and the log closes last wi
 shutdown checkpoint. If the owner thread does not end within ``STOP_TIMEOUT`` the log is left as
 it is, never closed under a writer: the next open finds an unclean shutdown and records a
 recovery.
+
+The log is opened before any device because it holds what a device is asked for (the last event
+logged for it) and the lock that keeps a second run of the table away from its devices. So a
+start that fails after it (a device that cannot be opened: exit 4, which the service retries) is
+an orderly stop: ``table_stopped`` with reason ``start_failed`` and the error as ``detail``, then
+the signed shutdown checkpoint.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from tablectl.table.restart.resume import read_back
 
 _log = logging.getLogger(__name__)
 STOP_TIMEOUT = 5.0  # seconds the controller has to end once asked (a stop's deadline is 10 s: tablectl.table.stopping)
+START_FAILED = "start_failed"
+"""``table_stopped``'s reason when the table could not start; its ``detail`` says why."""
 
 
 @dataclass
@@ -52,12 +60,26 @@ class TableRuntime:
     drivers: dict[str, Any] = field(default_factory=dict)
 
     def start(self) -> TableController:
-        """Open everything and start the controller; on failure, close what was opened."""
+        """Open everything and start the controller. A start that fails (a device that cannot be
+        opened, ...) is an orderly stop: what was opened is closed, and a log already open says
+        why (``table_stopped``, reason ``start_failed``, ``detail``) and closes with its signed
+        shutdown checkpoint."""
         try:
             return self._start()
-        except BaseException:
-            self.stop(clean=False)
+        except BaseException as e:
+            self._start_failed(e)
             raise
+
+    def _start_failed(self, error: BaseException) -> None:
+        """Say in the open log why the table did not start (unless it went online: then the
+        controller says why it stopped), then stop."""
+        log, controller = self.log, self.controller
+        if log is not None and not log.closed and (controller is None or not controller.running):
+            try:
+                log.append("table_stopped", reason=START_FAILED, detail=str(error) or type(error).__name__)
+            except Exception:  # noqa: BLE001 - a failed log still closes (without writing)
+                _log.exception("table %s: logging why the start failed failed", self.config.table)
+        self.stop(reason=START_FAILED)
 
     def _start(self) -> TableController:
         from tablectl.drivers.registry import open_device
