@@ -53,13 +53,14 @@ reach terminals). The file must be a regular file of at most ``MAX_CONFIG_BYTES`
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import tomllib
 from collections.abc import Callable, Mapping
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from tablectl.checks import (
     REQUIRED,
@@ -103,7 +104,11 @@ WHOLE_DOLLAR_GAMES = frozenset({"one-card-poker"})
 TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\Z")
 DEVICE_NAME = TABLE_ID
 MAX_SUPERVISOR_ID = 64
-_SERIAL_SCHEMES = ("socket", "rfc2217", "loop", "spy")
+_SERIAL_SCHEMES = ("socket", "rfc2217")
+#: the options pyserial takes on a URL address, by scheme (serial/urlhandler/protocol_socket.py and
+#: protocol_rfc2217.py); it refuses any other, but only when the device is opened
+_URL_OPTIONS = {"socket": ("logging",), "rfc2217": ("ign_set_control", "poll_modem", "timeout", "logging")}
+_LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
 class ConfigError(ValueError):
@@ -142,10 +147,36 @@ def check_address(address: str) -> str:
                 raise ValueError(f"{text!r}: the port is not a number 1-65535") from None
             if not parts_url.hostname or port is None or not 0 < port < 65536:
                 raise ValueError(f"{text!r}: expected {scheme}://host:port")
+            problem = _url_option_problem(scheme, parts_url.query)
+            if problem:
+                raise ValueError(f"{text!r}: {problem}")
         return text
     if text.startswith("/") or re.fullmatch(r"COM\d+", text, re.IGNORECASE):
         return text
     raise ValueError(f"{text!r}: expected a serial device path (/dev/ttyUSB0), socket://host:port, rfc2217://host:port, usb:VID:PID[:SERIAL] or usbserial:VID:PID[:SERIAL]")
+
+
+def _url_option_problem(scheme: str, query: str) -> str | None:
+    """What pyserial would refuse in the query options of a ``scheme://`` address, or None."""
+    known = _URL_OPTIONS[scheme]
+    for option, values in parse_qs(query, keep_blank_values=True).items():  # as pyserial reads them
+        if option not in known:
+            return f"unknown option {option!r} for {scheme}:// (it takes {', '.join(known)})"
+        for value in values:
+            if option == "logging" and value not in _LOG_LEVELS:
+                return f"logging={value!r}: expected one of {', '.join(_LOG_LEVELS)}"
+            if option == "timeout" and not _seconds(value) > 0:
+                return f"timeout={value!r}: expected a number of seconds above 0"
+    return None
+
+
+def _seconds(text: str) -> float:
+    """``text`` as a finite number, or NaN."""
+    try:
+        number = float(text)
+    except ValueError:
+        return math.nan
+    return number if math.isfinite(number) else math.nan
 
 
 def _cents(value: Any) -> int:

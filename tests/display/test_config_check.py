@@ -86,6 +86,12 @@ def test_an_unparseable_device_address_names_the_address_key(tmp_path: Path, add
     assert_one_line_error(path, "devices.shoe.address", reason)
 
 
+@pytest.mark.parametrize("address", ["socket://127.0.0.1:4001?foo=bar", "rfc2217://127.0.0.1:4001?timeout=abc", "loop://"])
+def test_a_device_address_run_could_not_open_for_its_options_or_scheme_is_refused_with_exit_2(tmp_path: Path, address: str) -> None:
+    path = write(tmp_path, VALID.replace('"/dev/ttyUSB0"', f'"{address}"'))
+    assert_one_line_error(path, "devices.shoe.address", f"{address!r}: ")
+
+
 def test_an_unknown_key_is_refused(tmp_path: Path) -> None:
     assert_one_line_error(write(tmp_path, VALID.replace("seats = 7", "seats = 7\nsaets = 7")), "saets", "unknown key")
 

@@ -85,9 +85,38 @@ def test_an_address_that_cannot_be_parsed(tmp_path, address):
     assert ": devices.shoe.address: " in error(tmp_path, "/dev/ttyUSB0", address)
 
 
-@pytest.mark.parametrize("address", ["/dev/ttyUSB0", "socket://10.0.0.2:7000", "rfc2217://h:2217", "usb:1209:7ab1", "usb:1209:7ab1:SN42"])
+@pytest.mark.parametrize("address", ["/dev/ttyUSB0", "socket://10.0.0.2:7000", "rfc2217://h:2217", "usb:1209:7ab1", "usb:1209:7ab1:SN42",
+                                     "socket://10.0.0.2:7000?logging=debug", "rfc2217://h:2217?ign_set_control&timeout=10",
+                                     "rfc2217://h:2217?poll_modem&logging=info&timeout=0.5"])
 def test_addresses_that_parse(address):
     assert check_address(address) == address
+
+
+@pytest.mark.parametrize(
+    ("address", "reason"),
+    [
+        ("socket://127.0.0.1:4001?foo=bar", "unknown option 'foo' for socket:// (it takes logging)"),
+        ("socket://127.0.0.1:4001?timeout=10", "unknown option 'timeout' for socket://"),
+        ("socket://127.0.0.1:4001?logging=loud", "logging='loud': expected one of debug, info, warning, error"),
+        ("rfc2217://127.0.0.1:4001?timeout=abc", "timeout='abc': expected a number of seconds above 0"),
+        ("rfc2217://127.0.0.1:4001?ign_set_control&purge", "unknown option 'purge' for rfc2217://"),
+    ],
+)
+def test_an_address_option_pyserial_would_refuse_at_open_is_refused_naming_the_address_key(tmp_path, address, reason):
+    import serial.rfc2217
+    import serial.urlhandler.protocol_socket
+
+    handler = serial.rfc2217.Serial if address.startswith("rfc2217") else serial.urlhandler.protocol_socket.Serial
+    # what run would meet when it opens the device (pyserial's socket:// handler fails to format
+    # its own message, so a KeyError)
+    with pytest.raises((serial.SerialException, KeyError)):
+        handler().from_url(address)
+    assert f": devices.shoe.address: {address!r}: {reason}" in error(tmp_path, "/dev/ttyUSB0", address)
+
+
+@pytest.mark.parametrize("address", ["loop://", "spy:///dev/ttyUSB0"])
+def test_a_pyserial_test_scheme_is_not_a_device_address(tmp_path, address):
+    assert f": devices.shoe.address: {address!r}: unknown scheme" in error(tmp_path, "/dev/ttyUSB0", address)
 
 
 def test_an_unknown_house_rule(tmp_path):
