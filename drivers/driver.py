@@ -17,6 +17,8 @@ answer the thread fills in). docs/protocol.md, "Session", is the normative flow;
    answer shows was never issued is dropped and reported (``Fault(BAD_EVENT)``). A number (an
    event's, or an IDENTIFY's counter) far past anything known of the device is not believed
    (``tablectl.drivers.numbering``): the event is refused at once, the IDENTIFY refuses the device.
+   An event whose bytes do not decode is reported at once (``Fault(BAD_EVENT)``: its type, number
+   and bytes); its number stays a gap, declared lost as undecodable if no replay fills it.
    With ``adopt``, a device the host knows nothing of (``resume_after`` 0) is adopted where its
    events begin: the first event after REPLAY_FROM(1) is the oldest it holds (protocol section 6),
    so one numbered ``n`` (no further than its IDENTIFY's counter + 1) makes events 1..n-1 belong
@@ -83,6 +85,7 @@ _READ_SIZE = 4096
 _MAX_HELD = 8192  # events held behind a gap; beyond this they are dropped (the replay refills)
 _GAP_RETRIES = 3
 PERSIST_EVERY = 64  # events durable but not yet confirmed to the device that wake the thread at once
+_SHOWN_BYTES = 32  # of an undecodable event's payload, in the fault that reports it
 
 
 @dataclass(slots=True)
@@ -185,6 +188,7 @@ class DeviceDriver:
         self._persist_since: float | None = None  # when the target first ran ahead of what was sent
         self._held: dict[int, ev.DeviceEvent] = {}
         self._refused: set[int] = set()  # event numbers refused as unbelievable (reported once each)
+        self._undecodable: set[int] = set()  # event numbers that came undecodable (reported once each)
         self._replay_pending = False
         self._gap_since = 0.0
         self._gap_tries = 0
@@ -559,6 +563,9 @@ class DeviceDriver:
         try:
             obj = msg.decode(msg_type, payload)
         except msg.MessageError as e:
+            if msg_type in msg.NUMBERED_EVENTS:
+                self._undecodable_event(msg_type, payload, e)
+                return
             self._stats.bad_messages += 1
             log.warning("%s: %s", self.label, e)
             return
@@ -743,6 +750,31 @@ class DeviceDriver:
         log.error("%s: %s", self.label, detail)
         self._emit(ev.Fault(0, ev.FaultKind.BAD_EVENT, detail=detail))
 
+    def _undecodable_event(self, msg_type: int, payload: bytes, error: msg.MessageError) -> None:
+        """A numbered event whose payload does not decode (a card byte that is no card, a wrong
+        length): what the device sent, as its CRC says. Never delivered; counted and reported at
+        once as ``Fault(BAD_EVENT)`` naming its type, number and bytes, so the table logs it and
+        raises its alarm (once per number: the device sends it again in every replay). Its number
+        stays a gap that a replay may fill, or that is declared lost saying why (``_gap_timeout``)."""
+        n = int.from_bytes(payload[:4], "little") if len(payload) >= 4 else None
+        if n is not None and n <= self._last:
+            self._stats.duplicate_events += 1
+            return
+        self._stats.bad_events += 1
+        if n is not None:
+            if n in self._undecodable:
+                return
+            if len(self._undecodable) >= _MAX_HELD:
+                self._undecodable.clear()
+            self._undecodable.add(n)
+        name = msg.EVENT_NAMES[msg_type] + (f" #{n}" if n is not None else " without an event number")
+        shown = payload[:_SHOWN_BYTES].hex(" ")
+        if len(payload) > _SHOWN_BYTES:
+            shown += f" ... ({len(payload)} bytes)"
+        detail = f"{name} undecodable, dropped: {error} (payload {shown})"
+        log.error("%s: %s", self.label, detail)
+        self._emit(ev.Fault(0, ev.FaultKind.BAD_EVENT, detail=detail))
+
     def _drop_unissued(self, device_last: int) -> None:
         """An IDENTIFY arrived: every held event numbered beyond its counter was never issued (the
         link is in order, so the device's real events up to now all came before it). Such an event
@@ -802,12 +834,23 @@ class DeviceDriver:
             return
         lost_from = self._last + 1
         self._stats.events_lost += first_held - lost_from
-        detail = f"events {lost_from}..{first_held - 1} lost: the device could not replay them"
+        detail = f"events {lost_from}..{first_held - 1} lost: {self._why_lost(lost_from, first_held - 1)}"
         log.error("%s: %s", self.label, detail)
         self._emit(ev.Fault(0, ev.FaultKind.EVENTS_LOST, detail=detail))
         self._last = first_held - 1
+        self._undecodable = {n for n in self._undecodable if n > self._last}
         self._gap_tries = 0
         self._flush_held(now)
+
+    def _why_lost(self, first: int, last: int) -> str:
+        """Why events ``first..last`` never arrived: sent undecodable (reported when they came),
+        or not replayed."""
+        bad = sorted(n for n in self._undecodable if first <= n <= last)
+        if not bad:
+            return "the device could not replay them"
+        numbers = ", ".join(map(str, bad[:5])) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
+        why = f"the device sent event{'s' if len(bad) > 1 else ''} {numbers} undecodable (reported as a bad event)"
+        return why if len(bad) == last - first + 1 else why + " and could not replay the others"
 
     def _deliver(self, event: ev.DeviceEvent) -> None:
         self._last = event.event_no
