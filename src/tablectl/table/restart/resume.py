@@ -12,8 +12,9 @@ supervisor voided when no round has started since (the layout shows VOID until t
 :func:`read_back` reads the table's log files from the newest back to that shoe's start;
 :func:`fold` is the pure part, over plain records.
 
-The shoe is taken over only when nothing is pending: no violation open, the round in play (if
-any) fits its procedure, the shoe still in the device. Otherwise the reason is given and the table
+The shoe is taken over only when nothing is pending: no violation open (one a supervisor resolved
+is over), no misread card waiting to be identified, the round in play (if any) fits its
+procedure, the shoe still in the device. Otherwise the reason is given and the table
 starts as before, wanting a shoe. A hand-forming shuffler shuffles for every round: there is no
 shoe to go on with. A voided round the dealer had not collected yet is over: the table comes back
 between rounds, as if the dealer had collected it.
@@ -326,16 +327,28 @@ def _take_back(cards: list[list[int | None]], written_off: Counter[int], card: i
 
 
 def _round_not_resumed(records: list[dict[str, Any]] | None, shoe: Any) -> str | None:
-    """Why the round in play cannot be taken over (None: it can). A round with a violation or an
-    unidentified misread is left to the supervisor, as is one whose lines the read-back lacks."""
+    """Why the round in play cannot be taken over (None: it can). A round with a violation still
+    open (a ``resolved`` line closes every one before it) or a misread card no ``identified``
+    line named is left to the supervisor, as is one whose lines the read-back lacks."""
     if not records or records[0]["event"] != "round_started" or records[0].get("shoe") != shoe:
         return "and its round's start is not in the log read back"
     number = records[0].get("round")
+    open_kind: str | None = None
+    misread: set[tuple[Any, Any]] = set()  # (device, event_no) of each card not identified yet
     for r in records:
-        if r["event"] == "violation":
-            return f"round {number} had a violation ({r.get('kind')}): the supervisor deals with it"
-        if r["event"] in _CARD_LINES and r.get("card") is None:
-            return f"round {number} has a misread card: the supervisor deals with it"
+        event = r["event"]
+        if event == "violation":
+            open_kind = open_kind or str(r.get("kind"))
+        elif event == "resolved":
+            open_kind = None
+        elif event in _CARD_LINES and r.get("card") is None:
+            misread.add((r.get("device"), r.get("event_no")))
+        elif event == "identified":
+            misread.discard((r.get("device"), r.get("event_no")))
+    if open_kind is not None:
+        return f"round {number} has a violation open ({open_kind}): the supervisor deals with it"
+    if misread:
+        return f"round {number} has a misread card: the supervisor deals with it"
     return None
 
 
@@ -355,21 +368,32 @@ def rebuild_round(
     records: Sequence[dict[str, Any]], script: Callable[[RoundContext], Script], ctx: RoundContext
 ) -> RoundRebuilt:
     """Walk the round's logged lines (``ShoeInPlay.round``) through its game's deal script, in log
-    order, as the controller placed them. Raises ``CursorError`` if they do not fit the script."""
+    order, as the controller placed them (a misread card, logged null, is the card its
+    ``identified`` line names from there on). Raises ``CursorError`` if they do not fit the script."""
     cursor = RoundCursor(script, ctx)
     layout: Layout = {}
     decisions: dict[int, list[str]] = {s: [] for s in ctx.seats}
     settlement: list[dict[str, Any]] = []
+    misread: set[tuple[Any, Any]] = set()  # (device, event_no) of each misread card the procedure took
     for r in records[1:]:
         event = r["event"]
         if event == "dealt" or (event == "burned" and r.get("reason") not in _NOT_SCRIPT_BURNS):
-            card = int(parse_card(r["card"]))
+            card = None if r["card"] is None else int(parse_card(r["card"]))
             step = cursor.place(card)
             if step.to != r.get("to"):
                 where = f"seq {r.get('seq')}: {r['card']} was logged to {r.get('to')}"
                 raise CursorError(f"{where}; the procedure puts it to {step.to}")
             if not step.burn:
                 lay(layout, step.to, card, step.face_up)
+            if card is None:
+                misread.add((r.get("device"), r.get("event_no")))
+        elif event == "identified" and (r.get("device"), r.get("event_no")) in misread:
+            misread.discard((r.get("device"), r.get("event_no")))
+            card = int(parse_card(r["card"]))
+            step = cursor.identify(card)
+            held = next((entry for entry in layout.get(step.to, ()) if entry[0] is None), None)
+            if held is not None:
+                held[0] = card
         elif event == "decision":
             asked = cursor.decide(r["seat"], r["decision"])
             if not asked.banker:
