@@ -5,16 +5,21 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
+from fakedevice import FakeDevice
+from tablectl.drivers import events as ev
+from tablectl.drivers.shoe import ShoeDriver
 from tablectl.drivers.transport_serial import SerialTransport
 from tablectl.simulators.factory import build_device
 from tablectl.simulators.serving.pty import PtyServer
 
 from tablectl.cards import text
 from tablectl.cli import main
+from tablectl.pytest_plugin import DeviceEvents
 
 
 def watch(*args: str):
@@ -55,6 +60,29 @@ def test_watch_json_gives_type_event_no_and_card_text(shoe) -> None:
     first, second = (json.loads(line) for line in result.stdout.splitlines())
     assert first == {"type": "card_drawn", "event_no": 2, "card": None}
     assert second["type"] == "card_drawn" and second["event_no"] == 3 and len(second["card"]) == 2
+
+
+def test_watch_on_a_shoe_a_table_used_shows_its_next_card_and_no_events_lost() -> None:
+    device = FakeDevice()
+    with PtyServer(device) as server:
+        dealt = DeviceEvents()
+        table = ShoeDriver("shoe", SerialTransport(server.address), dealt, answer_timeout=0.5)
+        try:
+            table.start()
+            for _ in range(4):
+                device.add(lambda n: ev.CardDrawn(n, n))
+            dealt.wait_for(lambda es: len(es) == 4)
+            table.persisted(4)  # the table logged them: the device forgets them
+            deadline = time.monotonic() + 5.0
+            while device.persisted_upto < 4:
+                assert time.monotonic() < deadline, "the device never heard PERSISTED(4)"
+                time.sleep(0.01)
+        finally:
+            table.stop()
+        device.add(lambda n: ev.CardDrawn(n, 51), send=False)  # drawn after the table stopped
+        result = watch("shoe", server.address, "--count", "1", "--answer-timeout", "0.5")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == ["#5 card_drawn AC"]
 
 
 def test_an_address_that_does_not_exist_is_exit_4() -> None:

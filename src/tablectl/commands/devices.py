@@ -1,9 +1,10 @@
 """``tablectl devices``: list the serial ports and tablectl USB devices; watch a device's events.
 
-``devices watch DRIVER ADDRESS`` connects like the controller does (HELLO, REPLAY_FROM) and prints
-each event as it arrives. It never sends PERSISTED: watching must not make a device forget events
-the controller has not logged. Device trouble is one line, ``tablectl: <address>: <reason>``,
-exit 4.
+``devices watch DRIVER ADDRESS`` connects like the controller does (HELLO, REPLAY_FROM; without
+``--resume-after``, a device a table already used is taken where its events begin, not reported
+as having lost the events before) and prints each event as it arrives. It never sends
+PERSISTED: watching must not make a device forget events the controller has not logged. Device
+trouble is one line, ``tablectl: <address>: <reason>``, exit 4.
 
 Strings a device reports reach the terminal only as printable text (``messages.printable``: the
 protocol decoder applies it to every string of a message; the port listing applies it to the USB
@@ -217,6 +218,7 @@ def watch(driver: str, address: str, count: int | None, as_json: bool, resume_af
             address,
             sink,
             resume_after=resume_after,
+            adopt=resume_after == 0,  # a used device is taken where its events begin, as the table does
             answer_timeout=answer_timeout,
         )
     except UnknownDriver as e:
