@@ -101,8 +101,10 @@ class TableRuntime:
         # a simulator made now holds no shoe, nor a backlog of old events: only a real device, or a
         # simulator kept across the restart, still has the shoe in play and the rest of its backlog
         keeps_shoe = not self.simulate or cfg.card_device in self.sims
-        if not keeps_shoe:
-            state = replace(state, shoe=None, not_resumed=None)
+        if not keeps_shoe and state.shoe is not None:
+            shoe = state.shoe
+            in_play = f"; round {shoe.round[0].get('round')} in play is for the supervisor" if shoe.round else ""
+            state = replace(state, shoe=None, not_resumed=f"shoe {shoe.shoe}: a new simulator holds no shoe{in_play}")
         if self.simulate:
             state = replace(state, backlog={name: last for name, last in state.backlog.items() if name in self.sims})
         controller = TableController(cfg, self.log, first_round=state.last_round + 1, resumed=state, demo_supervisor=self.demo_supervisor)
