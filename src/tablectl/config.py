@@ -62,6 +62,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
+from tablectl.cards import DECK_SIZE
 from tablectl.checks import (
     REQUIRED,
     Check,
@@ -573,7 +574,25 @@ class TableConfig:
             problem = _rule_number_problem(rules)
             if problem is not None:
                 raise _KeyError(self._rule_key(problem[0]), problem[1])
+        self._check_cap()
         self._check_limits()
+
+    def _check_cap(self) -> None:
+        """The penetration cap leaves a card to deal a round after the shuffle's burns (a
+        continuous shuffler has no cap)."""
+        if self.card_driver == "csm":
+            return
+        size = self.decks * DECK_SIZE
+        burns = self.game_def.shuffle_burns(self.procedure_rules)
+        cards = math.floor(size * self.penetration_cap + 1e-9)  # as tablectl.table.procedure.penetration.cap_cards
+        if cards > burns:
+            return
+        least = math.ceil((burns + 1) * 1000 / size) / 10  # percent, one decimal, rounded up
+        after = f" after the shuffle's {burns} burn(s)" if burns else ""
+        raise _KeyError(
+            "penetration_cap",
+            f"{self.penetration_cap * 100:g}%: a cap of {cards} of the {size} cards leaves no card to deal a round{after}; at least {least:g}%",
+        )
 
     def _check_limits(self) -> None:
         """Each ``[limits.BET]`` names a bet of the game, its minimum is not above its maximum, both

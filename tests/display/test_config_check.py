@@ -69,6 +69,11 @@ def test_zero_penetration_cap_is_refused(tmp_path: Path) -> None:
     assert_one_line_error(write(tmp_path, VALID.replace("penetration_cap = 90", "penetration_cap = 0")), "penetration_cap", "above 0")
 
 
+def test_a_penetration_cap_that_leaves_no_card_for_a_round_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, VALID.replace("penetration_cap = 90", "penetration_cap = 0.1"))
+    assert_one_line_error(path, "penetration_cap", "0.1%: a cap of 0 of the 312 cards leaves no card to deal a round")
+
+
 @pytest.mark.parametrize(
     ("address", "reason"),
     [

@@ -80,6 +80,15 @@ def test_a_cap_above_100_percent(tmp_path):
     assert ": penetration_cap: 120%" in error(tmp_path, "penetration_cap = 90", "penetration_cap = 120")
 
 
+@pytest.mark.parametrize(("cap", "cards"), [("0.1", 0), ("1e-300", 0), ("0.5", 1)])
+def test_a_cap_that_leaves_no_card_for_a_round_after_the_shuffle_burn_is_refused(tmp_path, cap, cards):
+    message = error(tmp_path, "penetration_cap = 90", f"penetration_cap = {cap}")
+    assert message.endswith(
+        f": penetration_cap: {cap}%: a cap of {cards} of the 312 cards leaves no card to deal a round "
+        "after the shuffle's 1 burn(s); at least 0.7%"
+    )
+
+
 @pytest.mark.parametrize("address", ["ttyUSB0", "socket://host", "socket://host:99999", "usb:xyz:1", "ftp://x:1"])
 def test_an_address_that_cannot_be_parsed(tmp_path, address):
     assert ": devices.shoe.address: " in error(tmp_path, "/dev/ttyUSB0", address)
