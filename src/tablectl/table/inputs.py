@@ -2,8 +2,10 @@
 
 Each input is a small frozen value put in the controller's inbox (``TableController.submit``);
 the controller's thread applies it in arrival order with the device events and completes the
-caller's future: with None when taken, with ``InputRejected`` (one line: why) when not. Every
-input, taken or not, is logged (``"event": "input"``).
+caller's future: with None when taken, with ``InputRejected`` (one line: why) when not. A dealer
+input taken is logged as what it did (``round_started``, ``decision``, ``identified``,
+``resolved``, ...), one refused as ``input_rejected`` (the input's name from ``INPUT_NAMES``, its
+fields and why); there is no line for the input itself. ``Snapshot`` only reads the table.
 """
 
 from __future__ import annotations
