@@ -62,7 +62,7 @@ WHAT_TO_DO: dict[str, str] = {
     MISREAD: "The device could not read a card. Dealer: identify it; then the supervisor resolves.",
     SETTLEMENT_FAILED: "The round could not be settled. Supervisor: settle by hand, or void the round.",
     EVENTS_LOST: "Device events were lost for good. Supervisor: reconcile the layout with the device; void if in doubt.",
-    BAD_EVENT: "The device sent an event it never issued (a corrupted frame?); it was dropped. Supervisor: check the device's cable; reconcile the layout with the device.",
+    BAD_EVENT: "The device sent an event that cannot be taken (never issued, or unreadable); it was dropped. Supervisor: check the device's cable; reconcile the layout with the device.",
 }
 
 
