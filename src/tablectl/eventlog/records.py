@@ -196,7 +196,8 @@ SCHEMA: dict[str, Fields] = {
         "house_rules": (OBJECT, OPTIONAL), "pay_tables": (OBJECT, OPTIONAL),
         "supervisors": (STR_LIST, OPTIONAL), "demo_supervisor": (BOOL, OPTIONAL),
     },
-    "table_stopped": {"reason": (STR, REQUIRED), "round": (OPT_INT, OPTIONAL), "signal": (OPT_STR, OPTIONAL)},
+    "table_stopped": {"reason": (STR, REQUIRED), "round": (OPT_INT, OPTIONAL), "signal": (OPT_STR, OPTIONAL),
+                      "detail": (OPT_STR, OPTIONAL)},
     "alarm": {"kind": (STR, REQUIRED), "round": (OPT_INT, OPTIONAL), "penetration": (OPT_NUM, OPTIONAL)},
     "internal_error": {"error": (STR, OPTIONAL), "what": (STR, OPTIONAL)},
     "supervisor_refused": {

@@ -751,8 +751,8 @@ class TableCore(lc.LifecycleModel):
     # ============================================================== dealer inputs
 
     def handle_input(self, inp: Any) -> None:
-        """One dealer input; raises ``InputRejected`` when the table cannot take it now.
-        Every input is logged, taken or not."""
+        """One dealer input; raises ``InputRejected`` when the table cannot take it now (logged
+        as ``input_rejected`` with why; a taken input is logged by what it does)."""
         name = INPUT_NAMES[type(inp)]
         handler = self._inputs[type(inp)]
         try:
