@@ -117,6 +117,16 @@ def start_page(args: list[str], env: dict[str, str], timeout: float = 30.0) -> P
     return Page(proc, url, broker)
 
 
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Any]:
+    """A ``nats-server`` with JetStream of the test's own (``tablectl.pit.nats.LocalBroker``)."""
+    from tablectl.pit.nats import LocalBroker
+
+    b = LocalBroker(tmp_path / "broker").start()
+    yield b
+    b.stop()
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's Chromium, headless (skipped where it is not installed). One per test file: while

@@ -37,7 +37,7 @@ def page() -> Iterator[Served]:
     dealer's id an HTML payload)."""
     served = Served(build(PitConfig(url=NO_BROKER, interval=0.05), edges=edges, findings=FloorFindings(None)))
     a, b, x = Log("A"), Log("B"), Log("X")
-    served.take(started(a) + a_round(a, 1, net=-400) + started(b) + started(x) + [x("dealer_change", dealer=PAYLOAD)])
+    served.take(started(a) + a_round(a, 1, net=-400) + started(b) + started(x) + [x("dealer_change", dealer=PAYLOAD, burns_due=0)])
     served.a_log = a  # type: ignore[attr-defined]
     yield served
     served.stop()
@@ -159,7 +159,7 @@ def test_health_counts_the_tables_the_lines_and_the_lines_refused(page: Served) 
     before = orjson.loads(page.get("/healthz").body)
     assert (before["tables"], before["broker"]) == (3, False)
     assert "broker unreachable" in before["feed"]
-    record = Log("B")("dealer_change", dealer="d")
+    record = Log("B")("dealer_change", dealer="d", burns_due=0)
     page.on_loop(lambda: page.pit.feed.take("tablectl.A.log", orjson.dumps(record)))  # B's line on A's subject
     after = orjson.loads(page.get("/healthz").body)
     assert (after["refused"], after["lines"], after["tables"]) == (before["refused"] + 1, before["lines"], 3)

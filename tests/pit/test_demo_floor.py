@@ -129,10 +129,11 @@ def test_html_in_a_dealer_id_a_player_id_or_a_supervisors_note_is_shown_as_text(
     page, _, _ = demo
     ts = time.strftime("%Y-%m-%dT%H:%M:%S.000000Z", time.gmtime())
     lines = [
-        {"event": "table_started", "game": "one-card-poker", "decks": 6, "seats": 7, "house_rules": {}, "pay_tables": {}},
-        {"event": "dealer_change", "dealer": PAYLOAD},
-        {"event": "round_started", "round": 1, "seats": [1], "wagers": {"1": {"primary": 100}}, "dealer": PAYLOAD,
-         "players": {"1": PAYLOAD}},
+        {"event": "table_started", "game": "one-card-poker", "decks": 6, "cap": 0.75, "seats": 7, "source": "shoe",
+         "source_kind": "shoe", "house_rules": {}, "pay_tables": {}},
+        {"event": "dealer_change", "dealer": PAYLOAD, "burns_due": 0},
+        {"event": "round_started", "round": 1, "seats": [1], "wagers": {"1": {"primary": 100}}, "banker": None,
+         "banker_stake": None, "shoe": 1, "dealer": PAYLOAD, "last_round": False, "players": {"1": PAYLOAD}},
         {"event": "violation", "kind": "too_many_cards", "round": 1, "detail": PAYLOAD},
         {"event": "resolved", "supervisor": PAYLOAD, "note": PAYLOAD, "violations": [4], "kinds": ["too_many_cards"]},
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import orjson
+import pytest
 
 from tablectl.pit.feed import Client, Feed, Hub
 from tablectl.pit.rounds import RoundBook
@@ -121,3 +122,38 @@ def test_the_publishers_status_shows_on_the_tile() -> None:
     f.take_status("tablectl.A.status", orjson.dumps({"table": "A", "published_seq": 4, "log_seq": 6, "connected": False,
                                                      "unreachable_s": 190}))
     assert "publishing: 2 lines behind, broker unreachable 3 min" in hub.views.tile("A")
+
+
+def test_a_line_whose_field_has_another_type_than_the_table_writes_is_refused_and_counted() -> None:
+    floor, _hub, f = parts()
+    log = Log("A")
+    feed(f, started(log) + a_round(log, 1))
+    forged = {**log("settled", round=1, seat=2, bet="primary", stake=1000, outcome="lose", pays=""), "net": "x"}
+    f.take("tablectl.A.log", orjson.dumps(forged))
+    t = floor.tables["A"]
+    assert (f.refused, t.last_seq, t.day.win) == (1, forged["seq"] - 1, 500)  # type: ignore[union-attr]
+
+
+def test_a_fragment_that_fails_to_render_is_logged_once_and_every_other_update_goes_out(
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    _floor, hub, f = parts()
+    a, b = Log("A"), Log("B")
+    feed(f, started(a) + started(b))
+    floor_page, b_page = hub.join(None), hub.join("B")
+    events(floor_page), events(b_page)
+    layout = hub.views.layout
+
+    def broken(table: str) -> str:
+        if table == "B":
+            raise ValueError("cannot render")
+        return layout(table)
+
+    monkeypatch.setattr(hub.views, "layout", broken)
+    for n in (1, 2):
+        feed(f, a_round(a, n)[:3] + a_round(b, n)[:3])
+        hub.flush()
+        tiles = dict(next(e for e in events(floor_page) if e[0] == "tiles")[1]["tiles"])
+        assert all(f'data-round="{n}"' in tiles[t] for t in "AB")
+        assert [kind for kind, _ in events(b_page)] == ["tile", "rounds"]
+    failures = [r for r in caplog.records if r.exc_info]
+    assert len(failures) == 1 and "layout of B" in failures[0].getMessage()

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, Self
 
 import nats
 import orjson
-import pytest
 
 from tablectl.live.stream import alarm_subject, status_subject
 from tablectl.pit.feed import Feed
@@ -21,13 +19,6 @@ from tablectl.pit.rounds import RoundBook
 from tablectl.pit.state import Floor
 
 from .test_state import Log, a_round, started
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[LocalBroker]:
-    b = LocalBroker(tmp_path / "broker").start()
-    yield b
-    b.stop()
 
 
 async def publish(url: str, records: list[dict[str, Any]]) -> None:

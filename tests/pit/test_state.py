@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
+from tablectl.eventlog.records import Envelope, from_dict, read_line
 from tablectl.pit.state import Floor, epoch
 from tablectl.table.procedure.validation import WHAT_TO_DO
 
@@ -11,7 +14,8 @@ T0 = "2026-05-01T21:00:00.000000Z"
 
 
 class Log:
-    """Records of one table, numbered and timed as the table writes them."""
+    """Records of one table, numbered and timed as the table writes them (each a dict, the line's
+    JSON; :func:`typed` reads it as the feed does)."""
 
     def __init__(self, table: str = "T1", start: str = T0) -> None:
         self.table, self.seq, self.t = table, 0, epoch(start)
@@ -25,30 +29,39 @@ class Log:
         return {"seq": self.seq, "event": event, "ts": ts, "table": self.table, **fields}
 
 
+def typed(record: dict[str, Any]) -> Envelope:
+    """A line as the feed reads it (the log's typed schema)."""
+    return from_dict(record)
+
+
 def started(log: Log) -> list[dict[str, Any]]:
     return [
         log("log_opened", previous=None),
-        log("table_started", game="one-card-poker", decks=6, seats=7, source="shoe", source_kind="shoe",
+        log("table_started", game="one-card-poker", decks=6, cap=0.75, seats=7, source="shoe", source_kind="shoe",
             house_rules={"dp_declines_war": "push"}, pay_tables={}),
-        log("state", to="idle", round=None),
-        log("dealer_change", dealer="dealer-7"),
-        log("shoe_loaded", shoe=1, decks=6, cards=312, deck_ok=True),
-        log("state", to="ready", round=None),
+        log("state", to="idle", round=None, **{"from": "offline"}),
+        log("dealer_change", dealer="dealer-7", burns_due=0),
+        log("shoe_loaded", shoe=1, decks=6, cards=312, deck_ok=True, device="shoe", event_no=1),
+        log("state", to="ready", round=None, **{"from": "idle"}),
     ]
 
 
 def a_round(log: Log, n: int, net: int = -500) -> list[dict[str, Any]]:
+    def dealt(card: str, to: str, face: str, penetration: float) -> dict[str, Any]:
+        return log("dealt", card=card, to=to, face=face, round=n, shoe=1, penetration=penetration, device="shoe",
+                   event_no=3 * n + int(penetration * 100))
+
     return [
         log("round_started", round=n, seats=[2, 5], wagers={"2": {"primary": 1000}, "5": {"primary": 500, "tie": 100}},
-            banker=1, banker_stake=100000, dealer="dealer-7"),
-        log("state", to="in_round", round=n),
-        log("dealt", card="TC", to="seat:2", face="up", round=n, penetration=0.01),
-        log("dealt", card="QS", to="seat:5", face="up", round=n, penetration=0.02),
-        log("dealt", card="9H", to="dp", face="down", round=n, penetration=0.03),
+            banker=1, banker_stake=100000, shoe=1, dealer="dealer-7", last_round=False),
+        log("state", to="in_round", round=n, **{"from": "ready"}),
+        dealt("TC", "seat:2", "up", 0.01),
+        dealt("QS", "seat:5", "up", 0.02),
+        dealt("9H", "dp", "down", 0.03),
         log("settled", round=n, seat=2, bet="primary", stake=1000, outcome="lose", pays="", net=net),
-        log("state", to="settling", round=n),
+        log("state", to="settling", round=n, **{"from": "in_round"}),
         log("round_ended", round=n, complete=True),
-        log("state", to="ready", round=n),
+        log("state", to="ready", round=n, **{"from": "settling"}),
     ]
 
 
@@ -56,7 +69,7 @@ def floor_of(*records: list[dict[str, Any]]) -> Floor:
     f = Floor()
     for batch in records:
         for r in batch:
-            f.apply(r)
+            f.apply(typed(r))
     return f
 
 
@@ -101,15 +114,15 @@ def test_a_face_down_card_stays_hidden_on_the_layout_until_revealed() -> None:
     f = floor_of(started(log), a_round(log, 1)[:5])
     lay = f.tables["T1"].layout
     assert lay is not None and dict(lay.others()) == {"dp": [None]}
-    f.apply(log("revealed", round=1, to="dp", cards=["9H"]))
+    f.apply(typed(log("revealed", round=1, to="dp", cards=["9H"])))
     assert dict(lay.others()) == {"dp": ["9H"]}
 
 
 def test_a_violation_holds_the_table_with_why_and_what_to_do() -> None:
     log = Log()
     f = floor_of(started(log), a_round(log, 1)[:3])
-    f.apply(log("violation", kind="burn_missing", round=1, detail="the shuffle's burn was not drawn"))
-    f.apply(log("state", to="held", round=1))
+    f.apply(typed(log("violation", kind="burn_missing", round=1, detail="the shuffle's burn was not drawn")))
+    f.apply(typed(log("state", to="held", round=1, **{"from": "in_round"})))
     t = f.tables["T1"]
     kind, status, todo = t.status(t.last_heard)
     assert kind == "held"
@@ -121,8 +134,8 @@ def test_a_violation_holds_the_table_with_why_and_what_to_do() -> None:
 def test_an_alarm_lists_the_table_time_what_happened_and_what_to_do_newest_first() -> None:
     a, b = Log("A"), Log("B")
     f = floor_of(started(a), started(b))
-    f.apply(a("violation", kind="too_many_cards", round=3, detail="a card the round does not need"))
-    f.apply(b("violation", kind="penetration_cap", round=9, detail="past the cap"))
+    f.apply(typed(a("violation", kind="too_many_cards", round=3, detail="a card the round does not need")))
+    f.apply(typed(b("violation", kind="penetration_cap", round=9, detail="past the cap")))
     assert [(x.table, x.kind, x.what_to_do) for x in f.alarms] == [
         ("B", "penetration_cap", WHAT_TO_DO["penetration_cap"]),
         ("A", "too_many_cards", WHAT_TO_DO["too_many_cards"]),
@@ -133,8 +146,9 @@ def test_a_resolution_closes_the_alarm_with_the_supervisor_and_the_note() -> Non
     log = Log()
     f = floor_of(started(log))
     v = log("violation", kind="too_many_cards", round=1, detail="x")
-    f.apply(v)
-    f.apply(log("resolved", supervisor="pit-anna", note="card found under the shoe", violations=[v["seq"]], kinds=["too_many_cards"]))
+    f.apply(typed(v))
+    f.apply(typed(log("resolved", supervisor="pit-anna", note="card found under the shoe", violations=[v["seq"]],
+                      kinds=["too_many_cards"])))
     alarm = f.alarms[0]
     assert (alarm.open, alarm.resolved_by, alarm.note) == (False, "pit-anna", "card found under the shoe")
     assert f.tables["T1"].open_alarms() == ()
@@ -143,8 +157,8 @@ def test_a_resolution_closes_the_alarm_with_the_supervisor_and_the_note() -> Non
 def test_a_device_fault_says_what_the_attendant_must_do() -> None:
     log = Log()
     f = floor_of(started(log))
-    f.apply(log("fault", fault="jam", cleared=False, detail="card jammed", device="shoe"))
-    f.apply(log("state", to="device_fault", round=None))
+    f.apply(typed(log("fault", fault="jam", cleared=False, detail="card jammed", device="shoe", event_no=9)))
+    f.apply(typed(log("state", to="device_fault", round=None, **{"from": "ready"})))
     kind, status, todo = f.tables["T1"].status(f.tables["T1"].last_heard)
     assert (kind, todo) == ("fault", "Clear the device fault (attendant).")
     assert "card jammed" in status
@@ -161,9 +175,9 @@ def test_a_table_heard_nothing_from_for_30_seconds_is_silent() -> None:
 def test_a_stopped_table_says_so_until_it_writes_again() -> None:
     log = Log()
     f = floor_of(started(log))
-    f.apply(log("table_stopped", reason="stop", round=None))
+    f.apply(typed(log("table_stopped", reason="stop", round=None)))
     assert f.tables["T1"].status(f.tables["T1"].last_heard)[0] == "stopped"
-    f.apply(log("log_opened", previous="x"))
+    f.apply(typed(log("log_opened", previous="x")))
     assert f.tables["T1"].status(f.tables["T1"].last_heard)[0] != "stopped"
 
 
@@ -178,6 +192,22 @@ def test_a_new_day_starts_the_figures_again() -> None:
     log = Log(start="2026-05-01T23:59:50.000000Z")
     f = floor_of(started(log), a_round(log, 1))
     log.t += 60
-    f.apply_all(a_round(log, 2))
+    f.apply_all(map(typed, a_round(log, 2)))
     day = f.tables["T1"].day
     assert day is not None and (day.date, day.rounds, day.handle) == ("2026-05-02", 1, 1600)
+
+
+def test_a_well_typed_line_with_odd_values_is_taken_without_breaking_the_table() -> None:
+    log = Log()
+    f = floor_of(started(log))
+    line = orjson.dumps(log("table_started", game="one-card-poker", decks=6, cap=0.75, seats=7, source="shoe",
+                            source_kind="shoe", house_rules="deep", pay_tables={}))
+    deep = line.replace(b'"deep"', b'{"a":' * 300 + b"1" + b"}" * 300)  # deeper than orjson writes back
+    record = read_line(deep)
+    assert not isinstance(record, str), record
+    f.apply(record)
+    f.apply(typed(log("round_started", round=1, seats=[2], wagers={"²": {"primary": 100}, "2": {"primary": 1000}},
+                      banker=None, banker_stake=None, shoe=1, dealer="d", last_round=False, players={"²": "p"})))
+    f.apply_all(map(typed, a_round(log, 2)))
+    t = f.tables["T1"]
+    assert (t.rules, t.round, t.day.handle) == (None, 2, 1000 + 1600)  # type: ignore[union-attr]

@@ -3,7 +3,9 @@ open page.
 
 :class:`Feed` subscribes to every table's log subject (an ordered JetStream consumer from the
 start of the stream, then from the last message it took) and to the collector's alarm and the publishers' status subjects;
-each line goes to the floor state (``state.Floor``) and to review's rounds (``rounds.RoundBook``).
+each line is read with the log's typed schema (``tablectl.eventlog.records.read_line``) and goes
+to the floor state (``state.Floor``) and to review's rounds (``rounds.RoundBook``); a line that is
+not a record of the log (a field of another type than the table writes) is refused and counted.
 The broker going away is survived: the connection reconnects by itself, and on reconnecting (or
 when the stream is found ahead of what was delivered) the consumer is made again from the next
 stream sequence, so nothing is missed or taken twice (the state ignores a line it already has).
@@ -11,20 +13,23 @@ stream sequence, so nothing is missed or taken twice (the state ignores a line i
 :class:`Hub` fans out: every ``interval`` it renders each changed table's fragments once and
 queues them to every page that shows them (Server-Sent Events, ``app.py``), and once a second it
 looks for tables that fell silent. A page too slow to keep up is dropped; its browser reconnects
-and gets every fragment again.
+and gets every fragment again. A fragment that fails to render is logged (once, with its traceback)
+and left as the pages last had it; the others go on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
+from tablectl.eventlog.records import read_line
 from tablectl.pit import nats as pn
 from tablectl.pit.rounds import RoundBook
 from tablectl.pit.state import Floor
@@ -32,6 +37,9 @@ from tablectl.pit.views import Views
 
 #: events queued to one page before it counts as too slow and is dropped
 CLIENT_QUEUE = 2000
+
+log = logging.getLogger("tablectl.pit")
+T = TypeVar("T")
 
 
 @dataclass(eq=False)
@@ -69,6 +77,7 @@ class Hub:
         self.feed_text = "connecting to the stream"
         self._feed_changed = False
         self._kinds: dict[str, str] = {}
+        self._failing: set[tuple[str, str | None]] = set()  # fragments that failed to render (logged once)
         self.sent = 0
 
     def changed(self, table: str) -> None:
@@ -78,14 +87,39 @@ class Hub:
         if text != self.feed_text:
             self.feed_text, self._feed_changed = text, True
 
+    def _render(self, part: str, fn: Callable[..., T], table: str | None = None) -> T | None:
+        """``fn(table)`` (``fn()`` without a table), or None if it fails: logged with its traceback
+        the first time, and until it renders again the pages keep what they last had of it."""
+        what = (part, table)
+        try:
+            out = fn() if table is None else fn(table)
+        except Exception:  # one fragment that cannot be rendered must not stop the others
+            if what not in self._failing:
+                self._failing.add(what)
+                log.exception("pit: the %s of %s failed to render; the pages keep its last version", part,
+                              table or "the floor")
+            return None
+        self._failing.discard(what)
+        return out
+
+    def _kind(self, table: str) -> str:
+        """A table's tile kind (silent, dealing, ...)."""
+        return self.views.tile_of(table).kind
+
+    def _tile(self, table: str) -> tuple[str, str]:
+        """A table's tile kind and HTML."""
+        return self.views.tile_of(table).kind, self.views.tile(table)
+
     def join(self, table: str | None) -> Client:
         """A new page: queued every fragment it shows, then each change."""
         c = Client(table)
         c.put("feed", _event(text=self.feed_text))
         if table is None:
-            names = sorted(self.views.floor.tables)
-            c.put("tiles", _event(tiles=[(name, self.views.tile(name)) for name in names]))
-            c.put("alarms", _event(html=self.views.alarms()))
+            rendered = [(name, self._render("tile", self.views.tile, name)) for name in sorted(self.views.floor.tables)]
+            c.put("tiles", _event(tiles=[(name, html) for name, html in rendered if html is not None]))
+            alarms = self._render("alarms", self.views.alarms)
+            if alarms is not None:
+                c.put("alarms", _event(html=alarms))
         else:
             self._table_events(c, table)
         self.clients.add(c)
@@ -96,9 +130,10 @@ class Hub:
 
     def _table_events(self, c: Client, table: str) -> None:
         v = self.views
-        c.put("tile", _event(table=table, html=v.tile(table)))
-        c.put("layout", _event(html=v.layout(table)))
-        c.put("rounds", _event(html=v.rounds_of(table)))
+        for event, fn in (("tile", v.tile), ("layout", v.layout), ("rounds", v.rounds_of)):
+            html = self._render(event, fn, table)
+            if html is not None:
+                c.put(event, _event(table=table, html=html) if event == "tile" else _event(html=html))
 
     def flush(self) -> None:
         """Tell every page what changed since the last flush (each fragment rendered once)."""
@@ -107,7 +142,9 @@ class Hub:
             self._feed_changed = False  # what the silence watch compares with
             self.alarms_version = self.views.floor.alarms_version
             for table in dirty:
-                self._kinds[table] = self.views.tile_of(table).kind
+                kind = self._render("tile", self._kind, table)
+                if kind is not None:
+                    self._kinds[table] = kind
             return
         floor_clients = [c for c in self.clients if c.table is None]
         if self._feed_changed:
@@ -118,8 +155,10 @@ class Hub:
         if dirty:
             rendered = []
             for table in sorted(dirty):
-                self._kinds[table] = self.views.tile_of(table).kind
-                rendered.append((table, self.views.tile(table)))
+                tile = self._render("tile", self._tile, table)
+                if tile is not None:
+                    self._kinds[table] = tile[0]
+                    rendered.append((table, tile[1]))
             if floor_clients:  # every changed tile in one event: one message for the browser to handle
                 batch = _event(tiles=rendered)
                 for c in floor_clients:
@@ -127,25 +166,28 @@ class Hub:
             for table, html in rendered:
                 watchers = [c for c in self.clients if c.table == table]
                 if watchers:
-                    tile = _event(table=table, html=html)
-                    layout = _event(html=self.views.layout(table))
-                    rounds = _event(html=self.views.rounds_of(table))
+                    out = [("tile", _event(table=table, html=html))]
+                    for event, fn in (("layout", self.views.layout), ("rounds", self.views.rounds_of)):
+                        part = self._render(event, fn, table)
+                        if part is not None:
+                            out.append((event, _event(html=part)))
                     for c in watchers:
-                        c.put("tile", tile)
-                        c.put("layout", layout)
-                        c.put("rounds", rounds)
+                        for event, data in out:
+                            c.put(event, data)
             self.sent += len(rendered)
         if self.alarms_version != self.views.floor.alarms_version:
             self.alarms_version = self.views.floor.alarms_version
-            alarms = _event(html=self.views.alarms())
-            for c in floor_clients:
-                c.put("alarms", alarms)
+            html = self._render("alarms", self.views.alarms)
+            if html is not None:
+                alarms = _event(html=html)
+                for c in floor_clients:
+                    c.put("alarms", alarms)
 
     def look_for_silence(self) -> None:
         """Mark the tables whose tile kind changed with the passing of time (fell silent)."""
         for table in list(self.views.floor.tables):
-            kind = self.views.tile_of(table).kind
-            if self._kinds.get(table) != kind:
+            kind = self._render("tile", self._kind, table)
+            if kind is not None and self._kinds.get(table) != kind:
                 self._kinds[table] = kind
                 self.dirty.add(table)
 
@@ -171,7 +213,7 @@ class Feed:
         self.on_change, self.on_status = on_change, on_status
         self.last_stream_seq = 0
         self.lines = 0
-        self.refused = 0  # lines on one table's subject that name another table
+        self.refused = 0  # lines that are not records of the log, or that name another table than their subject
         self._resubscribe = asyncio.Event()
         self._sub: Any = None
         self.connected = False
@@ -179,24 +221,21 @@ class Feed:
     # ------------------------------------------------------------------ the lines
 
     def take(self, subject: str, data: bytes, stream_seq: int = 0) -> None:
-        """One message of a log subject (also what tests and the load bench call directly)."""
+        """One message of a log subject (also what tests and the load bench call directly). A line
+        that is not a record of the log as its typed schema reads it, or that names another table
+        than its subject does, is refused: counted, and nothing of it shown."""
         if stream_seq:
             if stream_seq <= self.last_stream_seq:
                 return
             self.last_stream_seq = stream_seq
-        table = pn.table_of(subject)
-        try:
-            rec = orjson.loads(data)
-        except orjson.JSONDecodeError:
+        rec = read_line(data)
+        if isinstance(rec, str) or rec.table != pn.table_of(subject):
             self.refused += 1
-            return
-        if not isinstance(rec, dict) or table is None or rec.get("table") != table:
-            self.refused += 1  # a line published on another table's subject is not that table's
             return
         self.lines += 1
         if self.floor.apply(rec):
-            self.rounds.feed(table, data)
-            self.on_change(table)
+            self.rounds.feed(rec.table, rec)
+            self.on_change(rec.table)
 
     def take_alarm(self, subject: str, data: bytes) -> None:
         """One message of an alarm subject (the collector's: a line refused, a gap, a fork)."""

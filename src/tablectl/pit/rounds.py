@@ -1,13 +1,14 @@
 """Each table's rounds of the day as review rebuilds them: its reconstruction (sessions, rounds,
 cards by position) and its replay through the game's deal script and the rules engine, fed one log
-line at a time, the same code ``tablectl review`` runs over a log's files."""
+record at a time (as the log's typed schema reads it), the same code ``tablectl review`` runs over
+a log's files."""
 
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
 
-from tablectl.eventlog.records import read_line
+from tablectl.eventlog.records import Envelope
 from tablectl.review.engine import RoundChecker
 from tablectl.review.model import RoundRecord
 from tablectl.review.reconstruct import Reconstructor
@@ -47,19 +48,14 @@ class TableRounds:
         self.builder = Reconstructor(None, keep_events=True)
         self.checker = RoundChecker(self.builder.out, None, True, self._take)
         self.builder.on_round = self.checker
-        self.unreadable = 0
         self.version = 0
 
     def _take(self, rnd: RoundRecord) -> None:
         self.rounds.append(summary(rnd))
         self.version += 1
 
-    def feed(self, line: bytes) -> None:
-        """One line of the table's log, in order."""
-        record = read_line(line)
-        if isinstance(record, str):  # not a record of the log: review would report it; the page skips it
-            self.unreadable += 1
-            return
+    def feed(self, record: Envelope) -> None:
+        """One record of the table's log, in order."""
         self.builder.feed([record])
 
     def today(self, date: str) -> list[RoundSummary]:
@@ -74,11 +70,11 @@ class RoundBook:
         self.keep = keep
         self.tables: dict[str, TableRounds] = {}
 
-    def feed(self, table: str, line: bytes) -> None:
+    def feed(self, table: str, record: Envelope) -> None:
         t = self.tables.get(table)
         if t is None:
             t = self.tables[table] = TableRounds(self.keep)
-        t.feed(line)
+        t.feed(record)
 
     def of(self, table: str) -> TableRounds | None:
         return self.tables.get(table)

@@ -1,7 +1,8 @@
 """The floor as the pit sees it, folded from log records (pure: no I/O, no clock of its own).
 
-:class:`Floor` takes each table's log records in order (:meth:`Floor.apply`, one parsed JSON line
-as the table wrote it, docs/events.md and docs/table.md) and keeps, per table, a :class:`TableState`:
+:class:`Floor` takes each table's log records in order (:meth:`Floor.apply`, one line as the
+log's typed schema reads it, ``tablectl.eventlog.records.read_line``: every field it reads has the
+type the table writes, docs/events.md and docs/table.md) and keeps, per table, a :class:`TableState`:
 the game, the lifecycle state, the dealer, penetration, the round in play laid out as the dealer
 sees it (face-down cards stay hidden until revealed), and the day's figures (handle, win, the
 stakes per wager that the approved math's expected hold is taken from, violations, holds). The
@@ -20,9 +21,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
 import orjson
 
 from tablectl.drivers import events as ev
+from tablectl.eventlog.records import Envelope
 from tablectl.table import lifecycle as lc
 from tablectl.table.alarms import Alarms
 from tablectl.table.procedure import validation as va
@@ -237,18 +240,16 @@ class Floor:
             t = self.tables[table] = TableState(table)
         return t
 
-    def apply_all(self, records: Iterable[Mapping[str, Any]]) -> set[str]:
+    def apply_all(self, records: Iterable[Envelope]) -> set[str]:
         """Apply records in order; the tables whose tile changed."""
-        return {r["table"] for r in records if self.apply(r)}
+        return {r.table for r in records if self.apply(r)}
 
-    def apply(self, rec: Mapping[str, Any]) -> bool:
+    def apply(self, record: Envelope) -> bool:
         """Take one log record of one table (in that table's log order). A record at or below the
         table's last seq is a repeat (a stream redelivering after a reconnect) and is ignored.
         True when the table's state changed."""
-        table = rec.get("table")
-        seq = rec.get("seq")
-        if not isinstance(table, str) or not isinstance(seq, int):
-            return False
+        table, seq = record.table, record.seq
+        rec: dict[str, Any] = msgspec.to_builtins(record)  # the handlers read it as the line's fields
         t = self.table(table)
         if seq <= t.last_seq:
             if not (seq == 1 and rec.get("event") == "log_opened"):
@@ -334,7 +335,10 @@ def _table_started(f: Floor, t: TableState, day: Day, rec: Mapping[str, Any]) ->
     t.source_kind = rec.get("source_kind") if isinstance(rec.get("source_kind"), str) else None
     hr, pt = rec.get("house_rules"), rec.get("pay_tables")
     t.rules = {"house_rules": hr, "pay_tables": pt} if isinstance(hr, dict) and isinstance(pt, dict) else None
-    t.rules_key = orjson.dumps(t.rules, option=orjson.OPT_SORT_KEYS).decode()
+    try:
+        t.rules_key = orjson.dumps(t.rules, option=orjson.OPT_SORT_KEYS).decode()
+    except orjson.JSONEncodeError:  # nested deeper than orjson writes: no rules a table writes
+        t.rules, t.rules_key = None, "null"
     t.stopped = False
     t.alarms = Alarms()
 
@@ -361,12 +365,12 @@ def _round_started(f: Floor, t: TableState, day: Day, rec: Mapping[str, Any]) ->
     raw = rec.get("wagers")
     if isinstance(raw, dict):
         for seat, bets in raw.items():
-            if isinstance(bets, dict) and str(seat).isdigit():
+            if isinstance(bets, dict) and str(seat).isdecimal():
                 wagers[int(seat)] = {str(b): v for b, v in bets.items() if type(v) is int}
     players = rec.get("players") if isinstance(rec.get("players"), dict) else {}
     seats = [s for s in rec.get("seats") or [] if type(s) is int]
     t.layout = Layout(n or 0, seats, wagers, _int(rec.get("banker")), _int(rec.get("banker_stake")),
-                      {int(k): str(v) for k, v in players.items() if str(k).isdigit()})
+                      {int(k): str(v) for k, v in players.items() if str(k).isdecimal()})
     day.rounds += 1
     if t.game is not None:
         stakes = day.stakes.setdefault((t.game, t.decks, t.rules_key), Counter())
@@ -453,7 +457,7 @@ def _violation(f: Floor, t: TableState, day: Day, rec: Mapping[str, Any]) -> Non
 def _resolved(f: Floor, t: TableState, day: Day, rec: Mapping[str, Any]) -> None:
     t.alarms.resolved()
     seqs = [s for s in rec.get("violations") or [] if type(s) is int]
-    f.resolved(t.table, seqs, str(rec.get("supervisor", "")), str(rec.get("note", "")))
+    f.resolved(t.table, seqs, str(rec.get("supervisor", "")), str(rec.get("note") or ""))
 
 
 def _fault(f: Floor, t: TableState, day: Day, rec: Mapping[str, Any]) -> None:
