@@ -53,6 +53,10 @@ from tablectl.table import inputs
 from tablectl.table.inputs import Resolve
 from tablectl.table.view import TableView
 
+#: seconds keys typed after a device action wait for the table to take what the device reported
+#: (an answer takes milliseconds; a device that is down never answers)
+DEVICE_WAIT = 2.0
+
 QUIT = "quit"
 STOPPED = "stopped"
 AUTOPLAY_DONE = "autoplay_done"
@@ -203,8 +207,10 @@ class LiveDisplay:
         autoplay: bool = False,
         hands: SimHands | None = None,
         throttle: Throttle | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.controller = controller
+        self.clock = clock
         self.throttle = throttle or Throttle()  # wrong credentials: a few tries, then a pause per id
         self.supervisors = dict(supervisors) if supervisors is not None else _supervisors_of(controller)
         self.hands = hands
@@ -226,6 +232,10 @@ class LiveDisplay:
         self._closed = False
         self.quit = False
         self.locked: str | None = None  # a supervisor id locked out, its time left on the status line
+        # keys typed while the table has not yet taken what the last device action made the
+        # simulated device report: applied, in order, once a view shows it taken
+        self.typed: list[str] = []
+        self._device_since: float | None = None  # when that action was done
 
     # the controller's thread calls this: it must never block
     def on_view(self, view: TableView) -> None:
@@ -267,7 +277,33 @@ class LiveDisplay:
         future.add_done_callback(lambda f: (self.replies.put((label, f.exception())), self.wake()))
 
     def key(self, name: str) -> None:
-        """Apply one key."""
+        """Apply one key; or, while the table has not yet taken what the last device action made
+        the simulated device report, keep it (``release`` applies it then): the next action is
+        chosen from the table's answer, never from the screen before it."""
+        if self.typed or self._awaiting():
+            self.typed.append(name)
+            return
+        self._apply(name)
+
+    def release(self) -> bool:
+        """Apply the kept keys the table's answer now allows (all of them, once ``DEVICE_WAIT``
+        seconds have passed without an answer: a device that is down); whether any was."""
+        applied = False
+        while self.typed and not self._awaiting():
+            self._apply(self.typed.pop(0))
+            applied = True
+        return applied
+
+    def _awaiting(self) -> bool:
+        """Whether the last device action still waits for the table's answer."""
+        if self._device_since is None:
+            return False
+        if self.hands is None or self.hands.answered(self.view) or self.clock() - self._device_since >= DEVICE_WAIT:
+            self._device_since = None
+            return False
+        return True
+
+    def _apply(self, name: str) -> None:
         result = k.handle_key(name, self.state, self.view)
         self.state = result.state
         action = result.action
@@ -281,6 +317,8 @@ class LiveDisplay:
                 return
             text, error = self.hands.step(self.view) if isinstance(action, k.DeviceStep) else self.hands.draw()
             self.state = self.state.with_status(text, error=error)
+            if not self.hands.answered(self.view):
+                self._device_since = self.clock()
         elif isinstance(action, k.SupervisorCheck):
             refused = self._check_supervisor(action.supervisor, action.secret, action.void_round)
             if refused is not None:
@@ -498,7 +536,7 @@ def run_live(
     if sim is not None and autoplay is not None:
         raise ValueError("a simulated device is worked by the virtual dealer or at the keys, not both")
     config = getattr(controller, "config", None)
-    hands = SimHands(sim, getattr(config, "card_driver", "shoe")) if sim is not None else None
+    hands = SimHands(sim, getattr(config, "card_driver", "shoe"), getattr(config, "card_device", None)) if sim is not None else None
     display = LiveDisplay(controller, supervisors=supervisors, autoplay=autoplay is not None, hands=hands)
     display.state = replace(display.state, supervisor_hint=supervisor_hint)
     if notice:
@@ -607,6 +645,7 @@ def run_live(
                     shown_alarms = view.alarms
                     dirty = True
                 dirty = display.drain() or dirty
+                dirty = display.release() or dirty
                 dirty = display.tick() or dirty
                 now = time.monotonic()
                 if dirty or resized.is_set() or now - last_draw > 1.0:

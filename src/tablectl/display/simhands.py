@@ -10,6 +10,10 @@ table expects (a way to make a mistake on purpose).
 
 The cards this helper draws from a continuous shuffler are remembered (the dealer holds them) so
 that they can be returned to it after the round; they are never shown.
+
+Each action is chosen from the table's prompt, so the next one must wait for the table to have
+taken what the last one made the device report: ``awaited`` is the highest event number it made
+the device issue, and ``answered(view)`` says whether a view already shows the table past it.
 """
 
 from __future__ import annotations
@@ -45,10 +49,19 @@ class SimHands:
     """Device actions on a simulator, chosen from the table's prompt. Each returns a status line
     and whether it is an error (the device refused, or nothing is asked of it)."""
 
-    def __init__(self, sim: SimDeviceLike, kind: str) -> None:
+    def __init__(self, sim: SimDeviceLike, kind: str, device: str | None = None) -> None:
         self.sim = sim
         self.kind = kind  # "shoe", "csm" or "shuffler"
+        self.device = device  # the table's name for the device (``TableView.processed``); None: not followed
         self.out: list[int] = []  # cards taken from a continuous shuffler, to go back into it
+        self.awaited = 0  # the highest event number an action made the device issue
+
+    def answered(self, view: TableView | None) -> bool:
+        """Whether ``view`` shows the table past every event the actions so far made the device
+        issue (always, for a device not followed)."""
+        if self.device is None or not self.awaited:
+            return True
+        return view is not None and view.processed.get(self.device, 0) >= self.awaited
 
     def step(self, view: TableView | None) -> tuple[str, bool]:
         """Do the next thing the table asks of the device."""
@@ -57,30 +70,30 @@ class SimHands:
         p = view.prompt
         try:
             if p.action == "load_shoe":
-                self.sim.load()
+                self._did(self.sim.load())
                 return "shoe loaded", False
             if p.action == "shuffle":
-                self.sim.start_shuffle()
+                self._did(self.sim.start_shuffle())
                 return "shuffling", False
             if p.action == "change_shoe":
                 return "take the shoe out first: C (shoe change), then Enter loads a new one", True
             if p.action == "deal":
                 if p.to and p.to[0] == "burn":
-                    self.sim.press_button(0)
-                    self._drawn(self.sim.draw())
+                    self._did(self.sim.press_button(0))
+                    self._did(self.sim.draw())
                     return "burn button, card drawn", False
-                self._drawn(self.sim.draw())
+                self._did(self.sim.draw())
                 return f"card drawn (to {p.to[0]})" if p.to else "card drawn", False
             if p.action == "packet":
-                self.sim.deliver_packet(p.count)
+                self._did(self.sim.deliver_packet(p.count))
                 return f"packet of {p.count} delivered", False
             if p.action == "discard":
-                self.sim.discard_rest()
+                self._did(self.sim.discard_rest())
                 return "rest of the deck discarded", False
             if p.action == "return_cards":
                 return self.give_back()
             if p.action == "clear_fault":
-                self.sim.clear_fault()
+                self._did(self.sim.clear_fault())
                 return "device fault cleared", False
         except Exception as e:  # noqa: BLE001 - a refusal from the device is shown, not raised
             return f"device: {e}", True
@@ -89,7 +102,7 @@ class SimHands:
     def draw(self) -> tuple[str, bool]:
         """Draw one card, whatever the table expects."""
         try:
-            self._drawn(self.sim.draw())
+            self._did(self.sim.draw())
         except Exception as e:  # noqa: BLE001
             return f"device: {e}", True
         return "card drawn", False
@@ -102,17 +115,18 @@ class SimHands:
         if not cards:
             return "no card of ours is out", True
         try:
-            self.sim.return_cards(cards)
+            self._did(self.sim.return_cards(cards))
         except Exception as e:  # noqa: BLE001
             self.out = cards + self.out
             return f"device: {e}", True
         return f"{len(cards)} card{'s' if len(cards) != 1 else ''} returned to the shuffler", False
 
-    def _drawn(self, events: Sequence[Any]) -> None:
-        if self.kind != "csm":
-            return
+    def _did(self, events: Sequence[Any]) -> None:
+        """What an action made the device issue: the table must take it before the next action;
+        a card drawn from a continuous shuffler is held for its return."""
         for e in events:
-            if isinstance(e, CardDrawn) and e.card is not None:
+            self.awaited = max(self.awaited, getattr(e, "event_no", 0) or 0)
+            if self.kind == "csm" and isinstance(e, CardDrawn) and e.card is not None:
                 self.out.append(e.card)
 
 
