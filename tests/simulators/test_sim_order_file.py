@@ -25,7 +25,7 @@ def _capped() -> None:
 
 def sim_with_order(order: Path | str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(SIM + ["shoe", "--pty", "--seed", "1", "--order", str(order)], capture_output=True, text=True,
-                          timeout=30, preexec_fn=_capped)
+                          timeout=30, preexec_fn=_capped, check=False)
 
 
 def test_an_order_file_that_is_a_device_is_refused_in_one_line_with_exit_2() -> None:
@@ -50,6 +50,6 @@ def test_an_order_file_too_large_to_be_a_card_order_is_refused_in_one_line_with_
     r = sim_with_order(order)
     assert (r.returncode, r.stdout) == (2, ""), r.stderr[-2000:]
     assert r.stderr.splitlines() == [
-        f"tablectl: cannot build the simulator: {order}: cannot read the card order file: "
-        f"larger than {MAX_ORDER_BYTES:,} bytes: not a card order file"
+        (f"tablectl: cannot build the simulator: {order}: cannot read the card order file: "
+         f"larger than {MAX_ORDER_BYTES:,} bytes: not a card order file")
     ]
