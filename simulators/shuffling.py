@@ -1,5 +1,5 @@
-"""Card orders for the simulated devices: uniform shuffles, Gilbert–Shannon–Reeds riffles, and
-explicit order files.
+"""Card orders for the simulated devices: uniform shuffles and Gilbert–Shannon–Reeds riffles
+(an explicit order file is read by ``simulators.factory.read_order``).
 
 ``ShuffleQuality`` lets the surveillance team's shuffle-quality analytics be tested against a
 machine known to be bad: a batch shuffler doing only a few GSR riffle passes over the previous
@@ -12,9 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from tablectl.cards import DECK_SIZE, cards
+from tablectl.cards import DECK_SIZE
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,14 +79,3 @@ def shuffled(deck: Sequence[int], rng: random.Random, quality: ShuffleQuality = 
 def full_shoe(decks: int) -> list[int]:
     """``decks`` full decks in new-deck order."""
     return [c for _ in range(decks) for c in range(DECK_SIZE)]
-
-
-def read_order_file(path: str | Path) -> list[int]:
-    """An explicit card order: whitespace-separated card texts, the first to come out first.
-
-    ``#`` starts a comment running to the end of its line.
-    """
-    tokens: list[str] = []
-    for line in Path(path).read_text().splitlines():
-        tokens += line.split("#", 1)[0].split()
-    return [int(c) for c in cards(tokens)]

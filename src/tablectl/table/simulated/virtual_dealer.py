@@ -489,7 +489,8 @@ class VirtualDealer:
         by_fault = bool(named or fired > self._faults_met or (content and {a.kind for a in view.alarms} <= CONTENT_HOLDS))
         if not self.report.mistakes and not by_fault:
             kinds = ", ".join(f"{a.kind} ({a.detail})" for a in view.alarms)
-            raise DealerError(f"round {view.round}: the table is held without a mistake of mine: {kinds}")
+            when = f"round {view.round}" if view.round else "between rounds"
+            raise DealerError(f"{when}: the table is held without a mistake of mine: {kinds}")
         void = any(a.kind == va.PENETRATION_CAP for a in view.alarms)
         note = "device fault met by the virtual dealer" if by_fault else "virtual dealer's mistake"
         self._input(self.controller.resolve(SUPERVISOR, note=note, void_round=void))
