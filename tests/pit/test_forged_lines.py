@@ -6,6 +6,7 @@ names, an honest table deals on, and both are shown as their own lines say."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -103,3 +104,29 @@ def test_a_line_whose_net_is_not_a_number_is_refused_and_every_page_keeps_updati
     finally:
         floor_view.close()
         table_view.close()
+
+
+def test_a_line_far_ahead_of_a_tables_seq_does_not_freeze_its_tile_and_is_an_alarm(broker: LocalBroker,
+                                                                                  page: Served) -> None:
+    honest, target = Log("A"), Log("B")
+    first = started(honest) + a_round(honest, 1) + started(target) + a_round(target, 1)
+    asyncio.run(publish(broker.url, first))
+    until_taken(page, len(first))
+    floor_view = Stream(page)
+    try:
+        rounds_shown(floor_view, {"A": 1, "B": 1})
+        forge(broker.url, {"seq": 1_000_000_000, "event": "state", "ts": "2099-01-01T00:00:00.000000Z", "table": "B",
+                           "from": "in_round", "to": "ready", "round": 1})
+        then = a_round(honest, 2) + a_round(target, 2) + a_round(target, 3)
+        asyncio.run(publish(broker.url, then))
+        assert rounds_shown(floor_view, {"A": 2, "B": 3}) == {"A": 2, "B": 3}
+    finally:
+        floor_view.close()
+    until_taken(page, len(first) + 1 + len(then))
+    body = page.get("/").body
+    alarm = body.split('data-table="B" data-kind="foreign_line"', 1)[1].split("</tr>", 1)[0]
+    assert "seq 1,000,000,000 (state)" in alarm
+    tile = re.search(r'<a class="tile [^>]*data-table="B".*?</a>', body, re.DOTALL)
+    assert tile is not None
+    assert 'data-kind="silent"' in tile[0]  # its last line is old: the table is not taken as heard in 2099
+    assert then[-1]["ts"][11:19] in tile[0]

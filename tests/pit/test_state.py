@@ -111,7 +111,9 @@ def test_no_math_no_expected_hold() -> None:
 
 def test_a_face_down_card_stays_hidden_on_the_layout_until_revealed() -> None:
     log = Log()
-    f = floor_of(started(log), a_round(log, 1)[:5])
+    first = started(log) + a_round(log, 1)[:5]
+    log.seq = first[-1]["seq"]  # the round goes on after its face-down card
+    f = floor_of(first)
     lay = f.tables["T1"].layout
     assert lay is not None and dict(lay.others()) == {"dp": [None]}
     f.apply(typed(log("revealed", round=1, to="dp", cards=["9H"])))
@@ -211,3 +213,59 @@ def test_a_well_typed_line_with_odd_values_is_taken_without_breaking_the_table()
     f.apply_all(map(typed, a_round(log, 2)))
     t = f.tables["T1"]
     assert (t.rules, t.round, t.day.handle) == (None, 2, 1000 + 1600)  # type: ignore[union-attr]
+
+
+FORGED = {"seq": 1_000_000_000, "event": "state", "ts": "2099-01-01T00:00:00.000000Z", "from": "in_round", "to": "ready"}
+
+
+def test_a_line_far_ahead_of_the_tables_seq_is_dropped_with_an_alarm_when_the_table_goes_on_from_its_own() -> None:
+    log = Log()
+    f = floor_of(started(log), a_round(log, 1))
+    assert f.apply(typed({**FORGED, "table": "T1"})) == []
+    genuine = a_round(log, 2) + a_round(log, 3)
+    f.apply_all(map(typed, genuine))
+    t = f.tables["T1"]
+    assert (t.round, t.day.rounds, t.last_seq, t.last_ts) == (3, 3, genuine[-1]["seq"], genuine[-1]["ts"])  # type: ignore[union-attr]
+    assert t.last_heard == epoch(genuine[-1]["ts"])
+    alarm = f.alarms[0]
+    assert (alarm.table, alarm.kind) == ("T1", "foreign_line")
+    assert "seq 1,000,000,000 (state)" in alarm.what and "not shown" in alarm.what
+
+
+def test_lines_missing_from_the_stream_are_an_alarm_and_the_table_goes_on_from_the_next() -> None:
+    log = Log()
+    lines = started(log) + a_round(log, 1)
+    f = floor_of(lines[:8] + lines[10:])  # seq 9 and 10 never came
+    t = f.tables["T1"]
+    assert (t.last_seq, t.day.rounds, t.state) == (lines[-1]["seq"], 1, "ready")  # type: ignore[union-attr]
+    assert [(a.kind, a.what) for a in f.alarms] == [
+        ("lines_missing", "seq 9 to 10 never came on the stream; the page goes on from seq 11")]
+
+
+def test_a_jump_of_two_forged_lines_is_undone_when_the_table_goes_on_from_where_it_was() -> None:
+    log = Log()
+    f = floor_of(started(log), a_round(log, 1))
+    f.apply(typed({**FORGED, "table": "T1"}))
+    f.apply(typed({**FORGED, "table": "T1", "seq": FORGED["seq"] + 1}))
+    f.apply_all(map(typed, a_round(log, 2)))
+    t = f.tables["T1"]
+    assert (t.round, t.last_seq) == (2, log.seq)
+    assert [a.kind for a in f.alarms] == ["foreign_line", "lines_missing"]
+
+
+def test_a_new_log_under_the_same_table_id_starts_the_tile_again() -> None:
+    old, new = Log(), Log()
+    f = floor_of(started(old), a_round(old, 1), a_round(old, 2), started(new), a_round(new, 1))
+    t = f.tables["T1"]
+    assert (t.round, t.last_seq, t.day.rounds, list(f.alarms)) == (1, new.seq, 1, [])  # type: ignore[union-attr]
+
+
+def test_a_line_stamped_in_the_future_counts_as_heard_when_it_was_taken() -> None:
+    log = Log()
+    f = floor_of(started(log))
+    taken_at = epoch(T0) + 60
+    f.apply(typed({**log("state", to="idle", round=None, **{"from": "ready"}), "ts": "2099-01-01T00:00:00.000000Z"}),
+            taken_at)
+    t = f.tables["T1"]
+    assert t.last_heard == taken_at
+    assert t.status(taken_at + 30)[0] == "silent"

@@ -233,8 +233,10 @@ class Feed:
             self.refused += 1
             return
         self.lines += 1
-        if self.floor.apply(rec):
-            self.rounds.feed(rec.table, rec)
+        taken = self.floor.apply(rec, time.time())
+        for r in taken:  # a line held aside comes with the one that followed it
+            self.rounds.feed(r.table, r)
+        if taken:
             self.on_change(rec.table)
 
     def take_alarm(self, subject: str, data: bytes) -> None:

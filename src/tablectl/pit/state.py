@@ -46,6 +46,11 @@ STOPPING_FAULT_NAMES = frozenset(k.name.lower() for k in (
 ALARM_ADVICE = {
     "past_last_round": "The round was started after the last round was announced: change the shoe after it.",
 }
+#: a line of a table's log that never came on the stream (the page's own alarm)
+MISSING_ADVICE = "Surveillance: compare the collector's copy with the table's log (tablectl review)."
+#: a line on a table's subject that the table's own lines do not go on from (the page's own alarm)
+FOREIGN_ADVICE = ("Surveillance: someone published on the table's log subject: check who may publish to the broker, "
+                  "and trust the collector's verified copy (tablectl review), not this page, for the table.")
 #: a fault as the display shows it (``tablectl.table.alarms.Alarms.views``)
 FAULT_ADVICE = Alarms(faults={("device", int(ev.FaultKind.JAM)): ""}).views()[0].what_to_do
 
@@ -156,7 +161,9 @@ class TableState:
     penetration: float | None = None
     last_seq: int = 0
     last_ts: str | None = None
-    last_heard: float | None = None  # epoch of last_ts
+    last_heard: float | None = None  # epoch of last_ts (no later than when the line was taken)
+    held: Envelope | None = None  # a line that does not follow last_seq, until the next one follows it
+    jumped_from: int | None = None  # last_seq before the last jump taken (a held line followed)
     alarms: Alarms = field(default_factory=Alarms)
     layout: Layout | None = None
     day: Day | None = None
@@ -240,26 +247,76 @@ class Floor:
             t = self.tables[table] = TableState(table)
         return t
 
-    def apply_all(self, records: Iterable[Envelope]) -> set[str]:
+    def apply_all(self, records: Iterable[Envelope], now: float | None = None) -> set[str]:
         """Apply records in order; the tables whose tile changed."""
-        return {r.table for r in records if self.apply(r)}
+        return {r.table for r in records if self.apply(r, now)}
 
-    def apply(self, record: Envelope) -> bool:
-        """Take one log record of one table (in that table's log order). A record at or below the
-        table's last seq is a repeat (a stream redelivering after a reconnect) and is ignored.
-        True when the table's state changed."""
+    def apply(self, record: Envelope, now: float | None = None) -> list[Envelope]:
+        """Take one record of a table's log, in the order the stream carries it; the records taken
+        (shown), in order: none, this one, or a held one and this one.
+
+        A record at or below the table's last seq is a repeat (a stream delivering again) and is
+        not taken. One that does not follow the last (a jump ahead, or a seq 1 opening a new log)
+        is held aside: when the next one follows it, both are taken (an honest gap: an alarm says
+        which lines are missing); when the table's lines go on from the last seq instead, the held
+        one was not the table's and is dropped, with an alarm naming the table and its seq. A jump
+        taken is undone the same way if the table's lines then go on from where they were before
+        it. ``now``: when the record was taken (seconds since the epoch); a table counts as heard
+        no later than that, whatever its ts says."""
+        t = self.table(record.table)
+        seq, held = record.seq, t.held
+        if held is not None and seq == held.seq + 1:
+            t.held = None
+            return [*self._jump(t, held, now), *self._take(record, now)]
+        back = t.jumped_from is not None and seq == t.jumped_from + 1
+        if seq == t.last_seq + 1 or back:
+            if held is not None:
+                t.held = None
+                self._dropped(t, held, record)
+            if back and seq != t.last_seq + 1:
+                self.external_alarm(t.table, record.ts, "foreign_line",
+                                    f"the lines taken after seq {seq - 1:,} (to seq {t.last_seq:,}) were not the "
+                                    f"table's: its own go on from seq {seq - 1:,}, and so does the page (its figures "
+                                    "may still hold what those lines said)", FOREIGN_ADVICE)
+                t.last_seq, t.jumped_from = seq - 1, None
+            return self._take(record, now)
+        if (seq <= t.last_seq and not _opens_log(record)) or (held is not None and seq == held.seq):
+            return []
+        if held is not None:
+            self._dropped(t, held, record)
+        t.held = record
+        return []
+
+    def _jump(self, t: TableState, held: Envelope, now: float | None) -> list[Envelope]:
+        """Take a held record the next one followed (an honest gap, or a new log)."""
+        before = t.last_seq
+        if before and held.seq > before + 1:
+            self.external_alarm(t.table, held.ts, "lines_missing",
+                                f"seq {before + 1:,} to {held.seq - 1:,} never came on the stream; the page "
+                                f"goes on from seq {held.seq:,}", MISSING_ADVICE)
+        taken = self._take(held, now)
+        self.tables[t.table].jumped_from = before or None
+        return taken
+
+    def _dropped(self, t: TableState, held: Envelope, record: Envelope) -> None:
+        """The alarm of a held record the next one did not follow."""
+        self.external_alarm(t.table, record.ts, "foreign_line",
+                            f"a line claiming to be seq {held.seq:,} ({_event(held)}) was not followed by the "
+                            f"table's own lines (the next is seq {record.seq:,}): not the table's, not shown",
+                            FOREIGN_ADVICE)
+
+    def _take(self, record: Envelope, now: float | None) -> list[Envelope]:
         table, seq = record.table, record.seq
         rec: dict[str, Any] = msgspec.to_builtins(record)  # the handlers read it as the line's fields
         t = self.table(table)
-        if seq <= t.last_seq:
-            if not (seq == 1 and rec.get("event") == "log_opened"):
-                return False
-            t = self.tables[table] = TableState(table)  # a new log under the same table id
-        t.last_seq, t.last_ts = seq, rec.get("ts")
+        if seq <= t.last_seq:  # a new log under the same table id (log_opened at seq 1)
+            t = self.tables[table] = TableState(table)
+        t.last_seq, t.last_ts = seq, record.ts
         try:
-            t.last_heard = epoch(t.last_ts) if isinstance(t.last_ts, str) else t.last_heard
+            heard = epoch(record.ts)
         except ValueError:
-            pass
+            heard = now if now is not None else t.last_heard
+        t.last_heard = heard if now is None or heard is None else min(heard, now)
         if t.stopped and rec.get("event") not in ("checkpoint", "table_stopped", "state"):
             t.stopped = False
         day = _day(t, rec)
@@ -268,7 +325,7 @@ class Floor:
             handler(self, t, day, rec)
         t.version += 1
         self.version += 1
-        return True
+        return [record]
 
     # ------------------------------------------------------------------ alarms
 
@@ -315,6 +372,14 @@ class Floor:
 
 
 # ---------------------------------------------------------------------- the handlers
+
+
+def _event(record: Envelope) -> str:
+    return str(getattr(record, "event", ""))  # each kind's Struct names its kind (tablectl.eventlog.records)
+
+
+def _opens_log(record: Envelope) -> bool:
+    return record.seq == 1 and _event(record) == "log_opened"
 
 
 def _int(x: Any) -> int | None:
