@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from types import SimpleNamespace
+
 import orjson
 import pytest
 
-from tablectl.pit.feed import Client, Feed, Hub
+from tablectl.pit.feed import Client, Feed, Hub, another_stream
 from tablectl.pit.rounds import RoundBook
 from tablectl.pit.state import Floor
 from tablectl.pit.views import Views
@@ -157,3 +160,14 @@ def test_a_fragment_that_fails_to_render_is_logged_once_and_every_other_update_g
         assert [kind for kind, _ in events(b_page)] == ["tile", "rounds"]
     failures = [r for r in caplog.records if r.exc_info]
     assert len(failures) == 1 and "layout of B" in failures[0].getMessage()
+
+
+def test_a_stream_created_at_another_time_or_ending_below_what_was_taken_is_another_stream() -> None:
+    def info(created: datetime | None, last_seq: int) -> SimpleNamespace:
+        return SimpleNamespace(created=created, state=SimpleNamespace(last_seq=last_seq))
+
+    then, later = datetime(2026, 5, 1, 21, tzinfo=UTC), datetime(2026, 5, 1, 22, tzinfo=UTC)
+    assert not another_stream(then, 100, info(then, 120))
+    assert not another_stream(None, 0, info(then, 5))
+    assert another_stream(then, 100, info(later, 120))
+    assert another_stream(then, 100, info(then, 40))

@@ -5,6 +5,7 @@ state, once each, and a broker that goes away and comes back loses nothing."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import time
 from collections.abc import Callable
 from typing import Any, Self
@@ -14,7 +15,7 @@ import orjson
 
 from tablectl.live.stream import alarm_subject, status_subject
 from tablectl.pit.feed import Feed
-from tablectl.pit.nats import LocalBroker, ensure_stream, log_subject, msg_id
+from tablectl.pit.nats import STREAM, LocalBroker, ensure_stream, log_subject, msg_id
 from tablectl.pit.rounds import RoundBook
 from tablectl.pit.state import Floor
 
@@ -127,5 +128,47 @@ def test_a_broker_that_goes_away_and_comes_back_loses_no_line_and_takes_none_twi
             await until(lambda: r.feed.last_stream_seq == len(first) + len(second), "the stream's last line")
             assert r.feed.lines == len(first) + len(second)
             assert r.status[-1] == "live from the stream"
+
+    asyncio.run(main())
+
+
+def test_a_broker_that_comes_back_with_an_empty_store_is_read_from_its_new_stream(broker: LocalBroker) -> None:
+    old, other = Log("S4"), Log("S5")
+    first = started(old) + a_round(old, 1) + a_round(old, 2)
+    second = a_round(old, 3) + started(other)  # fewer messages than the old stream held
+
+    async def main() -> None:
+        await publish(broker.url, first)
+        async with Running(broker.url) as r:
+            await until(lambda: r.feed.last_stream_seq == len(first), "the old stream's last line")
+            await asyncio.to_thread(broker.stop)
+            await until(lambda: not r.feed.connected, "the feed noticing the broker gone")
+            shutil.rmtree(broker.store)  # a new disk, or a new broker host
+            await asyncio.to_thread(broker.start)
+            await publish(broker.url, second)
+            await until(lambda: r.rounds_of("S4") == 3 and "S5" in r.floor.tables,
+                        "round 3 and table S5 from the new stream")
+            await until(lambda: r.feed.last_stream_seq == len(second), "the new stream's last line")
+            assert r.feed.lines == len(first) + len(second)
+            assert r.status[-1] == "live from the stream"
+
+    asyncio.run(main())
+
+
+def test_a_stream_deleted_and_made_anew_while_the_page_is_connected_is_read_from_its_start(broker: LocalBroker) -> None:
+    log = Log("S6")
+    first, second = started(log) + a_round(log, 1) + a_round(log, 2), a_round(log, 3)
+
+    async def main() -> None:
+        await publish(broker.url, first)
+        async with Running(broker.url) as r:
+            await until(lambda: r.feed.last_stream_seq == len(first), "the old stream's last line")
+            nc = await nats.connect(broker.url)
+            await nc.jetstream().delete_stream(STREAM)
+            await nc.close()
+            await publish(broker.url, second)
+            await until(lambda: r.rounds_of("S6") == 3, "round 3 from the new stream")
+            await until(lambda: r.feed.last_stream_seq == len(second), "the new stream's last line")
+            assert r.feed.lines == len(first) + len(second)
 
     asyncio.run(main())

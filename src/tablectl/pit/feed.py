@@ -8,7 +8,9 @@ to the floor state (``state.Floor``) and to review's rounds (``rounds.RoundBook`
 not a record of the log (a field of another type than the table writes) is refused and counted.
 The broker going away is survived: the connection reconnects by itself, and on reconnecting (or
 when the stream is found ahead of what was delivered) the consumer is made again from the next
-stream sequence, so nothing is missed or taken twice (the state ignores a line it already has).
+stream sequence, so nothing is missed or taken twice (the state ignores a line it already has); a
+stream made anew (a broker back with an empty store: created at another time, or ending below what
+was taken) is read from its start.
 
 :class:`Hub` fans out: every ``interval`` it renders each changed table's fragments once and
 queues them to every page that shows them (Server-Sent Events, ``app.py``), and once a second it
@@ -25,6 +27,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, TypeVar
 
 import orjson
@@ -204,6 +207,13 @@ class Hub:
             self.flush()
 
 
+def another_stream(created: datetime | None, taken: int, info: Any) -> bool:
+    """Whether the log stream ``info`` describes (``js.stream_info``) is not the one the lines taken
+    so far came from: created at another time than ``created`` (None: not known yet), or ending
+    below ``taken``, the last stream sequence taken from it."""
+    return (created is not None and info.created is not None and info.created != created) or info.state.last_seq < taken
+
+
 class Feed:
     """The stream's log lines and alarms into the floor state (see the module's docstring)."""
 
@@ -212,6 +222,7 @@ class Feed:
         self.url, self.floor, self.rounds, self.credentials = url, floor, rounds, credentials
         self.on_change, self.on_status = on_change, on_status
         self.last_stream_seq = 0
+        self._created: datetime | None = None  # when the stream read from was created
         self.lines = 0
         self.refused = 0  # lines that are not records of the log, or that name another table than their subject
         self._resubscribe = asyncio.Event()
@@ -294,6 +305,9 @@ class Feed:
         async def on_status(msg: Any) -> None:
             self.take_status(msg.subject, msg.data)
 
+        async def stream_info(js: Any) -> Any:
+            return await js.stream_info(await js.find_stream_name_by_subject(pn.log_subject("any")))
+
         nc = None
         while nc is None and not stop.is_set():
             try:
@@ -319,6 +333,10 @@ class Feed:
                     await self._drop()
                 if self._sub is None and nc.is_connected:
                     try:
+                        info = await stream_info(js)
+                        if another_stream(self._created, self.last_stream_seq, info):
+                            self.last_stream_seq = 0  # a stream made anew: its first message is new
+                        self._created = info.created
                         start = self.last_stream_seq + 1
                         config = api.ConsumerConfig(deliver_policy=api.DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=start)
                         self._sub = await js.subscribe(pn.LOG_SUBJECTS, cb=on_log, ordered_consumer=True, config=config,
@@ -329,18 +347,21 @@ class Feed:
                         self.on_status(f"waiting for the stream ({type(e).__name__})")
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(stop.wait(), 1.0)
-                # a consumer lost with a restarted broker delivers nothing: compare with the stream
+                # a consumer lost with a restarted broker, or left on a stream made anew, delivers
+                # nothing: compare with the stream
                 if self._sub is not None and nc.is_connected:
                     idle_checks += 1
                     if idle_checks >= 3:
                         idle_checks = 0
                         before = self.last_stream_seq
                         try:
-                            info = await js.stream_info(await js.find_stream_name_by_subject(pn.log_subject("any")))
-                            behind = info.state.last_seq > before
+                            info = await stream_info(js)
+                            anew, behind = another_stream(self._created, before, info), info.state.last_seq > before
                         except Exception:  # noqa: BLE001 - a check only: the next one may answer
-                            behind = False
-                        if behind:
+                            anew = behind = False
+                        if anew:
+                            self._resubscribe.set()
+                        elif behind:
                             await asyncio.sleep(1.0)
                             if self.last_stream_seq == before:
                                 self._resubscribe.set()
@@ -356,4 +377,4 @@ class Feed:
                 await sub.unsubscribe()
 
 
-__all__ = ["CLIENT_QUEUE", "Client", "Feed", "Hub"]
+__all__ = ["CLIENT_QUEUE", "Client", "Feed", "Hub", "another_stream"]
