@@ -147,11 +147,11 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
         from tablectl.review.report import html as report_html
 
         # whole or not at all, 0640 whatever the umask, never through a link; a full disk: exit 5
-        write_report(html_path, report_html.render(report, rounds=chosen).encode("utf-8"))
+        write_report(html_path, _utf8(report_html.render(report, rounds=chosen)).encode("utf-8"))
     if spool is not None:
         spool.write_report(report.head(), report.timings)
     elif as_json:
-        _write_stdout(lambda out: out.write(orjson.dumps(report.to_dict(rounds=chosen), option=orjson.OPT_INDENT_2) + b"\n"))
+        _write_stdout(lambda out: out.write(_json(report.to_dict(rounds=chosen)) + b"\n"))
     else:
         from tablectl.review.report import text as report_text
 
@@ -166,6 +166,27 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
         raise CommandError(f"integrity failure: {first}", EXIT_INTEGRITY)
     if report.anomalies:
         click.get_current_context().exit(EXIT_FINDINGS)
+
+
+def _utf8(value: Any) -> Any:
+    """*value* (a str, or lists and dicts of them) with every byte of a file name that is not UTF-8
+    (a surrogate escape, as ``os.fsdecode`` gives it, which neither JSON nor a UTF-8 page can
+    hold) written as a backslash escape (``ocp\\xff``); the rest as it was."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    if isinstance(value, dict):
+        return {_utf8(k): _utf8(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_utf8(v) for v in value]
+    return value
+
+
+def _json(value: Any) -> bytes:
+    """*value* as indented JSON, its file names of bytes that are not UTF-8 escaped (:func:`_utf8`)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2)
+    except TypeError:  # a str orjson refuses: a surrogate escape (else refused again below)
+        return orjson.dumps(_utf8(value), option=orjson.OPT_INDENT_2)
 
 
 def _spool_dir() -> str:
@@ -206,7 +227,7 @@ class _JsonRounds:
         return CommandError(f"{self.dir}: cannot hold the rounds of the JSON report: {e.strerror or e}", EXIT_STORAGE)
 
     def __call__(self, rnd: RoundRecord) -> None:
-        text = orjson.dumps(rnd.to_dict(), option=orjson.OPT_INDENT_2)
+        text = _json(rnd.to_dict())
         try:
             self.file.write((b",\n    " if self.count else b"    ") + text.replace(b"\n", b"\n    "))
         except OSError as e:  # a full disk under the temporary directory: the review stops here
@@ -224,7 +245,7 @@ class _JsonRounds:
         self.file.close()
 
     def _copy(self, head: dict[str, Any], timings: dict[str, float], out: IO[bytes]) -> None:
-        out.write(orjson.dumps(head, option=orjson.OPT_INDENT_2)[:-2])
+        out.write(_json(head)[:-2])
         if self.count:
             out.write(b',\n  "rounds": [\n')
             shutil.copyfileobj(self.file, out, 1 << 20)

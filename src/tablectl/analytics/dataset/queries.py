@@ -106,10 +106,16 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
     shipped, ``approved.default_path``); ``game_banks`` names who banks each game. ``progress``:
     told when game math that takes minutes is being computed. ``memory_limit``: DuckDB's
     (``SET memory_limit``, e.g. ``4GB``; None: DuckDB's default), :class:`LimitError` if DuckDB
-    cannot take it."""
+    cannot take it. A ``root`` whose path is not UTF-8 (which DuckDB cannot read) is a
+    :class:`DatasetError`."""
     if not root.is_dir() or not (root / MANIFESTS).is_dir():
         raise DatasetError(f"{root}: not a tablectl surveillance dataset (no {MANIFESTS}/; make one with tablectl export)")
     root = root.absolute()
+    try:
+        str(root).encode("utf-8")
+    except UnicodeEncodeError:
+        raise DatasetError(f"{root}: DuckDB reads only paths that are UTF-8, and this one is not: "
+                           "move the dataset to a folder whose name is UTF-8") from None
     parts = listed_parts(root, warn)
     con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
     if memory_limit is not None:
