@@ -104,10 +104,12 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
         trust = trust_for(files, keys, keyring_dir)
         anchors = None
         if anchor_path is not None and anchor_path.is_dir():
+            from tablectl.analytics.dataset.queries import check_dataset
             from tablectl.analytics.dataset.store import DatasetError
             from tablectl.analytics.dataset.store import anchors as dataset_anchors
 
             try:
+                check_dataset(anchor_path)
                 anchors = dataset_anchors(anchor_path)
             except DatasetError as e:
                 raise CommandError(str(e), EXIT_USAGE) from None

@@ -90,6 +90,13 @@ class LimitError(Exception):
     """A memory limit DuckDB cannot take (one line)."""
 
 
+def check_dataset(root: Path) -> None:
+    """Raise :class:`DatasetError` unless ``root`` is a folder that ``tablectl export`` made (it
+    holds ``_manifests/``)."""
+    if not root.is_dir() or not (root / MANIFESTS).is_dir():
+        raise DatasetError(f"{root}: not a tablectl surveillance dataset (no {MANIFESTS}/; make one with tablectl export)")
+
+
 def connect(root: Path, warn: Callable[[str], None] | None = None, approved: Approved | None = None,
             progress: Callable[[str], None] | None = None, memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB with a view per dataset of ``root`` over the files its manifests list
@@ -108,8 +115,7 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
     (``SET memory_limit``, e.g. ``4GB``; None: DuckDB's default), :class:`LimitError` if DuckDB
     cannot take it. A ``root`` whose path is not UTF-8 (which DuckDB cannot read) is a
     :class:`DatasetError`."""
-    if not root.is_dir() or not (root / MANIFESTS).is_dir():
-        raise DatasetError(f"{root}: not a tablectl surveillance dataset (no {MANIFESTS}/; make one with tablectl export)")
+    check_dataset(root)
     root = root.absolute()
     try:
         str(root).encode("utf-8")
