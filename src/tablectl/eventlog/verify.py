@@ -172,7 +172,9 @@ class VerifyReport:
 
 
 def resolve_paths(paths: Iterable[Path | str]) -> list[Path]:
-    """Expand directories into their log files (in number order); check files look like logs.
+    """Expand directories into their log files (in number order); check files look like logs. A
+    file named again (the same file by its resolved path: a folder and one of its files, a path
+    given twice) is kept once, where it came first.
 
     Raises :class:`LogInputError` for a missing path, a directory without log files (or with
     the logs of several tables), or a file that is not a log.
@@ -207,7 +209,10 @@ def resolve_paths(paths: Iterable[Path | str]) -> list[Path]:
             raise LogInputError(f"{path}: {exc.strerror}") from None
     if not out:
         raise LogInputError("no log files given")
-    return out
+    kept: dict[Path, Path] = {}
+    for f in out:
+        kept.setdefault(f.resolve(), f)
+    return list(kept.values())
 
 
 def log_table(files: Sequence[Path]) -> str | None:
