@@ -2,8 +2,9 @@
 limit, Ctrl-C or SIGTERM (which Python handles only in the main thread, and not while DuckDB holds
 it) interrupts the query (``con.interrupt()``) and the command stops at once.
 
-``tablectl query`` runs its SQL through :func:`within`; the memory limit is DuckDB's own
-(``SET memory_limit``, set by ``queries.connect``).
+``tablectl query`` runs its SQL through :func:`within`, ``queries.connect`` its views and
+``tablectl floor`` its report; the memory limit is DuckDB's own (``SET memory_limit``, set by
+``queries.connect``).
 """
 
 from __future__ import annotations

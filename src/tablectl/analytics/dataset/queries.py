@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from tablectl.analytics.approved import Approved, default_path
 from tablectl.analytics.approved import load as load_approved
+from tablectl.analytics.dataset.limits import within
 from tablectl.analytics.dataset.schemas import SCHEMAS, with_partitions
 from tablectl.analytics.dataset.store import MANIFESTS, DatasetError, atomic_write, listed_parts, load_rules, read_own
 
@@ -129,19 +130,10 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
             con.execute("SET memory_limit = $limit", {"limit": memory_limit})
         except duckdb.Error as e:
             raise LimitError(str(e).splitlines()[0]) from None
-    for name in SCHEMAS:
-        files = parts[name]
-        if files:
-            listed = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
-            source = (f"read_parquet([{listed}], hive_partitioning = true, union_by_name = true, "
-                      "hive_types = {'table': VARCHAR, 'date': DATE})")
-            con.execute(f"CREATE VIEW {name} AS SELECT * FROM {source}")
-        else:
-            con.register(f"{name}_empty", with_partitions(name).empty_table())
-            con.execute(f"CREATE VIEW {name} AS SELECT * FROM {name}_empty")
+    seen = within(con, lambda: _views(con, parts), None)
     if approved is None:
         approved = load_approved(default_path(root))
-    maths, covs, outcomes = _wager_math(con, root, approved, warn, progress)
+    maths, covs, outcomes = _wager_math(seen, root, approved, warn, progress)
     con.register("wager_math_table", maths)
     con.execute("CREATE VIEW wager_math AS SELECT * FROM wager_math_table")
     # rounds a limit to the bank's stake could change (cover_binds true, or unknown):
@@ -162,9 +154,25 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
     return con
 
 
-def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, warn: Callable[[str], None] | None,
+def _views(con: duckdb.DuckDBPyConnection, parts: dict[str, list[Path]]) -> list[tuple[Any, ...]]:
+    """A view per dataset over its listed files (``parts``); the (game, decks, rules id) the
+    rounds were played under."""
+    for name in SCHEMAS:
+        files = parts[name]
+        if files:
+            listed = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
+            source = (f"read_parquet([{listed}], hive_partitioning = true, union_by_name = true, "
+                      "hive_types = {'table': VARCHAR, 'date': DATE})")
+            con.execute(f"CREATE VIEW {name} AS SELECT * FROM {source}")
+        else:
+            con.register(f"{name}_empty", with_partitions(name).empty_table())
+            con.execute(f"CREATE VIEW {name} AS SELECT * FROM {name}_empty")
+    return con.execute("SELECT DISTINCT game, decks, rules_id FROM rounds WHERE game IS NOT NULL ORDER BY ALL").fetchall()
+
+
+def _wager_math(seen: list[tuple[Any, ...]], root: Path, approved: Approved, warn: Callable[[str], None] | None,
                 progress: Callable[[str], None] | None) -> tuple[pa.Table, pa.Table, pa.Table]:
-    """The math every (game, decks, rules id) the rounds were played under is judged by
+    """The math every (game, decks, rules id) in ``seen`` (the rounds were played under) is judged by
     (``wager_math``): that of the approved set its rules match, else the closest
     (``approved.verdict``); none for rules the math does not model. With the covariances between
     its wagers (``wager_cov``, ``tablectl.analytics.variance``) and each wager's distribution
@@ -192,7 +200,6 @@ def _wager_math(con: duckdb.DuckDBPyConnection, root: Path, approved: Approved, 
     cov_rows: dict[str, list[Any]] = {name: [] for name in COV_SCHEMA.names}
     out_rows: dict[str, list[Any]] = {name: [] for name in OUTCOME_SCHEMA.names}
     changed = False
-    seen = con.execute("SELECT DISTINCT game, decks, rules_id FROM rounds WHERE game IS NOT NULL ORDER BY ALL").fetchall()
     for game, decks, rules_id in seen:
         v = verdict(approved, game, decks, (registry.get(rules_id) or {}).get("rules"))
         if v.judged_by is None:

@@ -38,8 +38,11 @@ from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
-from tablectl.analytics.approved import STAKE_LIMIT_BINDS, default_path, rules_findings
+import duckdb
+
+from tablectl.analytics.approved import STAKE_LIMIT_BINDS, Approved, default_path, rules_findings
 from tablectl.analytics.approved import load as load_approved
+from tablectl.analytics.dataset.limits import within
 from tablectl.analytics.dataset.queries import Result, connect, make_cells, named_queries, run
 from tablectl.analytics.dataset.store import load_rules
 from tablectl.analytics.floor import theo as floor_theo
@@ -149,10 +152,20 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
     if not 0 < alpha < 1:
         raise ValueError(f"alpha {alpha!r}: not between 0 and 1")
     t0 = time.perf_counter()
-    sql = named_queries()
     approved_path = approved or default_path(root)
     approved_math = load_approved(approved_path)
     con = connect(root, warn, approved_math, progress)
+    # DuckDB's work in a worker thread, so that Ctrl-C or SIGTERM interrupts it and the command stops
+    report = within(con, lambda: _report(con, root, date_from, date_to, z_limit, p_limit, alpha, approved_math,
+                                         approved_path), None)
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _report(con: duckdb.DuckDBPyConnection, root: Path, date_from: str | None, date_to: str | None, z_limit: float,
+            p_limit: float, alpha: float, approved_math: Approved, approved_path: Path) -> FloorReport:
+    """The floor report (:func:`floor`) from the dataset's views on ``con``."""
+    sql = named_queries()
     make_cells(con, date_from, date_to)
     spans = run(con, sql["floor_rules"], date_from, date_to).dicts()
     findings = rules_findings(approved_math, load_rules(root), spans)
@@ -198,7 +211,6 @@ def floor(root: Path, date_from: str | None = None, date_to: str | None = None, 
     _judge_theo(report, raw, alpha, z_limit)
     report.advantage = advantage_play(con, date_from, date_to, alpha)
     report.flagged["advantage_play"] = report.advantage.flagged()
-    report.seconds = time.perf_counter() - t0
     return report
 
 
