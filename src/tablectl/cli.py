@@ -71,6 +71,21 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl([(name, COMMANDS[name][1]) for name in sorted(COMMANDS)])
 
+    def invoke(self, ctx: click.Context) -> object:
+        """The subcommand's run, what it leaves on stdout flushed here rather than at exit; stdout
+        failing (a full disk, a closed pipe) is one line, exit 5, here where click's main does not
+        yet turn a closed pipe into exit 1 with no word."""
+        try:
+            try:
+                return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()
+        except OSError as e:
+            failed = _output_failed(e)
+            if failed is None:
+                raise
+            raise failed from None
+
 
 class CommandError(click.ClickException):
     """A one-line error with a specific exit code; printed as ``tablectl: <message>``."""
@@ -96,16 +111,25 @@ def entry() -> None:
     signal.signal(signal.SIGTERM, _terminated)
     try:
         main()
-    except OSError as e:
-        if e.errno not in _OUTPUT_ERRNOS:
+    except OSError as e:  # outside a subcommand's run (LazyGroup.invoke): --help, say
+        failed = _output_failed(e)
+        if failed is None:
             raise
-        drop_stdout()
-        click.echo(f"tablectl: cannot write the output: {e.strerror or e}", err=True)
-        raise SystemExit(EXIT_STORAGE) from None
+        failed.show()
+        raise SystemExit(failed.exit_code) from None
 
 
 # what stdout on a full disk, or a closed pipe, raises out of a command's printing
 _OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE})
+
+
+def _output_failed(e: OSError) -> CommandError | None:
+    """The one-line error (exit 5) of stdout failing with *e*, stdout dropped (:func:`drop_stdout`);
+    None for an error that is not stdout's."""
+    if e.errno not in _OUTPUT_ERRNOS:
+        return None
+    drop_stdout()
+    return CommandError(f"cannot write the output: {e.strerror or e}", EXIT_STORAGE)
 
 
 def drop_stdout() -> None:
