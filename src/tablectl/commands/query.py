@@ -9,6 +9,10 @@ or any file written (no COPY, ATTACH, INSTALL, LOAD, CREATE, SET, PRAGMA; ``read
 like of other files fail). A query runs at most ``--timeout`` seconds (default 60) in at most
 ``--memory`` (DuckDB's ``memory_limit``, default 4GB); Ctrl-C stops it at once.
 
+The result is a table as wide as the terminal; when its columns do not fit side by side (each
+header whole, each value at least a few characters), each row is shown one column a line,
+``NAME | value``.
+
 Exit 2 for a bad or refused query, a query stopped by its time or memory limit, or a bad dataset;
 3 (integrity) for a dataset whose files are not what its manifests list (one line naming the file,
 or one per table); 130 interrupted; one line each.
@@ -128,12 +132,36 @@ def _print(result: Result, as_csv: bool, as_json: bool) -> None:
         writer.writerow(result.columns)
         writer.writerows(result.rows)
     else:
+        from rich.cells import cell_len
         from rich.console import Console
         from rich.table import Table
 
+        width = shutil.get_terminal_size().columns
+        cells = [[display(v) for v in row] for row in result.rows]
+        least = [max(cell_len(c), min(NARROWEST, max((cell_len(r[i]) for r in cells), default=0)))
+                 for i, c in enumerate(result.columns)]
+        if sum(least) + 3 * len(least) + 1 > width:  # a table would squeeze columns out of sight
+            for line in vertical(result.columns, cells):
+                click.echo(line)
+            return
         table = Table()
-        for c in result.columns:
-            table.add_column(c, overflow="fold")
-        for row in result.rows:
-            table.add_row(*(display(v) for v in row))
-        Console(width=shutil.get_terminal_size().columns).print(table)
+        for c, w in zip(result.columns, least, strict=True):
+            table.add_column(c, overflow="fold", min_width=w)
+        for row in cells:
+            table.add_row(*row)
+        Console(width=width).print(table)
+
+
+#: the least width a terminal table gives a column's values (its header: whole)
+NARROWEST = 8
+
+
+def vertical(columns: list[str], rows: list[list[str]]) -> list[str]:
+    """*rows* (shown values) laid out one column a line, ``NAME | value``, each row under a
+    ``-[ row N ]-`` line: for a result whose columns do not fit side by side."""
+    pad = max(map(len, columns), default=0)
+    out = []
+    for n, row in enumerate(rows, 1):
+        out.append(f"-[ row {n} ]" + "-" * max(0, pad - 6))
+        out.extend(f"{c:<{pad}} | {v}".rstrip() for c, v in zip(columns, row, strict=True))
+    return out or [f"(0 rows) {', '.join(columns)}"]
