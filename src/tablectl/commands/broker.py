@@ -7,8 +7,14 @@ alarms' stream), so a floor on one machine needs nothing else; with them, the co
 the permissions allow to) makes them. ``--cluster-*`` and ``--route`` make it one node of a
 cluster (docs/operations.md). ``--check`` only writes the config and has nats-server test it.
 
+A server that exits on its own is started again, the line saying why (the last error in its log);
+after 5 exits in a row each within 30 s of its start the command gives up. An address another
+process listens on (a second broker, a nats-server left running) is refused before the server
+runs; the server ends with this command, even one killed with SIGKILL (Linux).
+
 Exit codes: 0 stopped cleanly or config good; 2 bad input (a bad address, no nats-server, a
-config the server refuses, a port in use); 130 stopped by SIGTERM or Ctrl-C.
+config the server refuses, a port in use, a server that keeps exiting at its start); 130 stopped
+by SIGTERM or Ctrl-C.
 """
 
 from __future__ import annotations
@@ -94,8 +100,7 @@ def command(store: Path, listen: str, monitor: str, server_name: str | None, per
                        err=True)
             if permissions is None:
                 _make_streams(broker.url, replicas)
-            broker.supervise(stop, on_exit=lambda code: click.echo(
-                f"broker: nats-server exited ({code}); starting it again", err=True))
+            broker.supervise(stop, on_exit=_say_exit)
         finally:
             for s, handler in previous.items():
                 signal.signal(s, handler)
@@ -105,6 +110,11 @@ def command(store: Path, listen: str, monitor: str, server_name: str | None, per
         raise CommandError(f"{store}: {e.strerror or e}", EXIT_USAGE) from None
     if signalled:
         raise SystemExit(EXIT_INTERRUPTED)
+
+
+def _say_exit(why: str) -> None:
+    """One line for a nats-server that stopped on its own (or could not be started again)."""
+    click.echo(f"broker: {why}; starting it again", err=True)
 
 
 def _make_streams(url: str, replicas: int) -> None:

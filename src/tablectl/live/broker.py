@@ -15,7 +15,8 @@ API::
         .url -> str                       # "nats://HOST:PORT"
         .running -> bool, .pid -> int | None
         .varz() -> dict                   # the server's /varz (memory "mem", connections, ...)
-        .supervise(stop: threading.Event) # runs until stop is set, restarting a server that dies
+        .supervise(stop: threading.Event) # runs until stop is set, restarting a server that dies;
+                                          # BrokerError when it keeps exiting at its start
         with Broker(store) as b: ...      # start() / stop()
 
     BrokerConfig(listen="127.0.0.1:4222", monitor="127.0.0.1:0", server_name=None,
@@ -30,12 +31,18 @@ API::
     parse_listen("HOST:PORT") -> (host, port)
 
 A port of 0 in ``listen`` (or ``monitor``) is replaced by a free port when the ``Broker`` is made,
-so a stopped broker starts again on the same port.
+so a stopped broker starts again on the same port. ``start`` refuses an address another process
+listens on (a second broker, a nats-server left running) before running the server, and is ready
+only when its own server answers: the monitor's ``/varz`` names this store and a start after its
+launch. On Linux the server gets SIGTERM when the thread that started it ends (``PR_SET_PDEATHSIG``):
+a ``tablectl broker`` killed with SIGKILL leaves no nats-server behind.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import errno
 import json
 import os
 import shutil
@@ -46,12 +53,16 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Self
 
 from tablectl.files import LinkRefusedError, atomic_write
 
+FAST_EXIT = 30.0  # seconds: a server that exits this soon after its start did not get going
+GIVE_UP_AFTER = 5  # fast exits in a row after which supervise stops trying
 CONFIG_MODE = 0o644  # nats-server.conf, as written before (0666 less a 022 umask)
 AUTHORIZATION_FILE = "authorization.conf"  # the permissions file's copy in the store folder
 
@@ -93,6 +104,38 @@ def _join(host: str, port: int) -> str:
 
 def _client_host(host: str) -> str:
     return "127.0.0.1" if host in ("0.0.0.0", "") else ("::1" if host == "::" else host)
+
+
+def address_in_use(listen: str) -> bool:
+    """Whether another process listens on ``listen`` (``HOST:PORT``) now: a bind there fails.
+    Bound as nats-server binds (``SO_REUSEADDR``), so a port a stopped server left in TIME_WAIT is free."""
+    host, port = parse_listen(listen)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                return True
+            raise
+    return False
+
+
+def _die_with_parent() -> Callable[[], None] | None:
+    """A ``preexec_fn`` that has the child get SIGTERM when the thread that started it ends
+    (Linux ``prctl(PR_SET_PDEATHSIG)``); None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up here: the child only calls it
+    parent, sigterm = os.getpid(), int(signal.SIGTERM)
+
+    def preexec() -> None:
+        prctl(1, sigterm)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before the prctl: no server
+            os._exit(1)
+
+    return preexec
 
 
 @dataclass(frozen=True)
@@ -202,6 +245,8 @@ class Broker:
     listen: str | None = None
     config: BrokerConfig = field(default_factory=BrokerConfig)
     _proc: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
+    _launched: float = field(default=0.0, init=False, repr=False)  # time.time() the server was last run
+    _log_from: int = field(default=0, init=False, repr=False)  # the log's size then
 
     def __post_init__(self) -> None:
         self.store = Path(self.store)
@@ -270,33 +315,60 @@ class Broker:
             raise BrokerError(f"{self.config_file}: {msg[-1] if msg else 'rejected by nats-server -t'}")
 
     def start(self, timeout: float = 10.0) -> Broker:
-        """Run the server and wait until it serves clients (and JetStream, if monitored)."""
+        """Run the server and wait until it serves clients (and JetStream, if monitored);
+        :class:`BrokerError` for an address another process listens on, before running it."""
         if self.running:
             return self
         binary = nats_server_binary()
+        self.refuse_addresses_in_use()
         self.write_config()
         stderr = subprocess.DEVNULL if self.config.log_file else None
+        log = self.store / self.config.log_file if self.config.log_file else None
+        self._log_from = log.stat().st_size if log is not None and log.exists() else 0
+        self._launched = time.time()
         self._proc = subprocess.Popen([str(binary), "-c", str(self.config_file)], stdin=subprocess.DEVNULL,
-                                      stdout=stderr, stderr=stderr, start_new_session=True)
-        self.wait_ready(timeout)
+                                      stdout=stderr, stderr=stderr, start_new_session=True,
+                                      preexec_fn=_die_with_parent())  # noqa: PLW1509 - it makes one system call
+        try:
+            self.wait_ready(timeout)
+        except BrokerError:
+            self.stop()
+            raise
         return self
 
+    def refuse_addresses_in_use(self) -> None:
+        """:class:`BrokerError` naming the first of the server's addresses another process listens on."""
+        cluster = self.config.cluster.listen if self.config.cluster is not None else None
+        for what, listen in (("clients", self.config.listen), ("monitor", self.config.monitor), ("cluster", cluster)):
+            if listen and parse_listen(listen)[1] and address_in_use(listen):
+                raise BrokerError(f"{listen} ({what}) is in use: another broker, or a nats-server left running, "
+                                  "listens there")
+
     def wait_ready(self, timeout: float = 10.0, jetstream: bool = True) -> None:
-        """Return once the server accepts connections and (with a monitor port) reports healthy;
-        :class:`BrokerError` if it exits first or the deadline passes."""
+        """Return once this broker's own server accepts connections and (with a monitor port)
+        reports healthy; :class:`BrokerError` if it exits first or the deadline passes."""
         deadline = time.monotonic() + timeout
-        listening = False
         while time.monotonic() < deadline:
             if self._proc is None or self._proc.poll() is not None:
                 code = None if self._proc is None else self._proc.returncode
                 raise BrokerError(f"nats-server exited with {code} at start ({self._log_tail()})")
-            if not listening:
-                with contextlib.suppress(OSError), socket.create_connection((self.host, self.port), timeout=0.2):
-                    listening = True
-            if listening and (not jetstream or self.monitor_url is None or self._healthy()):
+            client = _server_id(self.host, self.port)
+            ours = client is not None and (self.monitor_url is None or self._monitor_is_ours(client))
+            if ours and (not jetstream or self.monitor_url is None or self._healthy()) and self._proc.poll() is None:
                 return
             time.sleep(0.02)
         raise BrokerError(f"nats-server not ready on {self.url} within {timeout:g} s ({self._log_tail()})")
+
+    def _monitor_is_ours(self, server_id: str) -> bool:
+        """The monitor's ``/varz`` is of the server answering on the client port (``server_id``),
+        keeps JetStream in this store and started after this broker launched it."""
+        try:
+            v = self.varz(timeout=1.0)
+            store = Path(v["jetstream"]["config"]["store_dir"]).parent
+            started = datetime.fromisoformat(v["start"]).timestamp()
+        except (OSError, ValueError, KeyError, TypeError):
+            return False
+        return v.get("server_id") == server_id and store == self.store.resolve() and started >= self._launched
 
     def _healthy(self) -> bool:
         assert self.monitor_url is not None
@@ -310,20 +382,36 @@ class Broker:
             return False
 
     def _log_tail(self) -> str:
-        if not self.config.log_file:
-            return "see its stderr"
-        try:
-            lines = (self.store / self.config.log_file).read_text(errors="replace").strip().splitlines()
-        except OSError:
-            return "no log"
+        """The last error (``[FTL]``, ``[ERR]``) the server logged since its start, else its last line."""
+        lines = self._log_since_start()
+        if lines is None:
+            return "see its stderr" if not self.config.log_file else "no log"
         errors = [line for line in lines if "[FTL]" in line or "[ERR]" in line]
         return (errors or lines or ["empty log"])[-1]
 
-    def varz(self) -> dict[str, Any]:
+    def _log_since_start(self) -> list[str] | None:
+        if not self.config.log_file:
+            return None
+        try:
+            with open(self.store / self.config.log_file, "rb") as f:
+                f.seek(self._log_from)
+                return f.read().decode(errors="replace").strip().splitlines()
+        except OSError:
+            return None
+
+    def _exit_text(self, code: int | None) -> str:
+        """Why the server stopped: its exit, and the last error it logged since its start."""
+        if code is not None and code < 0:
+            with contextlib.suppress(ValueError):
+                return f"nats-server was killed by {signal.Signals(-code).name}"
+        errors = [line for line in self._log_since_start() or [] if "[FTL]" in line or "[ERR]" in line]
+        return f"nats-server exited with {code}" + (f" ({errors[-1]})" if errors else "")
+
+    def varz(self, timeout: float = 2.0) -> dict[str, Any]:
         """The server's ``/varz`` (``mem``: resident bytes, ``connections``, ``in_msgs``, ...)."""
         if self.monitor_url is None:
             raise BrokerError("the broker has no monitor port")
-        with urllib.request.urlopen(f"{self.monitor_url}/varz", timeout=2.0) as r:
+        with urllib.request.urlopen(f"{self.monitor_url}/varz", timeout=timeout) as r:
             return dict(json.loads(r.read()))
 
     def stop(self, timeout: float = 10.0) -> None:
@@ -346,33 +434,40 @@ class Broker:
             proc.wait()
 
     def supervise(self, stop: threading.Event, restart_delay: float = 1.0,
-                  on_exit: Any = None) -> None:
+                  on_exit: Callable[[str], object] | None = None, give_up_after: int = GIVE_UP_AFTER) -> None:
         """Keep the server running until ``stop`` is set, then stop it cleanly. A server that
         exits on its own is started again after ``restart_delay`` seconds (doubling up to a
-        minute while it keeps dying at once); ``on_exit(returncode)`` is told each time."""
+        minute while it keeps dying at once); ``on_exit(why)`` is told each time: its exit and the
+        last error it logged, or why it could not be started again. After ``give_up_after`` exits
+        in a row, each within ``FAST_EXIT`` seconds of its start, :class:`BrokerError` says why."""
         delay = restart_delay
+        fast = 0
         if not self.running:
             self.start()
+        started = time.monotonic()
+        why = ""
         try:
             while not stop.is_set():
                 proc = self._proc
                 if proc is not None and proc.poll() is None:
                     stop.wait(0.2)
                     continue
-                code = None if proc is None else proc.returncode
+                why = why or self._exit_text(None if proc is None else proc.returncode)
+                fast = fast + 1 if time.monotonic() - started < FAST_EXIT else 1
+                if fast >= give_up_after:
+                    raise BrokerError(f"{why}; given up after {fast} exits in a row within {FAST_EXIT:g} s of "
+                                      "its start")
                 if on_exit is not None:
-                    on_exit(code)
+                    on_exit(why)
+                delay = restart_delay if fast == 1 else min(delay * 2, 60.0)
                 if stop.wait(delay):
                     break
+                self._proc, why = None, ""
                 started = time.monotonic()
                 try:
-                    self._proc = None
                     self.start()
-                except BrokerError:
-                    delay = min(delay * 2, 60.0)
-                    continue
-                if time.monotonic() - started < 5:
-                    delay = restart_delay
+                except BrokerError as e:
+                    why = str(e)
         finally:
             self.stop()
 
@@ -381,6 +476,27 @@ class Broker:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _server_id(host: str, port: int) -> str | None:
+    """The ``server_id`` in the INFO a NATS server sends a client on connecting; None if none answers."""
+    try:
+        with socket.create_connection((host, port), timeout=0.5) as s:
+            data = b""
+            while b"\n" not in data and len(data) < 65536:
+                chunk = s.recv(4096)
+                if not chunk:
+                    return None
+                data += chunk
+    except OSError:
+        return None
+    head, _, body = data.partition(b"\n")[0].partition(b" ")
+    try:
+        info = json.loads(body) if head == b"INFO" else {}
+    except ValueError:
+        return None
+    server_id = info.get("server_id") if isinstance(info, dict) else None
+    return server_id if isinstance(server_id, str) else None
 
 
 def loopback_cluster(root: Path, nodes: int = 3, name: str = "tablectl",
