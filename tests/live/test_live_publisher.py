@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
 from pathlib import Path
+from typing import Any, Self
 
 import nats
+import orjson
 from click.testing import CliRunner
 from livehelpers import make_streams, table_config, wait_for
 from loghelpers import write_log
@@ -18,6 +22,7 @@ from tablectl.live import stream
 from tablectl.live.broker import Broker, free_port
 from tablectl.live.cursor import cursor_path, load_cursor
 from tablectl.live.publish import Publisher
+from tablectl.live.status import status_text
 
 
 def _stored(url: str) -> list[str]:
@@ -34,6 +39,42 @@ def _stored(url: str) -> list[str]:
         return ids
 
     return asyncio.run(go())
+
+
+class StatusWatch:
+    """Every state a table's publisher sends on ``tablectl.<table>.status`` (what the pit keeps), as
+    plain values, read on a thread of its own."""
+
+    def __init__(self, url: str, table: str) -> None:
+        self.url, self.table = url, table
+        self.got: list[dict[str, Any]] = []
+        self._ready = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
+
+    async def _run(self) -> None:
+        self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+        nc = await nats.connect(self.url)
+
+        async def take(msg: Any) -> None:
+            self.got.append(orjson.loads(msg.data))
+
+        await nc.subscribe(stream.status_subject(self.table), cb=take)
+        await nc.flush()
+        self._ready.set()
+        await self._stop.wait()
+        await nc.close()
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        assert self._ready.wait(10), "the status subscription"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._loop is not None and self._stop is not None
+        self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(10)
 
 
 def test_a_restarted_publisher_goes_on_from_its_cursor(tmp_path: Path, broker: Broker):
@@ -82,3 +123,37 @@ def test_run_publish_with_a_bad_url_is_one_line_and_exit_2(tmp_path: Path):
                                        "--log-dir", str(tmp_path / "logs"), "--publish", "http://x:1"])
     assert result.exit_code == 2 and "--publish" in result.output and "not a NATS URL" in result.output
 
+
+
+def test_with_no_broker_the_status_counts_the_lines_written_since_it_started(tmp_path: Path):
+    p = Publisher(f"nats://127.0.0.1:{free_port()}", tmp_path / "log", "pub-e", status_every=0.2).start()
+    try:
+        lines = write_log(tmp_path / "log", "pub-e", generate_key(), shoes=1, cards=5)
+        said = wait_for(lambda: (t := status_text(p.status(), time.time())).startswith(f"publishing: {len(lines)} lines")
+                        and t, 20, f"the status to count {len(lines)} lines")
+        assert said.startswith(f"publishing: {len(lines)} lines behind, broker unreachable ")
+    finally:
+        p.stop()
+
+
+def test_the_first_status_sent_says_the_broker_answers(tmp_path: Path, broker: Broker):
+    lines = write_log(tmp_path / "log", "pub-f", generate_key(), shoes=1, cards=5)
+    with StatusWatch(broker.url, "pub-f") as watch:
+        p = Publisher(broker.url, tmp_path / "log", "pub-f", status_every=60).start()
+        try:
+            wait_for(lambda: watch.got, 20, "the first status")
+        finally:
+            p.stop()
+    first = watch.got[0]
+    assert first["connected"] is True and first["unreachable_s"] is None and first["log_seq"] == len(lines)
+
+
+def test_the_last_status_of_a_stopped_publisher_that_sent_everything_says_up_to_date(tmp_path: Path, broker: Broker):
+    lines = write_log(tmp_path / "log", "pub-g", generate_key(), shoes=1, cards=5)
+    with StatusWatch(broker.url, "pub-g") as watch:
+        p = Publisher(broker.url, tmp_path / "log", "pub-g", status_every=60).start()
+        wait_for(lambda: p.status().published_seq == len(lines), 20, "the log published")
+        p.stop()
+        wait_for(lambda: len(watch.got) >= 2, 10, "the status it stopped in")
+    last = watch.got[-1]
+    assert (last["behind"], last["published_seq"], last["connected"]) == (0, len(lines), True)

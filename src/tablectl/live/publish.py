@@ -11,6 +11,10 @@ is dropped by the stream within its duplicate window and known to the collector 
 It does not make the stream (the broker or the collector does: ``tablectl broker``,
 ``tablectl collect``); until there is one, lines wait in the log.
 
+Its state (:mod:`tablectl.live.status`: the log's last seq, read every second whether the broker
+answers or not, and the last one acknowledged) goes to ``tablectl.<table>.status`` every
+``status_every`` seconds while the broker answers, and once more as it stops.
+
 API::
 
     Publisher(url, log_dir, table, credentials=None, *, batch=256, ack_timeout=5.0, poll=0.05,
@@ -73,7 +77,7 @@ class Publisher:
             self._status = replace(self._status, **changes)
 
     def _reachable(self) -> None:
-        if not self._status.connected:
+        if not self._status.connected or self._status.error is not None:
             self._set(connected=True, unreachable_since=None, error=None)
 
     def _unreachable(self, error: str) -> None:
@@ -124,7 +128,9 @@ class Publisher:
     # ------------------------------------------------------------------ loop
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Publish until ``stop`` is set; never raises for the broker's sake (it retries)."""
+        """Publish until ``stop`` is set; never raises for the broker's sake (it retries). Its
+        state is sent every ``status_every`` seconds while the broker answers, and once more as
+        it stops."""
         try:
             cursor = load_cursor(self.cursor_file)
         except ValueError as e:
@@ -141,25 +147,26 @@ class Publisher:
         failed = ""  # the last unexpected error reported
         try:
             while not stop.is_set():
-                if nc is None:
-                    try:
-                        # nats-py retries a first connection for ever: give up now and then to say so
-                        nc = await asyncio.wait_for(connect(self.url, self.credentials, inbox=inbox_prefix(self.table),
-                                                            name=f"tablectl-publish-{self.table}"), 3.0)
-                        js = nc.jetstream(timeout=self.ack_timeout)
-                        backoff = 0.25
-                    except Exception as e:  # noqa: BLE001 - no server answered: try again
-                        self._unreachable(_describe(e))
-                        warned = self._report(warned, time.monotonic())
-                        await _wait(stop, backoff)
-                        backoff = min(backoff * 2, 5.0)
-                        continue
                 try:
                     now = time.monotonic()
-                    if now - last_seen >= min(1.0, self.status_every):
+                    if now - last_seen >= min(1.0, self.status_every):  # the log grows whether the broker answers or not
                         last_seen = now
-                        self._set(log_seq=follower.last_seq())
+                        self._look(follower)
                         warned = self._report(warned, now)
+                    if nc is None:
+                        try:
+                            # nats-py retries a first connection for ever: give up now and then to say so
+                            nc = await asyncio.wait_for(connect(self.url, self.credentials, inbox=inbox_prefix(self.table),
+                                                                name=f"tablectl-publish-{self.table}"), 3.0)
+                        except Exception as e:  # noqa: BLE001 - no server answered: try again
+                            self._unreachable(_describe(e))
+                            warned = self._report(warned, time.monotonic())
+                            await _wait(stop, backoff)
+                            backoff = min(backoff * 2, 5.0)
+                            continue
+                        js = nc.jetstream(timeout=self.ack_timeout)
+                        backoff = 0.25
+                        self._reachable()
                     if nc.is_closed:  # the client gave the connection up: a new one
                         nc = None
                         continue
@@ -190,7 +197,20 @@ class Publisher:
         finally:
             if nc is not None:
                 with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self._last_word(nc, follower), 1.0)
+                with contextlib.suppress(Exception):
                     await asyncio.wait_for(nc.close(), 2.0)
+
+    def _look(self, follower: LogFollower) -> None:
+        """The log's last seq, as the table has written it by now."""
+        self._set(log_seq=max(follower.last_seq(), follower.cursor.seq))
+
+    async def _last_word(self, nc: Any, follower: LogFollower) -> None:
+        """The state it stops in, sent while the broker answers (the pit keeps a table's last one)."""
+        self._look(follower)
+        if nc.is_connected:
+            await self._send_status(nc)
+            await nc.flush(1.0)
 
     def _report(self, warned: float | None, now: float) -> float | None:
         """Log the state as a warning (the dealer's display shows it) while the broker does not
