@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
+import socket
 import threading
 import time
 from pathlib import Path
@@ -12,8 +14,9 @@ from typing import Any, Self
 
 import nats
 import orjson
+import pytest
 from click.testing import CliRunner
-from livehelpers import make_streams, table_config, wait_for
+from livehelpers import Proc, log_lines, make_streams, table_config, tablectl, wait_for
 from loghelpers import write_log
 
 from tablectl.cli import main
@@ -157,3 +160,26 @@ def test_the_last_status_of_a_stopped_publisher_that_sent_everything_says_up_to_
         wait_for(lambda: len(watch.got) >= 2, 10, "the status it stopped in")
     last = watch.got[-1]
     assert (last["behind"], last["published_seq"], last["connected"]) == (0, len(lines), True)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_run_publish_with_no_broker_stops_within_2_s(tmp_path: Path, signum: signal.Signals):
+    logs = tmp_path / "logs"
+    table = Proc(tablectl("run", str(table_config(tmp_path, "pub-h")), "--simulate", "--headless", "--log-dir", str(logs),
+                          "--publish", f"nats://127.0.0.1:{free_port()}"), tmp_path / "table.out")
+    wait_for(lambda: log_lines(logs, "pub-h") or not table.running, 30, "the table to deal")
+    began = time.monotonic()
+    table.signal(signum)
+    code = table.wait(10)
+    assert (code, time.monotonic() - began < 2.0) == (130, True), (time.monotonic() - began, table.output())
+
+
+def test_a_connection_being_tried_does_not_hold_the_stop(tmp_path: Path):
+    write_log(tmp_path / "log", "pub-i", generate_key(), shoes=1, cards=5)
+    with socket.socket() as silent:  # takes the connection, never says a word
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        p = Publisher(f"nats://127.0.0.1:{silent.getsockname()[1]}", tmp_path / "log", "pub-i").start()
+        began = time.monotonic()
+        p.stop(drain=5)
+        assert time.monotonic() - began < 2.0

@@ -20,7 +20,7 @@ API::
     Publisher(url, log_dir, table, credentials=None, *, batch=256, ack_timeout=5.0, poll=0.05,
               status_every=5.0)
         .start() -> Publisher          # its own thread
-        .stop(drain=0.0) -> None       # waits up to drain seconds for the backlog, then stops
+        .stop(drain=0.0) -> None       # waits up to drain seconds for the backlog while the broker answers
         .status() -> PublisherStatus   # tablectl.live.status: status_text(p.status(), time.time())
         await .run(stop: asyncio.Event)  # the loop itself, in a caller's event loop
 """
@@ -47,6 +47,9 @@ from .status import PublisherStatus, status_text
 
 log = logging.getLogger("tablectl.publish")
 
+CONNECT_WAIT = 3.0  # seconds a connection is tried before it is tried anew (nats-py would for ever)
+FIRST_ANSWER = 0.5  # seconds stop() waits for a first connection still being tried before it drains
+
 
 class Publisher:
     """Publishes ``table``'s log in ``log_dir`` to the broker at ``url`` (see the module docstring)."""
@@ -65,6 +68,7 @@ class Publisher:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._failure: BaseException | None = None
+        self._tried = False  # a first connection succeeded or failed: the broker's state is known
 
     # ------------------------------------------------------------------ state
 
@@ -79,10 +83,17 @@ class Publisher:
     def _reachable(self) -> None:
         if not self._status.connected or self._status.error is not None:
             self._set(connected=True, unreachable_since=None, error=None)
+        self._tried = True
 
     def _unreachable(self, error: str) -> None:
         s = self._status
         self._set(connected=False, error=error, unreachable_since=s.unreachable_since or time.time())
+        self._tried = True
+
+    async def _on_error(self, e: Exception) -> None:
+        """nats-py's report of a failed try: while the broker is not answering, it says why at once."""
+        if not self._status.connected:
+            self._unreachable(_describe(e))
 
     # ------------------------------------------------------------------ thread
 
@@ -108,13 +119,18 @@ class Publisher:
         return self
 
     def stop(self, drain: float = 0.0, timeout: float = 5.0) -> None:
-        """Stop, first waiting up to ``drain`` seconds until every line written is acknowledged
-        (what is left is sent by the next run: the cursor is kept beside the log)."""
-        deadline = time.monotonic() + drain
+        """Stop, first waiting up to ``drain`` seconds until every line written is acknowledged,
+        while the broker answers and takes them (a first connection still being tried is waited
+        for ``FIRST_ANSWER`` seconds at most). What is left is sent by the next run: the cursor is
+        kept beside the log. A connection being tried, or an acknowledgement waited for, is given up."""
+        began = time.monotonic()
         last = self._follower_last_seq()
-        while time.monotonic() < deadline and self._thread is not None and self._thread.is_alive():
-            if self.status().published_seq >= last:
+        while time.monotonic() < began + drain and self._thread is not None and self._thread.is_alive():
+            s = self.status()
+            if s.published_seq >= last:
                 break
+            if (not s.connected or s.error is not None) and (self._tried or time.monotonic() >= began + FIRST_ANSWER):
+                break  # nothing is being sent: no broker answers, or none keeps the log
             time.sleep(0.02)
         if self._loop is not None and self._stop is not None:
             with contextlib.suppress(RuntimeError):  # the loop already ended
@@ -141,6 +157,7 @@ class Publisher:
         self._set(published_seq=cursor.seq, log_seq=follower.last_seq())
         nc: Any = None
         js: Any = None
+        connecting: asyncio.Future[Any] | None = None
         last_status = last_seen = 0.0
         backoff = 0.25
         warned: float | None = None  # when the last warning about its state was logged
@@ -154,12 +171,21 @@ class Publisher:
                         self._look(follower)
                         warned = self._report(warned, now)
                     if nc is None:
+                        if connecting is None:  # tried beside the loop, which goes on looking at the log
+                            connecting = asyncio.ensure_future(asyncio.wait_for(connect(
+                                self.url, self.credentials, inbox=inbox_prefix(self.table),
+                                name=f"tablectl-publish-{self.table}", error_cb=self._on_error), CONNECT_WAIT))
+                        await _wait_for_either(stop, connecting, 1.0)
+                        if not connecting.done():
+                            continue
+                        tried, connecting = connecting, None
                         try:
-                            # nats-py retries a first connection for ever: give up now and then to say so
-                            nc = await asyncio.wait_for(connect(self.url, self.credentials, inbox=inbox_prefix(self.table),
-                                                                name=f"tablectl-publish-{self.table}"), 3.0)
+                            nc = tried.result()
                         except Exception as e:  # noqa: BLE001 - no server answered: try again
-                            self._unreachable(_describe(e))
+                            why = _describe(e)
+                            if isinstance(e, TimeoutError):  # nats-py's own tries said why, when they failed
+                                why = self._status.error or f"no answer in {CONNECT_WAIT:g} s"
+                            self._unreachable(why)
                             warned = self._report(warned, time.monotonic())
                             await _wait(stop, backoff)
                             backoff = min(backoff * 2, 5.0)
@@ -182,7 +208,7 @@ class Publisher:
                         self._reachable()
                         await _wait(stop, self.poll)
                         continue
-                    sent = await self._publish(js, follower, lines)
+                    sent = await self._publish(js, follower, lines, stop)
                     if sent:
                         save_cursor(self.cursor_file, follower.cursor)
                         self._set(published_seq=follower.cursor.seq,
@@ -195,6 +221,10 @@ class Publisher:
                         log.warning("publishing %s: %s; trying again", self.table, _describe(e))
                     await _wait(stop, 1.0)
         finally:
+            if connecting is not None:  # stopped while connecting: given up
+                connecting.cancel()
+                with contextlib.suppress(BaseException):
+                    await connecting
             if nc is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(self._last_word(nc, follower), 1.0)
@@ -226,20 +256,28 @@ class Publisher:
             return None
         return warned
 
-    async def _publish(self, js: Any, follower: LogFollower, lines: list[Line]) -> int:
+    async def _publish(self, js: Any, follower: LogFollower, lines: list[Line], stop: asyncio.Event) -> int:
         """Publish ``lines`` pipelined; move the cursor over each one acknowledged, in order, up to
-        the first that is not. Returns how many were."""
+        the first that is not (or until ``stop``). Returns how many were."""
         futures = []
         done = 0
+        stopping = asyncio.ensure_future(stop.wait())
         try:
             for line in lines:
                 headers = {stream.MSG_ID_HEADER: stream.msg_id(self.table, line.file, line.seq)}
                 futures.append(await js.publish_async(self.subject, line.data, headers=headers))
             for line, future in zip(lines, futures):
-                await asyncio.wait_for(future, self.ack_timeout)
+                if not future.done():
+                    await asyncio.wait({future, stopping}, timeout=self.ack_timeout, return_when=asyncio.FIRST_COMPLETED)
+                if not future.done():
+                    if stop.is_set():
+                        break
+                    raise TimeoutError
+                future.result()
                 follower.advance(line)
                 done += 1
-            self._reachable()
+            else:
+                self._reachable()
         except Exception as e:  # noqa: BLE001 - not acknowledged: sent again from the cursor
             from nats.js.errors import NoStreamResponseError
 
@@ -247,13 +285,24 @@ class Publisher:
                 self._set(connected=True, unreachable_since=None, error="no stream keeps tablectl.*.log on the broker")
             else:
                 self._unreachable(_describe(e))
-            for future in futures[done:]:
-                future.cancel()
+        finally:
+            stopping.cancel()
+        for future in futures[done:]:
+            future.cancel()
         return done
 
     async def _send_status(self, nc: Any) -> None:
         with contextlib.suppress(Exception):
             await nc.publish(stream.status_subject(self.table), orjson.dumps(self.status().to_dict(time.time())))
+
+
+async def _wait_for_either(stop: asyncio.Event, work: asyncio.Future[Any], seconds: float) -> None:
+    """Wait until ``work`` is done, ``stop`` is set, or ``seconds`` pass (``work`` goes on)."""
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({work, stopping}, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
 
 
 async def _wait(stop: asyncio.Event, seconds: float) -> None:
