@@ -3,7 +3,10 @@ with that byte escaped (``ocp\\xff``), as for any other folder."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,3 +56,17 @@ def test_the_html_report_of_a_folder_whose_name_is_not_utf8_escapes_the_byte(
     assert result.exit_code == 0, result.output
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert "ocp\\xff/tablectl-" in page
+
+
+def test_the_text_report_and_its_error_line_escape_the_byte_on_a_strict_utf8_terminal(
+        clean: tuple[Path, Path], not_utf8: Path) -> None:
+    last = max(not_utf8.glob("*.jsonl"))
+    with last.open("ab") as f:
+        f.write(b'{"seq":')  # a torn last line: an integrity failure naming the file
+    done = subprocess.run([sys.executable, "-m", "tablectl", "review", str(not_utf8), "--key", str(clean[1])],
+                          capture_output=True, timeout=120, check=False,
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"})
+    assert done.returncode == 3, done.stderr
+    torn = next(line for line in done.stdout.splitlines() if b"[torn_tail]" in line)
+    assert f"ocp\\xff/{last.name}:".encode() in torn, torn
+    assert done.stderr.startswith(b"tablectl: integrity failure: ") and b"ocp\\xff/" in done.stderr, done.stderr

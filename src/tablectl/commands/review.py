@@ -35,7 +35,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 import orjson
 
-from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError, drop_stdout
+from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError, drop_stdout, escaped
 from tablectl.commands.options import keyring_option, log_progress, progress_option, trust_for
 from tablectl.commands.reports import check_path, write_report
 
@@ -157,12 +157,12 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
     else:
         from tablectl.review.report import text as report_text
 
-        report_text.render(report, click.echo, rounds=chosen)
+        report_text.render(report, _echo, rounds=chosen)
         if judged is not None:
             from tablectl.review.seat_decisions import lines
 
             for line in lines(judged):
-                click.echo(line)
+                _echo(line)
     if not report.ok:
         first = report.verification.integrity_failures[0]
         raise CommandError(f"integrity failure: {first}", EXIT_INTEGRITY)
@@ -172,15 +172,19 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
 
 def _utf8(value: Any) -> Any:
     """*value* (a str, or lists and dicts of them) with every byte of a file name that is not UTF-8
-    (a surrogate escape, as ``os.fsdecode`` gives it, which neither JSON nor a UTF-8 page can
-    hold) written as a backslash escape (``ocp\\xff``); the rest as it was."""
+    written as a backslash escape (``cli.escaped``); the rest as it was."""
     if isinstance(value, str):
-        return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        return escaped(value)
     if isinstance(value, dict):
         return {_utf8(k): _utf8(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_utf8(v) for v in value]
     return value
+
+
+def _echo(line: str) -> None:
+    """A line of the text report on stdout, its file names escaped as in the others (:func:`_utf8`)."""
+    click.echo(_utf8(line))
 
 
 def _json(value: Any) -> bytes:
