@@ -34,8 +34,9 @@ def within(con: duckdb.DuckDBPyConnection, work: Callable[[], T], seconds: float
     """What ``work()`` (DuckDB work on *con*) returns, or raises, run in a worker thread. Past
     *seconds* (None: no limit) *con* is interrupted and :class:`TimeLimitError` raised; an
     exception raised in this thread meanwhile (``KeyboardInterrupt`` for Ctrl-C, ``SystemExit``
-    for SIGTERM) interrupts *con* too and is raised again. Either way the work is given
-    :data:`STOP_WAIT` seconds to stop, and left (a daemon thread) if it does not."""
+    for SIGTERM) interrupts *con* too and is raised again. Either way *con* is interrupted
+    until the work stops (each query it still starts), for at most :data:`STOP_WAIT` seconds;
+    then the work is left (a daemon thread)."""
     outcome: dict[str, Any] = {}
     done = threading.Event()
 
@@ -49,15 +50,22 @@ def within(con: duckdb.DuckDBPyConnection, work: Callable[[], T], seconds: float
 
     worker = threading.Thread(target=run, name="duckdb-work", daemon=True)
     deadline = None if seconds is None else time.monotonic() + seconds
-    worker.start()
     try:
+        worker.start()  # a signal may land here already, the work begun
         while not done.wait(0.1 if deadline is None else max(0.0, min(0.1, deadline - time.monotonic()))):
             if deadline is not None and time.monotonic() >= deadline:
                 raise TimeLimitError(seconds or 0.0)
     except BaseException:  # the time limit, or a signal's handler raised while waiting
-        con.interrupt()
-        if done.wait(STOP_WAIT):
-            worker.join()  # DuckDB has let go: a thread still in it at exit would abort the process
+        stop = time.monotonic() + STOP_WAIT
+        # again and again: DuckDB forgets an interrupt when the next query starts, and the work
+        # may have been between two queries, or about to start its first
+        while True:
+            con.interrupt()
+            if done.wait(0.02):
+                worker.join()  # DuckDB has let go: a thread still in it at exit would abort the process
+                break
+            if time.monotonic() >= stop:
+                break
         raise
     worker.join()
     if "error" in outcome:
