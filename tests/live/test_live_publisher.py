@@ -183,3 +183,33 @@ def test_a_connection_being_tried_does_not_hold_the_stop(tmp_path: Path):
         began = time.monotonic()
         p.stop(drain=5)
         assert time.monotonic() - began < 2.0
+
+
+def test_a_backlog_left_by_a_broker_restart_a_moment_before_the_stop_is_sent_in_the_drain(tmp_path: Path):
+    with Broker(tmp_path / "broker", listen="127.0.0.1:0") as b:
+        make_streams(b.url)
+        key = generate_key()
+        first = write_log(tmp_path / "log", "pub-j", key, shoes=1, cards=5)
+        p = Publisher(b.url, tmp_path / "log", "pub-j").start()
+        wait_for(lambda: p.status().published_seq == len(first), 20, "the first lines published")
+        b.stop()
+        lines = write_log(tmp_path / "log", "pub-j", key, shoes=2, cards=5)
+        wait_for(lambda: not p.status().connected, 10, "the publisher to see the broker gone")
+        b.start()
+        p.stop(drain=5)
+        assert load_cursor(cursor_path(tmp_path / "log", "pub-j")).seq == len(lines)
+
+
+def test_a_broker_down_for_longer_than_the_drain_is_not_waited_for(tmp_path: Path):
+    with Broker(tmp_path / "broker", listen="127.0.0.1:0") as b:
+        make_streams(b.url)
+        key = generate_key()
+        write_log(tmp_path / "log", "pub-k", key, shoes=1, cards=5)
+        p = Publisher(b.url, tmp_path / "log", "pub-k").start()
+        wait_for(lambda: p.status().connected and p.status().published_seq > 0, 20, "the log published")
+        b.stop()
+        write_log(tmp_path / "log", "pub-k", key, shoes=2, cards=5)
+        time.sleep(1.2)
+        began = time.monotonic()
+        p.stop(drain=1)
+        assert time.monotonic() - began < 0.5

@@ -3,10 +3,11 @@ alongside the table (``tablectl.live.publish``).
 
 :func:`with_publisher` adds the option to the ``run`` command and runs the publisher on its own
 thread for as long as the table runs, then lets it send what is left for up to ``[publish]
-drain`` seconds (5) while the broker answers: with no broker answering (a connection still being
-tried is given up) the table stops at once, within 2 s of SIGTERM or Ctrl-C, and the next run sends
-the rest. The table never waits for it: it only reads the log files the table writes. Its state goes to the log as a warning while it is behind and the
-broker does not answer, which the dealer's display shows in its status line.
+drain`` seconds (5) while the broker can take them: a broker that never answered in this run, or
+has not for ``drain`` seconds, is not waited for (the table stops within 2 s of SIGTERM or Ctrl-C),
+one whose link dropped a moment ago is; the next run sends the rest. The table never waits for
+it: it only reads the log files the table writes. Its state goes to the log as a warning while it
+is behind and the broker does not answer, which the dealer's display shows in its status line.
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ from .status import PublisherStatus, status_text
 log = logging.getLogger("tablectl.publish")
 
 CONNECT_WAIT = 3.0  # seconds a connection is tried before it is tried anew (nats-py would for ever)
-FIRST_ANSWER = 0.5  # seconds stop() waits for a first connection still being tried before it drains
+ANSWER_GRACE = 1.0  # seconds stop() waits for a broker that never answered this run to answer
 
 
 class Publisher:
@@ -68,7 +68,8 @@ class Publisher:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._failure: BaseException | None = None
-        self._tried = False  # a first connection succeeded or failed: the broker's state is known
+        self._dropped: asyncio.Event | None = None  # set when the link drops: its acknowledgements are lost
+        self._answered = False  # the broker answered once in this run
 
     # ------------------------------------------------------------------ state
 
@@ -83,17 +84,22 @@ class Publisher:
     def _reachable(self) -> None:
         if not self._status.connected or self._status.error is not None:
             self._set(connected=True, unreachable_since=None, error=None)
-        self._tried = True
+        self._answered = True
 
     def _unreachable(self, error: str) -> None:
         s = self._status
         self._set(connected=False, error=error, unreachable_since=s.unreachable_since or time.time())
-        self._tried = True
 
     async def _on_error(self, e: Exception) -> None:
         """nats-py's report of a failed try: while the broker is not answering, it says why at once."""
         if not self._status.connected:
             self._unreachable(_describe(e))
+
+    async def _on_disconnected(self) -> None:
+        """nats-py lost the link: what was sent on it and not yet acknowledged never will be."""
+        self._unreachable("disconnected")
+        if self._dropped is not None:
+            self._dropped.set()
 
     # ------------------------------------------------------------------ thread
 
@@ -120,17 +126,21 @@ class Publisher:
 
     def stop(self, drain: float = 0.0, timeout: float = 5.0) -> None:
         """Stop, first waiting up to ``drain`` seconds until every line written is acknowledged,
-        while the broker answers and takes them (a first connection still being tried is waited
-        for ``FIRST_ANSWER`` seconds at most). What is left is sent by the next run: the cursor is
-        kept beside the log. A connection being tried, or an acknowledgement waited for, is given up."""
+        while the broker can take them: a broker that has not answered for ``drain`` seconds is not
+        waited for, nor one that never answered in this run once ``ANSWER_GRACE`` seconds have
+        passed; one that dropped the link a moment ago (a restart, a cluster's new leader) is.
+        What is left is sent by the next run: the cursor is kept beside the log. A connection
+        being tried, or an acknowledgement waited for, is given up."""
         began = time.monotonic()
         last = self._follower_last_seq()
         while time.monotonic() < began + drain and self._thread is not None and self._thread.is_alive():
             s = self.status()
             if s.published_seq >= last:
                 break
-            if (not s.connected or s.error is not None) and (self._tried or time.monotonic() >= began + FIRST_ANSWER):
-                break  # nothing is being sent: no broker answers, or none keeps the log
+            if not s.connected or s.error is not None:
+                silent = time.time() - (s.unreachable_since or time.time())
+                if silent >= drain or (not self._answered and time.monotonic() >= began + ANSWER_GRACE):
+                    break  # nothing will be sent: the broker is down, or keeps no stream for the log
             time.sleep(0.02)
         if self._loop is not None and self._stop is not None:
             with contextlib.suppress(RuntimeError):  # the loop already ended
@@ -174,7 +184,8 @@ class Publisher:
                         if connecting is None:  # tried beside the loop, which goes on looking at the log
                             connecting = asyncio.ensure_future(asyncio.wait_for(connect(
                                 self.url, self.credentials, inbox=inbox_prefix(self.table),
-                                name=f"tablectl-publish-{self.table}", error_cb=self._on_error), CONNECT_WAIT))
+                                name=f"tablectl-publish-{self.table}", error_cb=self._on_error,
+                                disconnected_cb=self._on_disconnected), CONNECT_WAIT))
                         await _wait_for_either(stop, connecting, 1.0)
                         if not connecting.done():
                             continue
@@ -261,18 +272,20 @@ class Publisher:
         the first that is not (or until ``stop``). Returns how many were."""
         futures = []
         done = 0
+        self._dropped = dropped = asyncio.Event()
         stopping = asyncio.ensure_future(stop.wait())
+        lost = asyncio.ensure_future(dropped.wait())
         try:
             for line in lines:
                 headers = {stream.MSG_ID_HEADER: stream.msg_id(self.table, line.file, line.seq)}
                 futures.append(await js.publish_async(self.subject, line.data, headers=headers))
             for line, future in zip(lines, futures):
                 if not future.done():
-                    await asyncio.wait({future, stopping}, timeout=self.ack_timeout, return_when=asyncio.FIRST_COMPLETED)
+                    await asyncio.wait({future, stopping, lost}, timeout=self.ack_timeout, return_when=asyncio.FIRST_COMPLETED)
                 if not future.done():
                     if stop.is_set():
                         break
-                    raise TimeoutError
+                    raise ConnectionError("disconnected") if dropped.is_set() else TimeoutError
                 future.result()
                 follower.advance(line)
                 done += 1
@@ -287,6 +300,7 @@ class Publisher:
                 self._unreachable(_describe(e))
         finally:
             stopping.cancel()
+            lost.cancel()
         for future in futures[done:]:
             future.cancel()
         return done
