@@ -117,7 +117,9 @@ def main() -> None:
 def entry() -> None:
     """The ``tablectl`` program: from its first moment a SIGTERM ends a command as a clean stop
     (exit 130, its ``finally`` blocks run), never by the signal's default action; ``run``
-    installs its own handler at once."""
+    installs its own handler at once. Once the command has ended, its exit code stands: a SIGTERM
+    or Ctrl-C during the interpreter's exit (which puts back the default action of a signal Python
+    handles) is ignored."""
     signal.signal(signal.SIGTERM, _terminated)
     try:
         main()
@@ -127,6 +129,9 @@ def entry() -> None:
             raise
         failed.show()
         raise SystemExit(failed.exit_code) from None
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # what stdout on a full disk, or a closed pipe, raises out of a command's printing
