@@ -7,7 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from reviewhelpers import RunTable, TableLog, WriteConfig, run_table as _run_table, write_config as _write_config
+from reviewhelpers import RunTable, TableLog, WriteConfig
+from reviewhelpers import run_table as _run_table
+from reviewhelpers import write_config as _write_config
 
 from tablectl.config import load_config
 from tablectl.review.model import TableSetup
@@ -27,6 +29,15 @@ def run_table() -> RunTable:
     --headless --autoplay ROUNDS`` — the real controller, drivers and simulators, and the virtual
     dealer (committing procedure errors in a *mistakes* share of the rounds)."""
     return _run_table
+
+
+@pytest.fixture(scope="session")
+def clean_log(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """One Card Poker, 5 honest rounds: (log directory, public key). Read only: copy it to change it."""
+    tmp = tmp_path_factory.mktemp("clean")
+    config, pub = _write_config(tmp, "one-card-poker.toml")
+    _run_table(config, tmp / "log", 5, seed=4)
+    return tmp / "log", pub
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from tablectl.cli import main
 from tablectl.eventlog import EventLog, generate_key, save_keypair
@@ -55,6 +55,15 @@ def run_table(config: Path, log_dir: Path, rounds: int, *, seed: int, mistakes: 
         args += ["--mistakes", str(mistakes), "--mistakes-log", str(log_dir.parent / "mistakes.jsonl")]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
+
+
+def review_command(*args: str | Path) -> Result:
+    """``tablectl review ARGS`` in this process; a Python exception other than the exit, or a
+    traceback in the output, fails the test."""
+    result = CliRunner().invoke(main, ["review", *map(str, args)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    return result
 
 
 class TableLog:

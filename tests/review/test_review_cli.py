@@ -11,19 +11,10 @@ from typing import TYPE_CHECKING
 
 import orjson
 import pytest
-from click.testing import CliRunner, Result
-
-from tablectl.cli import main
+from reviewhelpers import review_command as review
 
 if TYPE_CHECKING:
     from reviewhelpers import RunTable, WriteConfig
-
-
-def review(*args: str | Path) -> Result:
-    result = CliRunner().invoke(main, ["review", *map(str, args)])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
-    return result
 
 
 @pytest.fixture(scope="module")

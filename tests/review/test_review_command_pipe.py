@@ -6,24 +6,10 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-import pytest
-
-if TYPE_CHECKING:
-    from reviewhelpers import RunTable, WriteConfig
 
 
-@pytest.fixture(scope="module")
-def clean(tmp_path_factory: pytest.TempPathFactory, write_config: WriteConfig, run_table: RunTable) -> tuple[Path, Path]:
-    tmp = tmp_path_factory.mktemp("clean")
-    config, pub = write_config(tmp, "one-card-poker.toml")
-    run_table(config, tmp / "log", 5, seed=4)
-    return tmp / "log", pub
-
-
-def test_review_into_a_closed_pipe_exits_5_in_one_line(clean: tuple[Path, Path]) -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "tablectl", "review", str(clean[0]), "--key", str(clean[1])],
+def test_review_into_a_closed_pipe_exits_5_in_one_line(clean_log: tuple[Path, Path]) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "tablectl", "review", str(clean_log[0]), "--key", str(clean_log[1])],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()  # before review writes anything
