@@ -34,7 +34,7 @@ class RoundTally:
 
     rounds: int = 0
     pairs: Counter[tuple[str, str]] = field(default_factory=Counter)  # (status, settlement): rounds
-    settled: int = 0  # rounds with a logged settlement
+    settled: int = 0  # rounds with a logged settlement that stands (not voided)
     net: int = 0  # the players' net over them (cents)
     anomalies: list[Anomaly] = field(default_factory=list)
     first: list[RoundRecord] = field(default_factory=list)  # the first LISTED_ROUNDS rounds
@@ -47,7 +47,7 @@ class RoundTally:
         """Count a checked round and note its anomalies."""
         self.rounds += 1
         self.pairs[(rnd.status, rnd.settlement)] += 1
-        if rnd.settled:
+        if rnd.settled and rnd.status != VOIDED:  # a void returned the wagers it settled
             self.settled += 1
             self.net += rnd.net
         if len(self.first) < LISTED_ROUNDS:
