@@ -22,7 +22,7 @@ results (after ``E``) are not shown: they are paid.
 
 A card shows as coloured text (``Q♥`` red, ``10♠`` white); a face-down slot (``None`` in the
 view) as a card back ``▒▒``. The view holds no face-down card to begin with; as a second line of
-defence the events panel drops the card of any log line marked face down or going to the burn.
+defence the events panel drops the cards of any log line not marked face up, or going to the burn.
 """
 
 from __future__ import annotations
@@ -553,7 +553,7 @@ def _value(v: Any) -> str:
 
 def event_line(record: Mapping[str, Any]) -> Text:
     """One log line for the events panel: ``#123 12:01:02 dealt card=Q♥ to=seat:3 round=4``.
-    The card of a face-down line (or a burn) is never shown."""
+    A card is shown only on a line marked face up, and never a burn's."""
     t = Text(no_wrap=True, overflow="ellipsis")
     t.append(f"#{record.get('seq', '?')} ", style="dim")
     ts = record.get("ts")
@@ -562,7 +562,7 @@ def event_line(record: Mapping[str, Any]) -> Text:
     event = str(record.get("event", "?"))
     style = "bold red" if event in ("violation", "alarm", "fault") else "bold"
     t.append(event, style=style)
-    hidden = record.get("face") == "down" or record.get("to") == "burn" or event == "burned"
+    hidden = record.get("face") != "up" or record.get("to") == "burn" or event == "burned"
     for key, value in record.items():
         if key in _ENVELOPE or value is None or value == "" or value == [] or value == {}:
             continue

@@ -3,7 +3,7 @@
 Built by the controller's thread after each inbox batch and handed to view listeners. It holds
 face-up cards only: a face-down card is ``None`` (a card back), a burn is never shown, and an
 undealt card cannot be in it (the controller never knows one). ``recent`` holds the last log
-lines with the card of every face-down line removed.
+lines with their cards removed unless the line says they are face up.
 """
 
 from __future__ import annotations
@@ -12,8 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-#: log events that carry one card, and where the card may be hidden
-_FACE_FIELD = "face"
+from tablectl.eventlog.records import CARD, CARD_LIST, SCHEMA
+
+#: the fields of a log line that hold a card or a list of cards (``card``, ``cards``,
+#: ``written_off``); of the same names, an integer is a count and a boolean a flag
+_CARD_FIELDS = frozenset(name for fields in SCHEMA.values() for name, (kind, _) in fields.items() if kind in (CARD, CARD_LIST))
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,10 +106,14 @@ class TableView:
 
 
 def redact(record: Mapping[str, Any]) -> dict[str, Any]:
-    """A log line for display: the chain hash and signature dropped, the card of a face-down line
-    (a burn, a hole card) removed."""
+    """A log line for display: the chain hash and signature dropped, and its cards removed unless
+    the line says they are face up (``"face": "up"``). So a face-down line's card (a burn, a hole
+    card) is never shown, nor the cards of a line that does not say how they lie: ``shoe_resumed``
+    (every card drawn since the shuffle, the hole cards and burns of the round in play among
+    them), a ``violation``'s card, an ``input_rejected`` card. Counts (``"cards": 312``) stay."""
     line = {k: v for k, v in record.items() if k not in ("prev", "sig")}
-    if line.get(_FACE_FIELD) == "down":
-        line.pop("card", None)
-        line.pop("cards", None)
+    if line.get("face") != "up":
+        for name in _CARD_FIELDS.intersection(line):
+            if not isinstance(line[name], int):  # a count (shoe_loaded) or a flag (returned's written_off)
+                del line[name]
     return line
