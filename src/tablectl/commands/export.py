@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tablectl.cli import EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError
+from tablectl.cli import EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError, escaped
 from tablectl.commands.options import Finite, keyring_option, log_progress, progress_option, trust_for
 
 if TYPE_CHECKING:
@@ -87,10 +87,10 @@ def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], wait
     refused = []
     for r in results:
         if r.note is not None:
-            click.echo(f"tablectl: {r.table}: {r.note}", err=True)
+            click.echo(f"tablectl: {r.table}: {escaped(r.note)}", err=True)
         if r.refused is not None:
             refused.append(r)
-            click.echo(f"tablectl: {r.table}: refused, nothing exported: {r.refused}", err=True)
+            click.echo(f"tablectl: {r.table}: refused, nothing exported: {escaped(r.refused)}", err=True)
         elif not r.rows:
             click.echo(f"{r.table}: nothing new (exported through seq {r.from_seq - 1})")
         else:

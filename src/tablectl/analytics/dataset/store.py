@@ -75,7 +75,7 @@ class Export:
     signed_seq: int  # every line up to here is covered by a verified signature
     key_ids: list[str]
     key_fingerprints: list[str]  # SHA-256 of each raw public key given
-    files: list[str]  # the log files read
+    files: list[str]  # the log files read, as :func:`file_text` writes them
     rows: dict[str, int]  # rows written per dataset
     exported_at: str
     # the files written, relative to the dataset ("rounds/table=T/date=D/part-….parquet") -> rows;
@@ -136,6 +136,14 @@ class Manifest:
 
     def save(self, root: Path) -> None:
         atomic_write(manifest_path(root, self.table), orjson.dumps(asdict(self), option=orjson.OPT_INDENT_2))
+
+
+def file_text(path: Path) -> str:
+    """*path* as a manifest records it: each byte of a name that is not UTF-8 written as a
+    backslash escape (``tcp\\xff``, as ``tablectl.cli.escaped`` writes it for the reports), which JSON
+    can hold. The manifest's file names are for people to read: the next export finds the files it
+    read by their own names (``resume``), which are UTF-8."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def _digests(value: Any) -> bool:

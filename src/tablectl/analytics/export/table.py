@@ -122,7 +122,7 @@ def _export(table: str, files: list[Path], root: Path, trust: Trust, manifest: d
         manifest.exports.append(ds.Export(
             from_seq=through + 1, to_seq=last, chain_head=head, signed_seq=verification.signed_seq,
             key_ids=list(verification.key_ids), key_fingerprints=fingerprints,
-            files=[str(f) for f in files], rows=result.rows, parts=out.parts, digests=out.digests,
+            files=[ds.file_text(f) for f in files], rows=result.rows, parts=out.parts, digests=out.digests,
             exported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
         ))
         manifest.through_seq, manifest.chain_head = last, head
