@@ -15,8 +15,10 @@ results do not fit beside its cards with the bets' full names, every row names t
 still does not fit goes on the next line under the seat. A settled bet shows as a win
 (``+$25``), a loss (``-$25``), a ``push``, a bet returned because the bank ran out (``NA $5``:
 no action) or a win the bank's stake capped (``+$7 CAP``). Alarms and the key line wrap. The
-events give way to all of it, then the column heads, then the penetration bar. A closed round's
-results (after ``E``) are not shown: they are paid.
+events give way to all of it, then the column heads, then the penetration bar, then the alarms
+(the first ones that fit, then one line that counts the rest by kind): the status line and the
+key line are always on the screen. A closed round's results (after ``E``) are not shown: they
+are paid.
 
 ``?`` swaps the table for the help: every key and what the marks mean.
 
@@ -523,24 +525,45 @@ def describe_prompt(prompt: Prompt) -> str:
     }.get(a, a.replace("_", " "))
 
 
-def alarms_panel(alarms: Iterable[AlarmView]) -> RenderableType:
+def alarm_lines(a: AlarmView) -> Group:
+    """One alarm in red, with what to do; a long text wraps onto the next lines, never cut."""
+    what = Text(overflow="fold")
+    what.append(f"⚠ {_alarm_tag(a)}", style="bold white on red")
+    if a.round is not None:
+        what.append(f" round {a.round}", style="bold red")
+    what.append(f"  {a.detail}", style="red")
+    todo = Text("  → ", style="bold red", overflow="fold")
+    todo.append(a.what_to_do, style="bold")
+    return Group(what, todo)
+
+
+def _alarm_tag(a: AlarmView) -> str:
+    return f"{'VIOLATION' if a.violation else 'DEVICE'} {a.kind.replace('_', ' ').upper()}"
+
+
+def more_alarms(alarms: Iterable[AlarmView], shown: int) -> Text:
+    """The line that stands for the alarms past the first ``shown``, one line whatever the width:
+    ``⚠ and 4 more alarms: 3 VIOLATION WRONG STATE, 1 DEVICE JAM``."""
+    rest = tuple(alarms)[shown:]
+    kinds: dict[str, int] = {}
+    for a in rest:
+        kinds[_alarm_tag(a)] = kinds.get(_alarm_tag(a), 0) + 1
+    said = f"⚠ and {len(rest)} more" if shown else f"⚠ {len(rest)}"
+    t = Text(f"{said} alarm{'s' if len(rest) != 1 else ''}: ", style="bold red", no_wrap=True, overflow="ellipsis")
+    t.append(", ".join(f"{n} {tag}" for tag, n in kinds.items()), style="red")
+    return t
+
+
+def alarms_panel(alarms: Iterable[AlarmView], shown: int | None = None) -> RenderableType:
     """The open violations and active faults in red, each with what to do; a long text wraps
-    onto the next lines, never cut."""
+    onto the next lines, never cut. ``shown``: only the first so many, then one line for the
+    rest (:func:`more_alarms`); None: all."""
     alarms = tuple(alarms)
     if not alarms:
         return Text("no alarms", style="dim green")
-    lines: list[RenderableType] = []
-    for a in alarms:
-        what = Text(overflow="fold")
-        tag = "VIOLATION" if a.violation else "DEVICE"
-        what.append(f"⚠ {tag} {a.kind.replace('_', ' ').upper()}", style="bold white on red")
-        if a.round is not None:
-            what.append(f" round {a.round}", style="bold red")
-        what.append(f"  {a.detail}", style="red")
-        todo = Text("  → ", style="bold red", overflow="fold")
-        todo.append(a.what_to_do, style="bold")
-        lines += [what, todo]
-    return Group(*lines)
+    if shown is None or shown >= len(alarms):
+        return Group(*(alarm_lines(a) for a in alarms))
+    return Group(*(alarm_lines(a) for a in alarms[:shown]), more_alarms(alarms, shown))
 
 
 def _value(v: Any) -> str:
@@ -652,7 +675,9 @@ def render(view: TableView | None, state: DisplayState | None = None, *, height:
     then show as many of the last lines as fit (none on a screen too small), else
     ``EVENTS_SHOWN``. ``width``: the terminal's columns (below 100: a shorter bar); 100 when
     not given. Seats' money, the bank's line, the alarms and the keys are laid out to the width
-    and never cut: the events give way first."""
+    and never cut: the events give way first, then the column heads, then the penetration bar,
+    then the alarms (the first ones that fit, then one line for the rest), so that the status
+    line (with a prompt being typed) and the key line are always on the screen."""
     state = state or DisplayState()
     if view is None:
         return Group(Text("tablectl: waiting for the table…", style="bold"), status_line(state))
@@ -679,6 +704,16 @@ def render(view: TableView | None, state: DisplayState | None = None, *, height:
         if used > height:
             top = [p for p in top if not (isinstance(p, Text) and p.plain.startswith("Penetration "))]
             used -= 1
+        if used > height:
+            room = height - (used - _height([alarms], cols)) - 1  # the line that stands for the rest
+            shown = 0
+            for a in view.alarms:
+                room -= _height([alarm_lines(a)], cols)
+                if room < 0:
+                    break
+                shown += 1
+            alarms = alarms_panel(view.alarms, shown)
+            used = _height([*top, alarms, *bottom], cols)
         shown_events = max(0, height - used - 1)
     parts = [*top, alarms]
     if shown_events:
@@ -706,6 +741,7 @@ class _Null:
 
 __all__ = [
     "CARD_BACK",
+    "alarm_lines",
     "alarms_panel",
     "card_text",
     "cards_text",
@@ -718,6 +754,7 @@ __all__ = [
     "help_screen",
     "key_help",
     "money",
+    "more_alarms",
     "penetration_bar",
     "render",
     "render_text",
