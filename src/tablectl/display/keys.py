@@ -12,7 +12,8 @@ Keys (case matters)::
     $        the selected seat's wagers (``25``, ``ante 25 pairplus 5``; the bets typed change only
              those bets, ``tie 5`` adds a side bet to the wager it stands on; kept for the next
              rounds; typed during a round: from the next round); on the banking seat: what it
-             puts up as the bank's stake. The seat stays selected: ``$`` again adds to it
+             puts up as the bank's stake (at most what the bank could pay at the table's limits,
+             ``tablectl.table.core.bank_stake_limit``). The seat stays selected: ``$`` again adds to it
     P        the selected seat's player: type the player's card number or id (checked as
              ``tablectl.table.player_id`` checks it; a bad id is refused in one line, nothing
              logged); taken at any time, it counts from the next round to start
@@ -456,9 +457,13 @@ def _finish(state: DisplayState, purpose: str, values: tuple[str, ...], view: Ta
         return KeyResult(replace(state, standing=standing).with_status(f"seat {seat} bets {w.shown(placed, state.limits.names)}{when}"))
     if purpose.startswith("stake:"):
         seat = int(purpose.partition(":")[2])
+        assert state.limits is not None
         stake = w.cents(first)
         if stake is None or stake == 0:
             return _error(state, f"seat {seat}: {first!r} is not a stake in dollars")
+        problem = state.limits.stake.problem(stake)  # the controller's own check (bank_stake_limit)
+        if problem:
+            return _error(state, f"seat {seat}: stake: {problem}")
         stakes = {**state.stakes, seat: stake}
         return KeyResult(replace(state, stakes=stakes).with_status(f"seat {seat} banks with {w.money(stake)}"))
     if purpose in ("resolve", "void"):

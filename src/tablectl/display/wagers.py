@@ -22,13 +22,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, Inexact, InvalidOperation
 
 from tablectl.rules.bets import BetLimit, money
+from tablectl.table.core import LOG_INT_MAX, bank_stake_limit
 from tablectl.table.procedure.validation import check_wagers
 
 Wagers = Mapping[str, int]
 _NUMBER = re.compile(r"\$?[0-9.]+")
+_EXACT = Context(traps=[Inexact, InvalidOperation])  # an amount in cents is exact or not taken
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,7 @@ class TableLimits:
     limits: Mapping[str, BetLimit] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=dict)  # bet -> the table's name, where it differs
     banker_stake_limits: bool = False  # payouts stop at the banking player's stake: it must be known
+    stake: BetLimit = BetLimit(1, LOG_INT_MAX)  # the bank's stake (``tablectl.table.core.bank_stake_limit``)
 
     @classmethod
     def of(cls, config: object) -> TableLimits:
@@ -51,6 +54,7 @@ class TableLimits:
             bets=tuple(game.wagers), required=tuple(game.required),
             limits=config.bet_limits, names=config.bet_names,  # type: ignore[attr-defined]
             banker_stake_limits=bool(game.banker and getattr(rules, "limit_to_banker_stake", False)),
+            stake=bank_stake_limit(config),  # type: ignore[arg-type]
         )
 
     @property
@@ -97,14 +101,18 @@ class TableLimits:
 
 
 def cents(text: str) -> int | None:
-    """``25`` -> 2500, ``7.50`` -> 750, ``$10`` -> 1000; None when it is not an amount."""
+    """``25`` -> 2500, ``7.50`` -> 750, ``$10`` -> 1000; None when it is not an amount: anything
+    but digits and a point (``1e3``, ``1_000``, ``-5``), a fraction of a cent, or more digits than
+    are counted exactly."""
+    if not _NUMBER.fullmatch(text):
+        return None
     try:
-        value = Decimal(text.lstrip("$"))
-    except InvalidOperation:
+        value = _EXACT.multiply(Decimal(text.lstrip("$")), 100)
+    except (InvalidOperation, Inexact):
         return None
-    if not value.is_finite() or value < 0 or value * 100 != int(value * 100):
+    if value != value.to_integral_value():
         return None
-    return int(value * 100)
+    return int(value)
 
 
 def parse(text: str, limits: TableLimits, standing: Wagers | None = None) -> dict[str, int] | str:

@@ -33,8 +33,9 @@ from tablectl.games.procedure import (
     Trade,
 )
 from tablectl.rounds import RoundHands
+from tablectl.rules.bets import BetLimit
 from tablectl.rules.errors import SettlementError
-from tablectl.rules.settle import settle
+from tablectl.rules.settle import max_bank_pay, settle
 from tablectl.table import lifecycle as lc
 from tablectl.table import player_id, screen
 from tablectl.table.alarms import MAX_OPEN_VIOLATIONS, Alarms, Misread
@@ -73,6 +74,8 @@ EVENTS_LOST = va.EVENTS_LOST
 #: Faults the driver raises about the device's events (not the device's own): each a violation.
 HOST_FAULT_VIOLATIONS = {ev.FaultKind.EVENTS_LOST: va.EVENTS_LOST, ev.FaultKind.BAD_EVENT: va.BAD_EVENT}
 PAST_LAST_ROUND = "past_last_round"
+#: the largest integer a log line holds (orjson writes 64-bit integers)
+LOG_INT_MAX = 2**63 - 1
 
 _log = logging.getLogger(__name__)
 
@@ -106,6 +109,7 @@ class TableCore(lc.LifecycleModel):
         self.bet_limits = config.bet_limits
         self.bet_names = config.bet_names
         self._check_wagers = va.WagerCheck(self.game.wagers, self.game.required, self.bet_limits, self.bet_names)
+        self.stake_limit = bank_stake_limit(config)
         self.voided: int | None = None  # the round a supervisor voided, until the next one starts
         self.settlement_rules = config.settlement_rules
         self.log = log
@@ -796,8 +800,13 @@ class TableCore(lc.LifecycleModel):
                 problem = self._check_wagers(wagers[seat])
                 if problem:
                     raise InputRejected(f"seat {seat}: {problem}")
-        if inp.banker_stake is not None and (not isinstance(inp.banker_stake, int) or inp.banker_stake < 0):
-            raise InputRejected("the banker's stake must be whole cents")
+        stake = inp.banker_stake
+        if stake is not None:
+            if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
+                raise InputRejected("the banker's stake must be whole cents")
+            problem = self.stake_limit.problem(stake) if stake else None
+            if problem:
+                raise InputRejected(f"the bank's stake: {problem}")
         if self.kind == "csm" and self.comp.drawn > sum(self.written_off.values()):
             out = Counter({c: self.comp.seen(c) for c in range(DECK_SIZE) if self.comp.seen(c)}) - self.written_off
             if out and out != self.return_asked:  # a slip, not yet a floor call: say what to do
@@ -820,25 +829,29 @@ class TableCore(lc.LifecycleModel):
         if self.state == lc.RESHUFFLE_DUE and not self.has_cards_left:
             raise InputRejected("reshuffle due: no cards left under the cap")
         past_last = self.state == lc.RESHUFFLE_DUE
-        previous = self.people.take_round(banker, banked)
-        if banker is not None and banker != previous:
-            self._write("bank", {"seat": banker, "previous": previous, "round": self.round_no + 1})
-        self.round_no += 1
-        self.voided = None
-        self.return_asked = None
+        round_no = self.round_no + 1
         cursor = RoundCursor(game.script, RoundContext(seats, wagers, banker, self.packets, self.rules))
-        self.open_round(cursor, inp.banker_stake, self.last_round_announced)
+        could_pay = self._bank_could_pay(cursor.context, stake)
+        previous = self.people.banker
+        if banker is not None and banker != previous:
+            self._write("bank", {"seat": banker, "previous": previous, "round": round_no})
         # a banking game's rotation, for a restarted controller to carry on (tablectl.table.restart.resume)
         rotation = {"banker_hands": banked, "bank_wanted": sorted(self.people.wanting)} if game.banker else {}
         self._write("round_started", {
-            "round": self.round_no, "seats": list(seats),
-            "wagers": {str(s): w for s, w in self.round_wagers.items()} if self.round_wagers is not None else None,
-            "banker": banker, "banker_stake": inp.banker_stake, "shoe": self.shoe, "dealer": self.people.dealer,
-            "last_round": self.this_round_last, **rotation,
-            **({"bank_could_pay": self.bank_could_pay} if self.bank_could_pay is not None else {}),
+            "round": round_no, "seats": list(seats),
+            "wagers": {str(s): w for s, w in wagers.items()} if wagers is not None else None,
+            "banker": banker, "banker_stake": stake, "shoe": self.shoe, "dealer": self.people.dealer,
+            "last_round": self.last_round_announced, **rotation,
+            **({"bank_could_pay": could_pay} if could_pay is not None else {}),
             # the players the pit entered, seat -> id (every seat's: a restarted controller carries on with them)
             **({"players": {str(s): p for s, p in sorted(self.people.players.items())}} if self.people.players else {}),
         })
+        # the round is taken once its line is written: a line the log refuses leaves the table as it was
+        self.people.take_round(banker, banked)
+        self.round_no = round_no
+        self.voided = None
+        self.return_asked = None
+        self.open_round(cursor, stake, self.last_round_announced)
         if past_last:
             self._write("alarm", {
                 "kind": PAST_LAST_ROUND, "round": self.round_no,
@@ -854,12 +867,16 @@ class TableCore(lc.LifecycleModel):
         self.round_seats = ctx.seats
         self.round_wagers = ctx.wagers
         self.banker_stake = banker_stake
-        self.bank_could_pay = bank_short(self.game.id, ctx.wagers, banker_stake, self.settlement_rules) if ctx.banker is not None else None
+        self.bank_could_pay = self._bank_could_pay(ctx, banker_stake)
         self.layout = {}
         self.decisions = {s: [] for s in ctx.seats}
         self.settlement = []
         self.this_round_last = last
         self.cursor = cursor
+
+    def _bank_could_pay(self, ctx: RoundContext, banker_stake: int | None) -> int | None:
+        """The most the bank could pay on the round's wagers, when its stake is below it (else None)."""
+        return bank_short(self.game.id, ctx.wagers, banker_stake, self.settlement_rules) if ctx.banker is not None else None
 
     def _decision(self, inp: Decision) -> None:
         self._require(lc.IN_ROUND)
@@ -1086,19 +1103,43 @@ def _txt(card: int | None) -> str | None:
     return None if card is None else text(card)
 
 
+def bank_stake_limit(config: TableConfig) -> BetLimit:
+    """The limits of the bank's stake (cents, above 0): at most what the bank could pay on a full
+    table, every seat at every bet's maximum (``tablectl.rules.settle.max_bank_pay``: a larger stake
+    covers nothing more), or, in a game whose payouts never stop at a stake, what a log line holds."""
+    seats = max(config.seats - (1 if config.game_def.banker else 0), 1)
+    most = max_bank_pay(config.game, [{bet: limit.maximum for bet, limit in config.bet_limits.items()}] * seats,
+                        config.settlement_rules)
+    return BetLimit(1, LOG_INT_MAX if most is None else min(most, LOG_INT_MAX))
+
+
+def _loggable(value: Any) -> Any:
+    """``value`` as a log line can hold it: an integer beyond 64 bits becomes text (its digits, or
+    its size when they are too many to write), in a list or a mapping too (its keys as text)."""
+    if isinstance(value, int) and not -LOG_INT_MAX - 1 <= value <= LOG_INT_MAX:
+        bits = value.bit_length()
+        return str(value) if bits <= 1024 else f"an integer of {bits} bits"
+    if isinstance(value, Mapping):
+        return {str(_loggable(k)): _loggable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_loggable(v) for v in value]
+    return value
+
+
 def _input_fields(inp: Any) -> dict[str, Any]:
-    """An input's fields as JSON values (cards as text, wagers keyed by seat text)."""
+    """An input's fields as JSON values (cards as text, wagers keyed by seat text; a number the log
+    cannot hold as text)."""
     fields: dict[str, Any] = {}
     for name in inp.__dataclass_fields__:
         value = getattr(inp, name)
         if name == "wagers" and value is not None:
-            value = {str(s): dict(w) for s, w in value.items()}
+            value = {s: dict(w) for s, w in value.items()}
         elif name == "seats":
             value = list(value)
         elif name == "card" and isinstance(value, int) and 0 <= value < DECK_SIZE:
             value = text(value)
-        fields[name] = value
+        fields[name] = _loggable(value)
     return fields
 
 
-__all__ = ["EVENTS_LOST", "PAST_LAST_ROUND", "STOPPING_FAULTS", "EventLogLike", "TableCore"]
+__all__ = ["EVENTS_LOST", "LOG_INT_MAX", "PAST_LAST_ROUND", "STOPPING_FAULTS", "EventLogLike", "TableCore", "bank_stake_limit"]
