@@ -32,6 +32,7 @@ from tablectl.cli import EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError,
 from tablectl.commands.options import Finite, keyring_option, log_progress, progress_option, trust_for
 
 if TYPE_CHECKING:
+    from tablectl.analytics.export.table import TableExport
     from tablectl.eventlog.trust import Trust
 
 
@@ -64,28 +65,29 @@ def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], wait
     def busy(message: str) -> None:
         click.echo(f"tablectl: {message}", err=True)
 
+    results: list[TableExport] = []  # each table's, as its export ends
+    failure: CommandError | None = None  # said after the tables exported before it
     shown = None
     try:
         shown = log_progress("export", [f for files in logs_by_table(paths).values() for f in files], progress)
         def trust(files: list[Path]) -> Trust | None:
             return trust_for(files, keys, keyring_dir, refuse_beside="nothing exported")
 
-        results = export_logs(paths, dataset, trust, wait=wait, busy=busy,
-                              progress=shown.advance if shown is not None else None,
-                              workers=workers or os.cpu_count() or 1)
+        export_logs(paths, dataset, trust, wait=wait, busy=busy, progress=shown.advance if shown is not None else None,
+                    workers=workers or os.cpu_count() or 1, done=results.append)
     except (LogInputError, DatasetError) as e:
-        raise CommandError(str(e), EXIT_USAGE) from None
+        failure = CommandError(str(e), EXIT_USAGE)
     except DatasetBusyError as e:
-        raise CommandError(str(e), EXIT_STORAGE) from None
+        failure = CommandError(str(e), EXIT_STORAGE)
     except LinkRefusedError as e:  # planted in the dataset: nothing written through it
-        raise CommandError(str(e), EXIT_USAGE) from None
+        failure = CommandError(str(e), EXIT_USAGE)
     except OSError as e:
-        raise CommandError(f"{e.filename or dataset}: cannot write the dataset: {e.strerror or e}", EXIT_STORAGE) from None
+        failure = CommandError(f"{e.filename or dataset}: cannot write the dataset: {e.strerror or e}", EXIT_STORAGE)
     finally:
         if shown is not None:
             shown.close()
     refused = []
-    for r in results:
+    for r in sorted(results, key=lambda r: r.table):
         if r.note is not None:
             click.echo(f"tablectl: {r.table}: {escaped(r.note)}", err=True)
         if r.refused is not None:
@@ -96,5 +98,7 @@ def command(paths: tuple[Path, ...], dataset: Path, keys: tuple[Path, ...], wait
         else:
             counts = ", ".join(f"{n} {name}" for name, n in r.rows.items() if n) or "no new rows"
             click.echo(f"{r.table}: seq {r.from_seq}-{r.to_seq}: {counts} ({r.seconds:.2f} s)")
+    if failure is not None:
+        raise failure
     if refused:
         click.get_current_context().exit(EXIT_INTEGRITY)

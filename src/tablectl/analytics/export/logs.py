@@ -48,7 +48,8 @@ def logs_by_table(paths: Iterable[Path | str]) -> dict[str, list[Path]]:
 def export_logs(paths: Iterable[Path | str], root: Path,
                 keys: Sequence[Ed25519PublicKey] | Callable[[list[Path]], Trust | None], *,
                 wait: float = ds.LOCK_WAIT, busy: Callable[[str], None] | None = None,
-                progress: Callable[[int, int], None] | None = None, workers: int = 1) -> list[TableExport]:
+                progress: Callable[[int, int], None] | None = None, workers: int = 1,
+                done: Callable[[TableExport], None] | None = None) -> list[TableExport]:
     """Export the logs in ``paths`` (files or directories, any number of tables) into the dataset
     at ``root``. ``keys``: what to trust for each table's log (files -> :class:`Trust`: the
     keyring's keys of the table the lines name, or keys given by hand), or the keys to trust for
@@ -57,15 +58,22 @@ def export_logs(paths: Iterable[Path | str], root: Path,
     (``dataset.exclusive``: ``busy`` told, up to ``wait`` seconds waited, then ``DatasetBusyError``).
     ``progress`` is told the lines and bytes read as the logs are (``review``'s). ``workers``: how
     many tables are exported at once, each in its own process (``export_workers``; where this
-    process may fork), the results the same as one at a time."""
+    process may fork), the results the same as one at a time. ``done`` is told each table's result
+    as its export ends: also those of the tables exported before one failed, whose failure is then
+    raised."""
     trust_of = keys if callable(keys) else (lambda files: Trust.of(keys))
     groups = sorted(logs_by_table(paths).items())
     trusts = {table: _trusted(files, trust_of(files)) for table, files in groups}
     with ds.exclusive(root, wait, busy):
         if workers > 1 and len(groups) > 1 and can_fork():
             return export_in_workers([(table, files, trusts[table]) for table, files in groups], root, workers,
-                                     progress)
-        return [export_table(table, files, root, trusts[table], progress) for table, files in groups]
+                                     progress, done)
+        results: list[TableExport] = []
+        for table, files in groups:
+            results.append(export_table(table, files, root, trusts[table], progress))
+            if done is not None:
+                done(results[-1])
+        return results
 
 
 class UntrustedLogError(LogInputError):

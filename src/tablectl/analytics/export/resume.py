@@ -356,4 +356,6 @@ def capture(report: Any, extractor: Any, nxt: NextStart, marks: Sequence[FileMar
     carry = Carry(FORMAT, review.table, review, identities, rows)
     data = msgspec.json.encode(carry)
     all_marks = [*marks, *marking.result()]
+    while all_marks and all_marks[-1].size == 0:  # an empty file at the end: new to the next export, which
+        all_marks.pop()                         # finds it written to (the next run takes it over) or still empty
     return data, ResumeRecord(FORMAT, all_marks, _blake(data).hexdigest())

@@ -61,7 +61,8 @@ def export_table(table: str, files: list[Path], root: Path, keys: Trust | Sequen
     if isinstance(plan, str):
         result.note = f"{plan}: reviewing the whole log again"
         plan = None
-    if plan is not None and plan.skip == len(files):  # nothing added since
+    if plan is not None and not any(f.stat().st_size for f in files[plan.skip :]):
+        # nothing added since, or only an empty file (a crash right after a rotation leaves one)
         result.from_seq = result.to_seq = manifest.through_seq
         result.from_seq += 1
         result.seconds = time.perf_counter() - t0

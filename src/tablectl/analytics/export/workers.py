@@ -31,10 +31,10 @@ Job = tuple[str, list[Path], Trust]  # (table, its files, what to trust)
 Progress = Callable[[int, int], None]
 
 
-def export_in_workers(jobs: Sequence[Job], root: Path, workers: int,
-                      progress: Progress | None = None) -> list[TableExport]:
+def export_in_workers(jobs: Sequence[Job], root: Path, workers: int, progress: Progress | None = None,
+                      done: Callable[[TableExport], None] | None = None) -> list[TableExport]:
     """Each job's ``export_table`` in a forked child, up to *workers* at a time; the results in
-    the order of *jobs*."""
+    the order of *jobs*, each told to *done* as it comes (before a failure is raised)."""
     ctx = multiprocessing.get_context("fork")
     results: dict[int, TableExport] = {}
     running: dict[int, tuple[Forked[TableExport], Connection | None]] = {}
@@ -70,6 +70,9 @@ def export_in_workers(jobs: Sequence[Job], root: Path, workers: int,
                     results[index] = worker.result()
                 except BaseException as e:  # noqa: BLE001 - the first is raised once the others finish
                     failure = failure or e
+                    continue
+                if done is not None:
+                    done(results[index])
     except BaseException:
         for worker, _ in running.values():
             worker.cancel()
