@@ -5,8 +5,9 @@ this is only what the person at the keys has done on the display.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from tablectl.display.wagers import TableLimits
 
@@ -82,3 +83,26 @@ class DisplayState:
 
     def with_status(self, text: str, *, error: bool = False) -> DisplayState:
         return replace(self, status=text, status_error=error)
+
+    def resumed(self, start: Mapping[str, Any] | None, seats: Iterable[int]) -> DisplayState:
+        """The display as the last round logged left it, for a table that starts again on its log:
+        ``start`` is that round's ``round_started`` line (None: no round logged, nothing changes),
+        ``seats`` the table's seats. Each seat of the round stands on the wagers it played in it
+        (those of a bet this table does not take are left to the table default), the bank's seat
+        on the stake it put up, and every other seat sits out, as it did."""
+        if start is None:
+            return self
+        played = {int(s) for s in start.get("seats") or ()}
+        banker = start.get("banker")
+        known = set(self.limits.bets) if self.limits is not None else None
+        standing = {
+            int(s): dict(w) for s, w in (start.get("wagers") or {}).items()
+            if int(s) in played and w and (known is None or set(w) <= known)
+        }
+        stake = start.get("banker_stake")
+        return replace(
+            self,
+            standing={**self.standing, **standing},
+            stakes={**self.stakes, banker: stake} if isinstance(banker, int) and isinstance(stake, int) and stake > 0 else self.stakes,
+            sitting_out=frozenset(s for s in seats if s not in played and s != banker),
+        )
