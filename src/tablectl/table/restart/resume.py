@@ -16,7 +16,8 @@ The shoe is taken over only when nothing is pending: no violation open (one a su
 is over), no misread card waiting to be identified, the round in play (if any) fits its
 procedure, the shoe still in the device. Otherwise the reason is given and the table
 starts as before, wanting a shoe. A hand-forming shuffler shuffles for every round: there is no
-shoe to go on with. A voided round the dealer had not collected yet is over: the table comes back
+shoe to go on with, and its round in play (``LogState.round_in_play``) is voided at the start
+(``tablectl.table.restart.takeover``). A voided round the dealer had not collected yet is over: the table comes back
 between rounds, as if the dealer had collected it.
 """
 
@@ -109,6 +110,9 @@ class LogState:
     voided: int | None = None  # the round a supervisor voided, when no round has started since
     players: Mapping[int, str] = field(default_factory=dict)  # seat -> the player id the pit entered
     backlog: Mapping[str, int] = field(default_factory=dict)  # device -> the last event of its backlog (not judged)
+    #: the round in play when the table stopped (its round_started line, then its lines; () between
+    #: rounds or once voided), whether or not the shoe is taken over
+    round_in_play: tuple[dict[str, Any], ...] = ()
 
 
 def read_back(directory: Path, table: str, source: str | None) -> LogState:
@@ -297,23 +301,24 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
         in_play, marks, state = None, 0, between
         banked += 1 if banker is not None else 0
     bank = None if wanting is None else Bank(banker, banked, frozenset(wanting))
+    left = tuple(in_play) if in_play and state in (lc.IN_ROUND, lc.SETTLING) and voided != in_play[0].get("round") else ()
     if shoe is None or removed or not deck_ok:
-        return LogState(last_round, dealer=dealer, bank=bank, voided=voided, players=players, backlog=backlog)
+        return LogState(last_round, dealer=dealer, bank=bank, voided=voided, players=players, backlog=backlog, round_in_play=left)
     if open_violations:
         return LogState(last_round, None, f"shoe {shoe}: a violation was open when the table stopped", dealer, bank, voided, players,
-                        backlog)
+                        backlog, left)
     round_in_play: tuple[dict[str, Any], ...] = ()
     if state not in _RESUMABLE:
         why = _round_not_resumed(in_play, shoe) if state in (lc.IN_ROUND, lc.SETTLING) else "not between rounds"
         if why is not None:
             return LogState(last_round, None, f"shoe {shoe}: the table stopped {state.replace('_', ' ')}, {why}", dealer, bank, voided,
-                            players, backlog)
+                            players, backlog, left)
         round_in_play, state = tuple(in_play or ()), between
     taken = ShoeInPlay(
         shoe, str(source), tuple(c for c, in cards), announced, exhausted, state, dealer_change_burns, marks,
         round_in_play, tuple(sorted(written_off.elements())), drawn,
     )
-    return LogState(last_round, taken, None, dealer, bank, voided, players, backlog)
+    return LogState(last_round, taken, None, dealer, bank, voided, players, backlog, left)
 
 
 def _take_back(cards: list[list[int | None]], written_off: Counter[int], card: int) -> None:

@@ -9,11 +9,13 @@ collected) moves on as the round's collection would have moved it (``bank``)."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from tablectl.cards import text
 from tablectl.games.procedure import BURN_DEALER_CHANGE, RoundContext
 from tablectl.table import lifecycle as lc
+from tablectl.table.procedure.voiding import returned_wagers
 from tablectl.table.restart.resume import LogState, RoundRebuilt, ShoeInPlay, rebuild_round
 
 if TYPE_CHECKING:
@@ -22,9 +24,11 @@ if TYPE_CHECKING:
 
 def take_over(core: TableCore, resumed: LogState) -> None:
     """Go on from ``resumed``: duty and a void still shown, then the shoe and the round in play
-    (a hand-forming shuffler shuffles for every round: there is no shoe to go on with, so the
-    round after a void comes from a fresh shuffle); between rounds, the bank then moves on if it
-    is due to."""
+    (a hand-forming shuffler shuffles for every round: there is no shoe to go on with, so its
+    round in play is voided, and the round after a void comes from a fresh shuffle); between
+    rounds, the bank then moves on if it is due to."""
+    if core.packets:
+        resumed = _void_shuffled_round(core, resumed)
     _resume_duty(core, resumed)
     core.voided = resumed.voided  # shown until the next round starts
     _resume_play(core, resumed)
@@ -54,6 +58,45 @@ def _resume_play(core: TableCore, resumed: LogState) -> None:
     _resume_shoe(core, shoe)
     if rebuilt is not None:
         _resume_round(core, shoe.round[0], rebuilt)
+
+
+def _void_shuffled_round(core: TableCore, resumed: LogState) -> LogState:
+    """A hand-forming shuffler shuffles for every round, so its round in play at the stop cannot be
+    dealt on: ``shoe_not_resumed`` says so, and the round is voided as a supervisor's void would void
+    it (``round_voided``, reason ``not_resumed``: every wager returned, the bets its decisions made
+    included, and the bank's stake). Returns ``resumed`` as after a void the dealer had not collected:
+    ``VOID N`` shown until the next round, the hand banked. A round whose settlement was logged
+    stands: the dealer pays and collects it."""
+    records = resumed.round_in_play
+    if not records:
+        return resumed
+    start = records[0]
+    number = start.get("round")
+    why = resumed.not_resumed or f"shuffle {start.get('shoe')}: a hand-forming shuffler shuffles for every round"
+    if any(r["event"] == "settled" for r in records):
+        core.log.append("shoe_not_resumed", reason=f"{why}; round {number} was settled before the stop: the dealer pays and collects it")
+        return resumed
+    core.log.append("shoe_not_resumed", reason=f"{why}; round {number} in play is void, every wager returned")
+    decisions: dict[int, list[str]] = {}
+    for r in records[1:]:
+        if r["event"] == "decision" and not r.get("banker"):
+            decisions.setdefault(r["seat"], []).append(r["decision"])
+    stake = start.get("banker_stake")
+    core.log.append(
+        "round_voided", round=number, reason="not_resumed",
+        returned=returned_wagers(core.game.id, start["seats"], _wagers(start), decisions),
+        **({"banker_stake": stake} if stake is not None else {}),
+    )
+    bank = resumed.bank
+    if bank is not None and bank.banker is not None:  # a voided hand counts as banked, as if collected
+        bank = replace(bank, hands=bank.hands + 1)
+    return replace(resumed, voided=number, bank=bank, round_in_play=())
+
+
+def _wagers(start: dict[str, Any]) -> dict[int, dict[str, int]] | None:
+    """The wagers of a ``round_started`` line, by seat number."""
+    wagers = start.get("wagers")
+    return {int(s): dict(w) for s, w in wagers.items()} if wagers is not None else None
 
 
 def _resume_duty(core: TableCore, resumed: LogState) -> None:
@@ -104,9 +147,7 @@ def _resume_shoe(core: TableCore, shoe: ShoeInPlay) -> None:
 def _rebuild_round(core: TableCore, records: tuple[dict[str, Any], ...]) -> RoundRebuilt:
     start = records[0]
     seats = tuple(start["seats"])
-    wagers = start.get("wagers")
-    wagers = {int(s): dict(w) for s, w in wagers.items()} if wagers is not None else None
-    ctx = RoundContext(seats, wagers, start.get("banker"), core.packets, core.rules)
+    ctx = RoundContext(seats, _wagers(start), start.get("banker"), core.packets, core.rules)
     return rebuild_round(records, core.game.script, ctx)
 
 
