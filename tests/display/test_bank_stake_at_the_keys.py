@@ -1,6 +1,6 @@
 """The bank's stake at the keys (``$`` on the banking seat), pure: an amount beyond what the bank
 could ever pay at the table's limits is refused in one line, as a wager outside its limits is, by
-the controller's own rule (``tablectl.table.core.bank_stake_limit``); anything but digits and a
+the controller's own rule (``tablectl.table.procedure.cover.bank_stake_limit``); anything but digits and a
 point is not a stake. A refused stake is not kept: ``n`` still asks for one."""
 
 from __future__ import annotations

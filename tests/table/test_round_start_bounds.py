@@ -1,5 +1,5 @@
 """A round start is checked whole before anything of the round is taken: the bank's stake is bounded
-by what the bank could ever pay at the table's limits (``tablectl.table.core.bank_stake_limit``), a
+by what the bank could ever pay at the table's limits (``tablectl.table.procedure.cover.bank_stake_limit``), a
 wager by its bet's limits, and either refused as bad input is (``input_rejected`` on the real log,
 whatever the number typed); a ``round_started`` line the log refuses leaves no round taken. The
 next round after any of these is round 1."""

@@ -13,7 +13,7 @@ Keys (case matters)::
              those bets, ``tie 5`` adds a side bet to the wager it stands on; kept for the next
              rounds; typed during a round: from the next round); on the banking seat: what it
              puts up as the bank's stake (at most what the bank could pay at the table's limits,
-             ``tablectl.table.core.bank_stake_limit``). The seat stays selected: ``$`` again adds to it
+             ``tablectl.table.procedure.cover.bank_stake_limit``). The seat stays selected: ``$`` again adds to it
     P        the selected seat's player: type the player's card number or id (checked as
              ``tablectl.table.player_id`` checks it; a bad id is refused in one line, nothing
              logged); taken at any time, it counts from the next round to start

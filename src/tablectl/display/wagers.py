@@ -24,8 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Context, Decimal, Inexact, InvalidOperation
 
+from tablectl.eventlog.records import LOG_INT_MAX
 from tablectl.rules.bets import BetLimit, money
-from tablectl.table.core import LOG_INT_MAX, bank_stake_limit
+from tablectl.table.procedure.cover import bank_stake_limit
 from tablectl.table.procedure.validation import check_wagers
 
 Wagers = Mapping[str, int]
@@ -43,7 +44,7 @@ class TableLimits:
     limits: Mapping[str, BetLimit] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=dict)  # bet -> the table's name, where it differs
     banker_stake_limits: bool = False  # payouts stop at the banking player's stake: it must be known
-    stake: BetLimit = BetLimit(1, LOG_INT_MAX)  # the bank's stake (``tablectl.table.core.bank_stake_limit``)
+    stake: BetLimit = BetLimit(1, LOG_INT_MAX)  # the bank's stake (``tablectl.table.procedure.cover.bank_stake_limit``)
 
     @classmethod
     def of(cls, config: object) -> TableLimits:

@@ -91,8 +91,10 @@ CARD_TEXTS = frozenset(CARD_OF_TEXT)
 _CARDS_OR_NONE = CARD_TEXTS | {None}
 
 _CARD = Literal[tuple(sorted(CARD_TEXTS))]  # type: ignore[valid-type]
+#: the largest integer a log line holds (orjson writes 64-bit integers)
+LOG_INT_MAX = (1 << 63) - 1
 #: an integer as the controller writes them (64 bits; a JSON number may have any number of digits)
-_I64 = Annotated[int, msgspec.Meta(ge=-(1 << 63), le=(1 << 63) - 1)]
+_I64 = Annotated[int, msgspec.Meta(ge=-LOG_INT_MAX - 1, le=LOG_INT_MAX)]
 
 INT = Type("an integer", _is_int, _I64)
 STR = Type("a string", lambda x: type(x) is str, str)
@@ -321,5 +323,5 @@ def from_dict(record: dict[str, Any]) -> Envelope:
     return out
 
 
-__all__ = ["CARD_TEXTS", "NOT_RECORDS", "RECORDS", "SCHEMA", "Envelope", "Other", "decode_block", "from_dict", "problem",
+__all__ = ["CARD_TEXTS", "LOG_INT_MAX", "NOT_RECORDS", "RECORDS", "SCHEMA", "Envelope", "Other", "decode_block", "from_dict", "problem",
            "read_line"]

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from tablectl.cards import CARD_TEXT, DECK_SIZE, Composition, text
 from tablectl.config import TableConfig
 from tablectl.drivers import events as ev
+from tablectl.eventlog.records import LOG_INT_MAX
 from tablectl.games.procedure import (
     BURN,
     BURN_DEALER_CHANGE,
@@ -33,9 +34,8 @@ from tablectl.games.procedure import (
     Trade,
 )
 from tablectl.rounds import RoundHands
-from tablectl.rules.bets import BetLimit
 from tablectl.rules.errors import SettlementError
-from tablectl.rules.settle import max_bank_pay, settle
+from tablectl.rules.settle import settle
 from tablectl.table import lifecycle as lc
 from tablectl.table import player_id, screen
 from tablectl.table.alarms import MAX_OPEN_VIOLATIONS, Alarms, Misread
@@ -60,7 +60,7 @@ from tablectl.table.inputs import (
 from tablectl.table.people import People
 from tablectl.table.procedure import penetration as pen
 from tablectl.table.procedure import validation as va
-from tablectl.table.procedure.cover import bank_short
+from tablectl.table.procedure.cover import bank_short, bank_stake_limit
 from tablectl.table.procedure.cursor import CursorError, RoundCursor
 from tablectl.table.procedure.layout import reveal, take_back, trade_out
 from tablectl.table.procedure.voiding import returned_wagers
@@ -74,8 +74,6 @@ EVENTS_LOST = va.EVENTS_LOST
 #: Faults the driver raises about the device's events (not the device's own): each a violation.
 HOST_FAULT_VIOLATIONS = {ev.FaultKind.EVENTS_LOST: va.EVENTS_LOST, ev.FaultKind.BAD_EVENT: va.BAD_EVENT}
 PAST_LAST_ROUND = "past_last_round"
-#: the largest integer a log line holds (orjson writes 64-bit integers)
-LOG_INT_MAX = 2**63 - 1
 
 _log = logging.getLogger(__name__)
 
@@ -1103,14 +1101,6 @@ def _txt(card: int | None) -> str | None:
     return None if card is None else text(card)
 
 
-def bank_stake_limit(config: TableConfig) -> BetLimit:
-    """The limits of the bank's stake (cents, above 0): at most what the bank could pay on a full
-    table, every seat at every bet's maximum (``tablectl.rules.settle.max_bank_pay``: a larger stake
-    covers nothing more), or, in a game whose payouts never stop at a stake, what a log line holds."""
-    seats = max(config.seats - (1 if config.game_def.banker else 0), 1)
-    most = max_bank_pay(config.game, [{bet: limit.maximum for bet, limit in config.bet_limits.items()}] * seats,
-                        config.settlement_rules)
-    return BetLimit(1, LOG_INT_MAX if most is None else min(most, LOG_INT_MAX))
 
 
 def _loggable(value: Any) -> Any:
@@ -1142,4 +1132,4 @@ def _input_fields(inp: Any) -> dict[str, Any]:
     return fields
 
 
-__all__ = ["EVENTS_LOST", "LOG_INT_MAX", "PAST_LAST_ROUND", "STOPPING_FAULTS", "EventLogLike", "TableCore", "bank_stake_limit"]
+__all__ = ["EVENTS_LOST", "PAST_LAST_ROUND", "STOPPING_FAULTS", "EventLogLike", "TableCore"]

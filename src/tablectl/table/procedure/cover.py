@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tablectl.config import TableConfig
+from tablectl.eventlog.records import LOG_INT_MAX
+from tablectl.rules.bets import BetLimit
 from tablectl.rules.settle import cover_binds, max_bank_pay
 
 
@@ -21,4 +24,15 @@ def bank_short(game: str, wagers: Mapping[int, Mapping[str, int]] | None, stake:
     return bound if cover_binds(stake, bound, rules) else None
 
 
-__all__ = ["bank_short"]
+
+def bank_stake_limit(config: TableConfig) -> BetLimit:
+    """The limits of the bank's stake (cents, above 0): at most what the bank could pay on a full
+    table, every seat at every bet's maximum (``tablectl.rules.settle.max_bank_pay``: a larger stake
+    covers nothing more), or, in a game whose payouts never stop at a stake, what a log line holds."""
+    seats = max(config.seats - (1 if config.game_def.banker else 0), 1)
+    most = max_bank_pay(config.game, [{bet: limit.maximum for bet, limit in config.bet_limits.items()}] * seats,
+                        config.settlement_rules)
+    return BetLimit(1, LOG_INT_MAX if most is None else min(most, LOG_INT_MAX))
+
+
+__all__ = ["bank_short", "bank_stake_limit"]
