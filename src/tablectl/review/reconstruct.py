@@ -482,6 +482,10 @@ class Reconstructor:
 
     def _round_voided(self, rec: Any) -> None:
         rnd = self.round
+        if rnd is None and (rnd := self._interrupted(rec.round)) is not None:
+            # a restarted controller voided the round its previous session left (not taken over)
+            if rnd.problems and rnd.problems[-1] in _INTERRUPTIONS:
+                rnd.problems.pop()
         if rnd is not None and rec.round == rnd.number:
             rnd.events.append(rec)
             rnd.status = VOIDED
@@ -549,15 +553,19 @@ class Reconstructor:
         """A restarted controller went on with the round its previous session was in: the round the
         interruption closed is open again, and its record goes on (cards, decisions, settlement)."""
         self._session(rec)
-        number = rec.round
-        rnd = next((r for r in reversed(self.pending) if r.number == number), None)
-        if rnd is None or rnd.status != INTERRUPTED or self.round is not None:
+        rnd = self._interrupted(rec.round)
+        if rnd is None or self.round is not None:
             return  # a slice that starts after the round did, or a line that matches no round
         rnd.status, rnd.end_seq, rnd.end_ts = OPEN, None, None
         if rnd.problems and rnd.problems[-1] in _INTERRUPTIONS:
             rnd.problems.pop()
         rnd.resumed_in.append(self.out.sessions[-1].index)
         self.round = rnd
+
+    def _interrupted(self, number: int) -> RoundRecord | None:
+        """The last round numbered *number* not handed on yet, if an interruption closed it."""
+        rnd = next((r for r in reversed(self.pending) if r.number == number), None)
+        return rnd if rnd is not None and rnd.status == INTERRUPTED else None
 
     def _shoe_refused(self, v: ViolationRecord) -> None:
         """The controller did not take the shoe just loaded (the table was not between rounds)."""
