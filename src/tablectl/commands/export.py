@@ -7,8 +7,9 @@ was exported): refused with its file and line, nothing of it exported (the other
 2 bad input (a path that does not exist, no logs, no trusted key for a table — none in the keyring,
 no ``--key`` — or a key lying in, inside or above the log's folder, or leading there, a dataset
 that cannot be used, a symbolic link planted in it where the export writes: refused, nothing
-written through it); 5 the dataset cannot be written (disk full, I/O error), or another export
-held it for longer than ``--wait``: nothing exported, try again later.
+written through it); 5 the dataset cannot be written (disk full, I/O error): nothing of the table it
+stopped at stays, the tables committed before it are listed; or another export held it for longer
+than ``--wait``: nothing exported; try again later.
 
 On a terminal, stderr shows the export's progress through the logs (lines, %, rate, ETA) on one
 redrawn line, wiped when they are read; ``--progress``/``--no-progress`` force it on or off.

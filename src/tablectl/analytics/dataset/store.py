@@ -279,6 +279,7 @@ class PartWriter:
         self._files: dict[tuple[str, str], tuple[pq.ParquetWriter, NewFile]] = {}
         self._rows: dict[tuple[str, str], int] = defaultdict(int)  # rows per file
         self.parts: dict[str, int] = {}  # after commit: each file put in place (relative path) -> rows
+        self._placed: list[str] = []  # each file commit put in place, or was putting (relative path)
         self.digests: dict[str, str] = {}  # after commit: each of those files -> the SHA-256 of its bytes
 
     def add(self, dataset: str, row: dict[str, Any]) -> None:
@@ -346,19 +347,27 @@ class PartWriter:
             self._flush(key)
         for key, (writer, new) in self._files.items():
             writer.close()
-            final = new.commit(f"{self.prefix}-{self.from_seq:012d}-{to_seq:012d}.parquet")  # fsynced, renamed
-            self.parts[final.relative_to(self.root).as_posix()] = self._rows[key]
-            self.digests[final.relative_to(self.root).as_posix()] = sha256_file(final)
+            name = f"{self.prefix}-{self.from_seq:012d}-{to_seq:012d}.parquet"
+            rel = (new.folder / name).relative_to(self.root).as_posix()
+            self._placed.append(rel)  # before the rename: an error right after it leaves the file to abort()
+            final = new.commit(name)  # fsynced, renamed
+            self.parts[rel] = self._rows[key]
+            self.digests[rel] = sha256_file(final)
         self.parts = dict(sorted(self.parts.items()))
         self._files = {}
         return self.written
 
     def abort(self) -> None:
-        """Remove every file written: nothing of this export stays."""
+        """Remove every file written, also those :meth:`commit` put in place (the export stopped
+        before its manifest listed them): nothing of this export stays."""
         for writer, new in self._files.values():
             with contextlib.suppress(OSError, pa.ArrowException):  # what it wrote is thrown away anyway
                 writer.close()
             new.discard()
+        for rel in self._placed:
+            with contextlib.suppress(OSError):  # the error that stopped the export is the one to tell
+                remove_part(self.root, rel)
+        self._placed, self.parts, self.digests = [], {}, {}
         self._files, self._chunks, self._rows = {}, defaultdict(list), defaultdict(int)
         self._batches, self._batched = defaultdict(list), defaultdict(int)
 

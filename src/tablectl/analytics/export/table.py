@@ -115,31 +115,45 @@ def _export(table: str, files: list[Path], root: Path, trust: Trust, manifest: d
                     out.add_empty(name, (report.recon.last_ts or "")[:10] or "1970-01-01")
             result.rows = out.commit(last)
             open_out.commit(last)
-        except BaseException:
-            out.abort()
-            open_out.abort()
+            head = verification.last_digest
+            manifest.exports.append(ds.Export(
+                from_seq=through + 1, to_seq=last, chain_head=head, signed_seq=verification.signed_seq,
+                key_ids=list(verification.key_ids), key_fingerprints=fingerprints,
+                files=[ds.file_text(f) for f in files], rows=result.rows, parts=out.parts, digests=out.digests,
+                exported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+            ))
+            manifest.through_seq, manifest.chain_head = last, head
+            replaced, manifest.open_parts = manifest.open_parts, open_out.parts
+            manifest.open_digests = open_out.digests
+            carried = resume.capture(report, rows, nxt, plan.marks if plan is not None else [], marking)
+            manifest.resume = None
+            if not isinstance(carried, str):
+                data, record = carried
+                ds.atomic_write(resume.state_path(root, table), data)  # bound to the manifest by its digest
+                manifest.resume = msgspec.to_builtins(record)
+            manifest.save(root)
+        except BaseException:  # the files put in place go too, unless a manifest in place lists them
+            if not _listed(root, table, out, open_out):
+                out.abort()
+                open_out.abort()
             raise
-        head = verification.last_digest
-        manifest.exports.append(ds.Export(
-            from_seq=through + 1, to_seq=last, chain_head=head, signed_seq=verification.signed_seq,
-            key_ids=list(verification.key_ids), key_fingerprints=fingerprints,
-            files=[ds.file_text(f) for f in files], rows=result.rows, parts=out.parts, digests=out.digests,
-            exported_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-        ))
-        manifest.through_seq, manifest.chain_head = last, head
-        replaced, manifest.open_parts = manifest.open_parts, open_out.parts
-        manifest.open_digests = open_out.digests
-        carried = resume.capture(report, rows, nxt, plan.marks if plan is not None else [], marking)
-        manifest.resume = None
-        if not isinstance(carried, str):
-            data, record = carried
-            ds.atomic_write(resume.state_path(root, table), data)  # bound to the manifest by its digest
-            manifest.resume = msgspec.to_builtins(record)
-        manifest.save(root)
         for rel in replaced.keys() - open_out.parts.keys():
             ds.remove_part(root, rel)  # only a dataset file, never through a link
         result.seconds = time.perf_counter() - t0
         return result
+
+
+def _listed(root: Path, table: str, out: ds.PartWriter, open_out: ds.PartWriter) -> bool:
+    """Whether the manifest in place lists the files *out* and *open_out* put in place: its save
+    went through before the error (the folder's fsync), so they stay."""
+    if not (out.parts or open_out.parts):
+        return False
+    try:
+        manifest = ds.Manifest.load(root, table)
+    except (ds.DatasetError, OSError):
+        return False
+    last = manifest.exports[-1] if manifest.exports else None
+    return last is not None and last.parts == out.parts and manifest.open_parts == open_out.parts
 
 
 def _datasets_with_files(manifest: ds.Manifest) -> set[str]:
