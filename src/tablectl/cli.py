@@ -21,6 +21,8 @@ from types import FrameType
 
 import click
 
+from tablectl.text import escaped
+
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
@@ -96,16 +98,6 @@ class CommandError(click.ClickException):
 
     def show(self, file=None) -> None:  # type: ignore[override]
         click.echo(f"tablectl: {escaped(self.format_message())}", err=True)
-
-
-def escaped(text: str) -> str:
-    """*text* with each byte of a file name that is not UTF-8 (a surrogate escape, as
-    ``os.fsdecode`` gives it) written as a backslash escape (``ocp\\xff``): what JSON, a UTF-8
-    page and a strictly UTF-8 terminal can take."""
-    try:
-        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    except UnicodeEncodeError:  # a surrogate no file name gives
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 @click.group(cls=LazyGroup)

@@ -64,3 +64,12 @@ def test_a_refused_log_in_that_folder_is_named_with_its_byte_escaped(odd_floor: 
     assert done.code == 3
     assert f"tablectl: ocp-1: refused, nothing exported: integrity failure: {log.parent.parent}/ocp\\xff/" \
            f"{log.name}:5: " in done.err
+
+
+def test_an_export_into_a_dataset_folder_whose_name_is_not_utf8_is_refused_in_one_line_writing_nothing(
+        floor_copy: Floor, tmp_path: Path, tablectl: Tablectl) -> None:
+    dataset = tmp_path / os.fsdecode(b"ds\xfe")
+    done = tablectl("export", floor_copy.logs["tcp-1"], "--to", dataset, "--key", floor_copy.public_key)
+    assert (done.code, done.out, done.err.count("\n")) == (2, "", 1)
+    assert "ds\\xfe: DuckDB reads only paths that are UTF-8" in done.err
+    assert not dataset.exists()

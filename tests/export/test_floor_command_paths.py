@@ -23,4 +23,4 @@ def test_floor_refuses_a_dataset_whose_path_is_not_utf8_in_one_line(dataset: Pat
     done = run_tablectl("floor", moved, timeout=120)
     assert done.code == 2 and done.out == "", done.err
     assert done.err == (f"tablectl: {moved}: DuckDB reads only paths that are UTF-8, and this one is not: "
-                        "move the dataset to a folder whose name is UTF-8\n").replace("\udcfe", "\\xfe")
+                        "use a folder whose name is UTF-8\n").replace("\udcfe", "\\xfe")

@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tablectl.cli import EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError, escaped
+from tablectl.cli import EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError
 from tablectl.commands.options import Finite, keyring_option, log_progress, progress_option, trust_for
+from tablectl.text import escaped
 
 if TYPE_CHECKING:
     from tablectl.analytics.export.table import TableExport

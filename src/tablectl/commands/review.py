@@ -35,9 +35,10 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 import orjson
 
-from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError, drop_stdout, escaped
+from tablectl.cli import EXIT_FINDINGS, EXIT_INTEGRITY, EXIT_STORAGE, EXIT_USAGE, CommandError, drop_stdout
 from tablectl.commands.options import keyring_option, log_progress, progress_option, trust_for
 from tablectl.commands.reports import check_path, write_report
+from tablectl.text import escaped
 
 if TYPE_CHECKING:
     from tablectl.review.model import RoundRecord
@@ -172,7 +173,7 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
 
 def _utf8(value: Any) -> Any:
     """*value* (a str, or lists and dicts of them) with every byte of a file name that is not UTF-8
-    written as a backslash escape (``cli.escaped``); the rest as it was."""
+    written as a backslash escape (``tablectl.text.escaped``); the rest as it was."""
     if isinstance(value, str):
         return escaped(value)
     if isinstance(value, dict):

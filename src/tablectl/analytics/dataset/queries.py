@@ -25,7 +25,7 @@ from tablectl.analytics.approved import Approved, default_path
 from tablectl.analytics.approved import load as load_approved
 from tablectl.analytics.dataset.limits import within
 from tablectl.analytics.dataset.schemas import SCHEMAS, with_partitions
-from tablectl.analytics.dataset.store import MANIFESTS, DatasetError, atomic_write, listed_parts, load_rules, read_own
+from tablectl.analytics.dataset.store import MANIFESTS, DatasetError, atomic_write, check_utf8_root, listed_parts, load_rules, read_own
 
 EARLIEST, LATEST = "0001-01-01", "9999-12-31"
 #: named queries that are building blocks of the floor report, not for ``tablectl query`` listings
@@ -117,12 +117,8 @@ def connect(root: Path, warn: Callable[[str], None] | None = None, approved: App
     cannot take it. A ``root`` whose path is not UTF-8 (which DuckDB cannot read) is a
     :class:`DatasetError`."""
     check_dataset(root)
+    check_utf8_root(root)
     root = root.absolute()
-    try:
-        str(root).encode("utf-8")
-    except UnicodeEncodeError:
-        raise DatasetError(f"{root}: DuckDB reads only paths that are UTF-8, and this one is not: "
-                           "move the dataset to a folder whose name is UTF-8") from None
     parts = listed_parts(root, warn)
     con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
     if memory_limit is not None:

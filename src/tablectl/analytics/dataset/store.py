@@ -48,6 +48,7 @@ from tablectl.analytics.dataset.schemas import SCHEMAS
 from tablectl.analytics.dataset.verify import Refused, checked_footer, sha256_file, wrong_types
 from tablectl.files import NewFile, link_refused, note_holder, open_dir, open_lock, read_holder, read_regular
 from tablectl.files import atomic_write as _atomic_write
+from tablectl.text import escaped
 
 MANIFESTS = "_manifests"
 RULES = "_rules.json"  # in MANIFESTS: the rules registry (no table name starts with "_")
@@ -140,10 +141,20 @@ class Manifest:
 
 def file_text(path: Path) -> str:
     """*path* as a manifest records it: each byte of a name that is not UTF-8 written as a
-    backslash escape (``tcp\\xff``, as ``tablectl.cli.escaped`` writes it for the reports), which JSON
-    can hold. The manifest's file names are for people to read: the next export finds the files it
-    read by their own names (``resume``), which are UTF-8."""
-    return os.fsencode(path).decode("utf-8", "backslashreplace")
+    backslash escape (``tcp\\xff``, :func:`tablectl.text.escaped`), which JSON can hold. The
+    manifest's file names are for people to read: the next export finds the files it read by
+    their own names (``resume``), which are UTF-8."""
+    return escaped(str(path))
+
+
+def check_utf8_root(root: Path) -> None:
+    """:class:`DatasetError` for a dataset whose path is not UTF-8: DuckDB, which reads every
+    dataset, cannot open it (so it is neither written nor read)."""
+    try:
+        str(root.absolute()).encode("utf-8")
+    except UnicodeEncodeError:
+        raise DatasetError(f"{root}: DuckDB reads only paths that are UTF-8, and this one is not: "
+                           "use a folder whose name is UTF-8") from None
 
 
 def _digests(value: Any) -> bool:
@@ -439,7 +450,8 @@ def exclusive(root: Path, wait: float = LOCK_WAIT, busy: Callable[[str], None] |
     ``_manifests/.lock``, released when the block ends or the process dies. If another export
     holds it, ``busy`` is told once (one line) and the lock is waited for up to ``wait`` seconds;
     then :class:`DatasetBusyError`. The lock file is never deleted (that would let two writers
-    hold two different files)."""
+    hold two different files). A ``root`` whose path is not UTF-8 is a :class:`DatasetError`."""
+    check_utf8_root(root)
     make_dirs(root / MANIFESTS, root)
     fd = open_lock(root / MANIFESTS / LOCK, FILE_MODE, "dataset's lock file")  # never through a link, never truncated
     try:
