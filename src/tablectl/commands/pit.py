@@ -66,7 +66,7 @@ def command(url: str | None, listen: str, users: Path | None, dataset: Path | No
     credentials = Credentials(creds, nkey, user, password_file, tls_ca, tls_cert, tls_key)
     try:
         if url is not None:
-            servers(url)
+            _usable(servers(url))
         credentials.check([])
     except ConnectError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
@@ -89,6 +89,21 @@ def command(url: str | None, listen: str, users: Path | None, dataset: Path | No
         _serve(config, sock, findings)
 
 
+def _usable(urls: list[str]) -> None:
+    """:class:`ConnectError` for broker URLs the NATS client refuses to connect to (no host, a port
+    outside 1-65535): the client's own rule, which ``tablectl collect`` reports when it connects;
+    the page would otherwise retry them for ever as an unreachable broker."""
+    from nats.aio.client import Client
+    from nats.errors import Error
+
+    from tablectl.connection import ConnectError
+
+    try:
+        Client()._setup_server_pool(urls)
+    except Error as e:
+        raise ConnectError(f"{','.join(urls)}: not a broker URL the NATS client can use ({e})") from None
+
+
 def _config(url: str, logins: dict[str, str] | None, silent_after: float, dataset: Path | None, floor_every: float,
             secure_cookie: bool, credentials: object) -> Any:
     from tablectl.pit.app import PitConfig
@@ -99,13 +114,19 @@ def _config(url: str, logins: dict[str, str] | None, silent_after: float, datase
 def _serve(config: object, sock: socket.socket, findings: object = None) -> None:
     import uvicorn
 
-    from tablectl.pit.app import build
+    from tablectl.pit.app import build, end_streams
 
     app = build(config, findings=findings)  # type: ignore[arg-type]
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"pit: serving http://{shown}:{port}/ (read-only; Ctrl-C stops)")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on"))
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            end_streams(app)  # the open pages' streams end now: uvicorn waits for them before the app's shutdown
+            await super().shutdown(sockets)
+
+    server = Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on"))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn raises the signal again once it has shut down
