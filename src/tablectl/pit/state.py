@@ -31,7 +31,7 @@ from tablectl.table.alarms import Alarms
 from tablectl.table.procedure import validation as va
 from tablectl.table.view import AlarmView, SeatView
 
-#: a table that has written nothing for this long is silent (its tile turns red)
+#: a table heard nothing from for this long (no line, no word from its publisher) is silent (its tile turns red)
 SILENT_AFTER = 30.0
 #: alarms kept across the floor (newest first)
 MAX_ALARMS = 500
@@ -162,6 +162,8 @@ class TableState:
     last_seq: int = 0
     last_ts: str | None = None
     last_heard: float | None = None  # epoch of last_ts (no later than when the line was taken)
+    #: when the table's publisher last said it runs with nothing unsent beyond the lines taken (its status)
+    alive_heard: float | None = None
     held: Envelope | None = None  # a line that does not follow last_seq, until the next one follows it
     jumped_from: int | None = None  # last_seq before the last jump taken (a held line followed)
     alarms: Alarms = field(default_factory=Alarms)
@@ -172,9 +174,15 @@ class TableState:
 
     # ------------------------------------------------------------------ reading
 
+    def heard(self) -> float | None:
+        """When the table was last heard from: its last line, or its publisher saying it runs."""
+        times = [x for x in (self.last_heard, self.alive_heard) if x is not None]
+        return max(times) if times else None
+
     def silent(self, now: float, after: float = SILENT_AFTER) -> bool:
-        """Nothing heard from the table for ``after`` seconds (or ever)."""
-        return self.last_heard is None or now - self.last_heard >= after
+        """Nothing heard from the table for ``after`` seconds (or ever): no line, no word from its publisher."""
+        heard = self.heard()
+        return heard is None or now - heard >= after
 
     def open_alarms(self) -> tuple[AlarmView, ...]:
         """The table's open violations and active faults, with what to do (as its display shows them)."""
@@ -204,7 +212,11 @@ class TableState:
 
     def status(self, now: float, after: float = SILENT_AFTER) -> tuple[str, str, str]:
         """(``kind``, one line of what the table is doing, what to do) for its tile: kind is one of
-        silent, stopped, held, fault, dealing, shuffling, ready, idle, offline."""
+        silent, stopped, held, fault, dealing, shuffling, ready, idle, offline. Silent: nothing heard for
+        ``after`` seconds, for how long; a table whose publisher still says it runs keeps its kind and
+        says how long it has written no line. The durations count on with ``now``."""
+        from tablectl.live.status import duration_text
+
         if self.stopped:
             head = ("stopped", "stopped", "")
         elif self.state == lc.HELD:
@@ -226,8 +238,11 @@ class TableState:
         else:
             head = (self.state, self.state.replace("_", " "), "")
         if self.silent(now, after):
-            quiet = "never heard" if self.last_heard is None else f"silent for {int(now - self.last_heard)} s"
+            heard = self.heard()
+            quiet = "never heard" if heard is None else f"silent for {duration_text(now - heard)}"
             return ("silent", f"{quiet} (was: {head[1]})", head[2])
+        if self.last_heard is not None and now - self.last_heard >= after:
+            return (head[0], f"{head[1]}: no lines for {duration_text(now - self.last_heard)} (the table runs)", head[2])
         return head
 
 
@@ -348,7 +363,8 @@ class Floor:
         return a
 
     def publisher(self, table: str, status: Mapping[str, Any], now: float) -> bool:
-        """A table's publisher told its state (``tablectl.<table>.status``); True when its line changed."""
+        """A table's publisher told its state (``tablectl.<table>.status``); True when its line changed.
+        Connected, with no line beyond those taken, it is heard from: the table runs, and writes nothing."""
         from tablectl.live.status import PublisherStatus, status_text
 
         try:
@@ -359,6 +375,8 @@ class Floor:
         except (TypeError, ValueError):
             return False
         t = self.table(table)
+        if s.connected and s.log_seq <= t.last_seq and t.last_heard is not None and not t.stopped:
+            t.alive_heard = now  # it runs, and the page has every line it wrote
         text = status_text(s, now)
         changed, t.publisher = text != t.publisher, text
         return changed
