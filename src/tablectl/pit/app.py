@@ -152,6 +152,19 @@ async def events(request: Request) -> Response:
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
+def end_streams(app: Starlette) -> None:
+    """The page server is stopping: end every open live stream now (uvicorn waits for open
+    responses before the app's own shutdown). Call it on the app's event loop."""
+    pit: Pit | None = getattr(app.state, "pit", None)
+    if pit is None:
+        return
+    pit.stop.set()
+    for c in list(pit.hub.clients):
+        c.put("end", b"{}")
+        with contextlib.suppress(asyncio.QueueFull):
+            c.queue.put_nowait(None)
+
+
 async def health(request: Request) -> Response:
     pit: Pit = request.app.state.pit
     return JSONResponse({"tables": len(pit.floor.tables), "lines": pit.feed.lines, "refused": pit.feed.refused,
@@ -229,12 +242,8 @@ def build(config: PitConfig, *, edges: Edges | None = None, findings: FloorFindi
         try:
             yield
         finally:
-            pit.stop.set()
+            end_streams(app)
             pit.findings.stop()
-            for c in list(pit.hub.clients):
-                c.put("end", b"{}")
-                with contextlib.suppress(asyncio.QueueFull):
-                    c.queue.put_nowait(None)
             _, pending = await asyncio.wait(pit.tasks, timeout=2.0)
             for task in pending:  # a connect to a broker that is not there: given up
                 task.cancel()
