@@ -14,7 +14,7 @@ was taken) is read from its start.
 
 :class:`Hub` fans out: every ``interval`` it renders each changed table's fragments once and
 queues them to every page that shows them (Server-Sent Events, ``app.py``), and once a second it
-looks for tables that fell silent. A page too slow to keep up is dropped; its browser reconnects
+looks for tiles that the passing of time changed (a table fell silent; how long it has been silent). A page too slow to keep up is dropped; its browser reconnects
 and gets every fragment again. A fragment that fails to render is logged (once, with its traceback)
 and left as the pages last had it; the others go on.
 """
@@ -79,7 +79,7 @@ class Hub:
         self.alarms_version = -1
         self.feed_text = "connecting to the stream"
         self._feed_changed = False
-        self._kinds: dict[str, str] = {}
+        self._shown: dict[str, tuple[str, str]] = {}  # table -> its tile's kind and status line, as last rendered
         self._failing: set[tuple[str, str | None]] = set()  # fragments that failed to render (logged once)
         self.sent = 0
 
@@ -105,13 +105,14 @@ class Hub:
         self._failing.discard(what)
         return out
 
-    def _kind(self, table: str) -> str:
-        """A table's tile kind (silent, dealing, ...)."""
-        return self.views.tile_of(table).kind
+    def _shows(self, table: str) -> tuple[str, str]:
+        """A table's tile kind (silent, dealing, ...) and status line (``silent for 12 s``)."""
+        t = self.views.tile_of(table)
+        return t.kind, t.status
 
-    def _tile(self, table: str) -> tuple[str, str]:
-        """A table's tile kind and HTML."""
-        return self.views.tile_of(table).kind, self.views.tile(table)
+    def _tile(self, table: str) -> tuple[tuple[str, str], str]:
+        """A table's tile kind and status line, and its HTML."""
+        return self._shows(table), self.views.tile(table)
 
     def join(self, table: str | None) -> Client:
         """A new page: queued every fragment it shows, then each change."""
@@ -145,9 +146,9 @@ class Hub:
             self._feed_changed = False  # what the silence watch compares with
             self.alarms_version = self.views.floor.alarms_version
             for table in dirty:
-                kind = self._render("tile", self._kind, table)
-                if kind is not None:
-                    self._kinds[table] = kind
+                shows = self._render("tile", self._shows, table)
+                if shows is not None:
+                    self._shown[table] = shows
             return
         floor_clients = [c for c in self.clients if c.table is None]
         if self._feed_changed:
@@ -160,7 +161,7 @@ class Hub:
             for table in sorted(dirty):
                 tile = self._render("tile", self._tile, table)
                 if tile is not None:
-                    self._kinds[table] = tile[0]
+                    self._shown[table] = tile[0]
                     rendered.append((table, tile[1]))
             if floor_clients:  # every changed tile in one event: one message for the browser to handle
                 batch = _event(tiles=rendered)
@@ -187,11 +188,12 @@ class Hub:
                     c.put("alarms", alarms)
 
     def look_for_silence(self) -> None:
-        """Mark the tables whose tile kind changed with the passing of time (fell silent)."""
+        """Mark the tables whose tile the passing of time changed: fell silent, or a silence (or a
+        table's time without a line) that has lasted on, so an open page's durations stay true."""
         for table in list(self.views.floor.tables):
-            kind = self._render("tile", self._kind, table)
-            if kind is not None and self._kinds.get(table) != kind:
-                self._kinds[table] = kind
+            shows = self._render("tile", self._shows, table)
+            if shows is not None and self._shown.get(table) != shows:
+                self._shown[table] = shows
                 self.dirty.add(table)
 
     async def run(self, stop: asyncio.Event) -> None:
