@@ -165,8 +165,9 @@ WATCH_ROUNDS = """() => {
     if (node.matches('#layout [data-round]')) layout(node);
     node.querySelectorAll('#layout [data-round]').forEach(layout);
   };
-  new MutationObserver(records => records.forEach(r => r.addedNodes.forEach(look)))
-    .observe(document.body, {subtree: true, childList: true});
+  // a tile is updated in place (its data-round changes), the layout's content replaced
+  new MutationObserver(records => records.forEach(r => r.type === 'attributes' ? look(r.target) : r.addedNodes.forEach(look)))
+    .observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-round']});
   document.querySelectorAll('.tile[data-table]').forEach(tile);
   document.querySelectorAll('#layout [data-round]').forEach(layout);
 }"""

@@ -1,6 +1,7 @@
 // The pit page's live updates: one EventSource (Server-Sent Events); each event carries an HTML
-// fragment the server rendered (every value escaped there) that replaces its element. The
-// browser reconnects by itself; the server then sends every fragment again.
+// fragment the server rendered (every value escaped there) that replaces its element, keeping the
+// element that has the keyboard's focus. The browser reconnects by itself; the server then sends
+// every fragment again.
 (function () {
   "use strict";
   var table = document.body.dataset.table || "";
@@ -13,14 +14,58 @@
     t.innerHTML = html.trim();
     return t.content.firstElementChild;
   }
+  // The focused element inside `box`, as something to find it again by: its id, or its href and
+  // which of the links with that href it is.
+  function focusKey(box) {
+    var el = document.activeElement;
+    if (!el || el === document.body || !box.contains(el)) { return null; }
+    if (el.id) { return { id: el.id }; }
+    var href = el.getAttribute("href");
+    if (href === null) { return null; }
+    var same = box.querySelectorAll("[href]");
+    var nth = 0;
+    for (var i = 0; i < same.length && same[i] !== el; i++) {
+      if (same[i].getAttribute("href") === href) { nth++; }
+    }
+    return { href: href, nth: nth };
+  }
+  function refocus(box, key) {
+    if (!key) { return; }
+    var found = null;
+    if (key.id) {
+      found = document.getElementById(key.id);
+    } else {
+      var nth = key.nth;
+      box.querySelectorAll("[href]").forEach(function (a) {
+        if (found === null && a.getAttribute("href") === key.href && nth-- === 0) { found = a; }
+      });
+    }
+    if (found && box.contains(found)) { found.focus({ preventScroll: true }); }
+  }
   function replace(id, html) {
     var el = document.getElementById(id);
-    if (el) { el.innerHTML = html; }
+    if (!el) { return; }
+    var key = focusKey(el);
+    el.innerHTML = html;
+    refocus(el, key);
+  }
+  // The tile is updated in place (its attributes and its content), so a focused tile stays focused.
+  function update(old, el) {
+    Array.prototype.slice.call(old.attributes).forEach(function (a) {
+      if (!el.hasAttribute(a.name)) { old.removeAttribute(a.name); }
+    });
+    Array.prototype.forEach.call(el.attributes, function (a) {
+      if (old.getAttribute(a.name) !== a.value) { old.setAttribute(a.name, a.value); }
+    });
+    old.replaceChildren.apply(old, Array.prototype.slice.call(el.childNodes));
   }
   function putTile(name, html) {
     var el = fragment(html);
     var old = document.querySelector('.tile[data-table="' + CSS.escape(name) + '"]');
-    if (old) { old.replaceWith(el); return; }
+    if (old) {
+      if (old.tagName === el.tagName) { update(old, el); } else { old.replaceWith(el); }
+      return;
+    }
     var tiles = document.getElementById("tiles");
     if (tiles && !table) {
       var after = null;
@@ -32,6 +77,7 @@
   }
   function onTile(e) { var d = JSON.parse(e.data); putTile(d.table, d.html); }
   function onTiles(e) { JSON.parse(e.data).tiles.forEach(function (t) { putTile(t[0], t[1]); }); }
+
   var es = new EventSource(url);
   es.onopen = function () { live.textContent = "live"; live.className = "live ok"; };
   es.onerror = function () { live.textContent = "page server unreachable: reconnecting"; live.className = "live bad"; };
