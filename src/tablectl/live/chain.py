@@ -94,13 +94,15 @@ class Message:
 
 def check_message(subject: str, msg_id: str | None, line: bytes, stream_seq: int = 0) -> Message | Refusal:
     """The first look at a message: its subject names a table, its id names that table, a log
-    file of it and the line's own seq, and the line says it is that table's."""
+    file of it, the line's own seq and digest (none in an id an earlier tablectl gave), and the
+    line says it is that table's."""
     table = table_of(subject)
     if table is None:
         return Refusal("?", MISLABELLED, f"subject {subject!r} is not tablectl.<table>.log", msg_id=msg_id)
     mid = parse_msg_id(msg_id)
     if mid is None:
-        return Refusal(table, MISLABELLED, f"message id {msg_id!r} is not <table>:<log>:<seq>", msg_id=msg_id)
+        return Refusal(table, MISLABELLED, f"message id {msg_id!r} is not <table>:<log>:<seq>:<digest>",
+                       msg_id=msg_id)
     if mid.table != table:
         return Refusal(table, MISLABELLED, f"message id names table {mid.table!r} on table {table!r}'s subject",
                        mid.seq, mid.file_name, msg_id)
@@ -111,6 +113,9 @@ def check_message(subject: str, msg_id: str | None, line: bytes, stream_seq: int
         return Refusal(table, MALFORMED, f"not a log line: {line[:60]!r}", mid.seq, mid.file_name, msg_id)
     if head[0] != mid.seq:
         return Refusal(table, MISLABELLED, f"message id says seq {mid.seq}, the line is seq {head[0]}",
+                       head[0], mid.file_name, msg_id)
+    if mid.digest is not None and not fmt.digest(line).startswith(mid.digest):
+        return Refusal(table, MISLABELLED, f"message id names digest {mid.digest}, not the line's",
                        head[0], mid.file_name, msg_id)
     named = line_table(line)
     if named != table:
@@ -267,6 +272,10 @@ class TableChain:
             if known is None:
                 return Offer("refused", Refusal(self.table, FORK, f"seq {seq} is before the copy's last line "
                                                 f"(seq {self.head.seq}) and not in the copy's remembered lines", **where))
+            if seq == 1:
+                return Offer("refused", Refusal(self.table, FORK, "seq 1 opens another log of the table than the "
+                                                "copy's (a new log folder or computer): its lines are not the copy's",
+                                                **where))
             return Offer("refused", Refusal(self.table, FORK, f"seq {seq} differs from the signed line the copy has "
                                             "at that seq", **where))
         held = Held.of(msg.file, line, msg.stream_seq)
@@ -289,7 +298,8 @@ class TableChain:
         before = self.held.get(seq - 1) if seq > self.head.seq + 1 else None
         for after in self.held.get(seq + 1, {}).values():
             # a line the stream stored before this one (a redelivery after a restart is only late)
-            if 0 < after.stream_seq < msg.stream_seq:
+            # that follows it (not another log's line at the next seq)
+            if 0 < after.stream_seq < msg.stream_seq and after.prev == held.digest:
                 notes.append(Refusal(self.table, REORDERED, f"seq {seq + 1} was stored in the stream before seq {seq}: "
                                      "reordered; held, and written in the log's order", seq + 1, after.file))
         if before is not None and not any(h.digest == held.prev for h in before.values()):

@@ -2,7 +2,8 @@
 
 It follows the table's fsynced log files (:class:`~tablectl.live.cursor.LogFollower`) and
 publishes every complete line, in order, to ``tablectl.<table>.log`` with the message id
-``<table>:<log>:<seq>``; the cursor moves only on the stream's acknowledgement, and is kept beside
+``<table>:<log>:<seq>:<digest>`` (the line's own, so the same place in another log of the table
+is another message); the cursor moves only on the stream's acknowledgement, and is kept beside
 the log. Dealing never waits for it: it only reads the files the controller writes, on its own
 thread with its own event loop. A broker that is down, slow or unreachable for hours costs
 nothing but a backlog, which drains when it is back; a line sent twice (an acknowledgement lost)
@@ -39,6 +40,7 @@ from typing import Any
 import orjson
 
 from tablectl.connection import Credentials
+from tablectl.eventlog import logformat as fmt
 
 from . import stream
 from .connect import connect, inbox_prefix
@@ -277,7 +279,7 @@ class Publisher:
         lost = asyncio.ensure_future(dropped.wait())
         try:
             for line in lines:
-                headers = {stream.MSG_ID_HEADER: stream.msg_id(self.table, line.file, line.seq)}
+                headers = {stream.MSG_ID_HEADER: stream.msg_id(self.table, line.file, line.seq, fmt.digest(line.data))}
                 futures.append(await js.publish_async(self.subject, line.data, headers=headers))
             for line, future in zip(lines, futures):
                 if not future.done():

@@ -13,16 +13,19 @@ A table name may hold ``.``, which a NATS subject uses between tokens; in a subj
 ``~`` (a character a table name never holds), so :func:`table_of` gives the name back exactly.
 
 Message ids
-    ``<table>:<log>:<seq>``, ``<log>`` the log file's name without ``.jsonl``
-    (``T1:tablectl-T1-000003:1042``). The stream drops a message whose id it saw within its
-    duplicate window, so a publisher that sends a line again after a lost ack stores it once. The
-    collector takes the file name a line belongs in from this id (it is not signed: the collector
-    checks it against the table and the chain, see docs/live.md).
+    ``<table>:<log>:<seq>:<digest>``, ``<log>`` the log file's name without ``.jsonl``, ``<digest>``
+    the first 16 hex digits of the line's own chain digest (``T1:tablectl-T1-000003:1042:9f3c...``).
+    The stream drops a message whose id it saw within its duplicate window, so a publisher that
+    sends a line again after a lost ack stores it once; the digest makes that the same line only,
+    never another log's line at the same place (a table restarted on a new log starts again at
+    file 1, seq 1). The collector takes the file name a line belongs in from this id (it is not
+    signed: the collector checks it against the table and the chain, see docs/live.md) and also
+    reads ids an earlier tablectl gave, ``<table>:<log>:<seq>`` (no digest).
 
 API
     ``log_subject(table) -> str``, ``alarm_subject(table) -> str``, ``status_subject(table) -> str``,
     ``table_of(subject) -> str | None``
-    ``msg_id(table, log, seq) -> str``, ``parse_msg_id(text) -> MsgId | None``
+    ``msg_id(table, log, seq, digest=None) -> str``, ``parse_msg_id(text) -> MsgId | None``
     ``StreamSettings(name="TABLECTL_LOGS", replicas=1, duplicate_window=120.0, max_age=7 days)``
     ``stream_config(settings) -> nats.js.api.StreamConfig``
     ``consumer_config(durable, ack_wait=30.0) -> nats.js.api.ConsumerConfig``
@@ -46,9 +49,11 @@ DURABLE = "collector"  # the collector's durable consumer, unless named otherwis
 MSG_ID_HEADER = "Nats-Msg-Id"
 DEFAULT_DUPLICATE_WINDOW = 120.0  # seconds
 DEFAULT_MAX_AGE = 7 * 24 * 3600.0  # seconds a line stays in the stream (the table keeps its own log)
+ID_DIGEST_LEN = 16  # hex digits of a line's chain digest in its message id
 
 _TABLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 _LOG = re.compile(r"tablectl-(?P<table>[A-Za-z0-9][A-Za-z0-9_.-]*)-(?P<number>[0-9]{6,})\Z")
+_ID_DIGEST = re.compile(rf"[0-9a-f]{{{ID_DIGEST_LEN}}}\Z")
 
 
 def _check_table(table: str) -> None:
@@ -89,11 +94,13 @@ def table_of(subject: str) -> str | None:
 
 @dataclass(frozen=True)
 class MsgId:
-    """A line's message id taken apart: the table, its log file's stem and the line's seq."""
+    """A line's message id taken apart: the table, its log file's stem, the line's seq and the
+    first :data:`ID_DIGEST_LEN` hex digits of its chain digest (None: an id an earlier tablectl gave)."""
 
     table: str
     log: str
     seq: int
+    digest: str | None = None
 
     @property
     def file_name(self) -> str:
@@ -108,7 +115,7 @@ class MsgId:
         return int(m.group("number"))
 
     def __str__(self) -> str:
-        return msg_id(self.table, self.log, self.seq)
+        return msg_id(self.table, self.log, self.seq, self.digest)
 
 
 def log_stem(file_name: str) -> str:
@@ -116,24 +123,32 @@ def log_stem(file_name: str) -> str:
     return file_name.removesuffix(".jsonl")
 
 
-def msg_id(table: str, log: str, seq: int) -> str:
-    """``<table>:<log>:<seq>``: the JetStream message id of one line; ``log`` a file name or stem."""
-    return f"{table}:{log_stem(log)}:{seq}"
+def msg_id(table: str, log: str, seq: int, digest: str | None = None) -> str:
+    """``<table>:<log>:<seq>:<digest>``: the JetStream message id of one line; ``log`` a file name
+    or stem, ``digest`` the line's chain digest (``logformat.digest``; its first
+    :data:`ID_DIGEST_LEN` hex digits are kept). A publisher always gives it: without it, the id an
+    earlier tablectl gave, ``<table>:<log>:<seq>``, which the same place in another log shares."""
+    place = f"{table}:{log_stem(log)}:{seq}"
+    return place if digest is None else f"{place}:{digest[:ID_DIGEST_LEN]}"
 
 
 def parse_msg_id(text: str | None) -> MsgId | None:
     """The parts of a message id, or None when it is not one: a table name, a log file stem of
-    that same table, a positive seq."""
+    that same table, a positive seq, and :data:`ID_DIGEST_LEN` lowercase hex digits (or none: an
+    id an earlier tablectl gave)."""
     if not text:
         return None
     parts = text.split(":")
-    if len(parts) != 3 or not _TABLE.match(parts[0]) or not parts[2].isdigit():
+    if len(parts) not in (3, 4) or not _TABLE.match(parts[0]) or not parts[2].isdigit():
         return None
     m = _LOG.match(parts[1])
     if m is None or m.group("table") != parts[0]:
         return None
+    digest = parts[3] if len(parts) == 4 else None
+    if digest is not None and not _ID_DIGEST.match(digest):
+        return None
     seq = int(parts[2])
-    return MsgId(parts[0], parts[1], seq) if seq >= 1 else None
+    return MsgId(parts[0], parts[1], seq, digest) if seq >= 1 else None
 
 
 @dataclass(frozen=True)
@@ -217,6 +232,7 @@ __all__ = [
     "ALARM_STREAM",
     "ALARM_SUBJECTS",
     "DURABLE",
+    "ID_DIGEST_LEN",
     "LOG_SUBJECTS",
     "MSG_ID_HEADER",
     "STATUS_SUBJECTS",
