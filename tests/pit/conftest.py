@@ -94,9 +94,10 @@ def health(page: Page) -> str:
         return f"healthz: {e}"
 
 
-def start_page(args: list[str], env: dict[str, str], timeout: float = 30.0) -> Page:
-    """``tablectl pit ARGS`` on a free loopback port; its address once it prints it."""
-    proc = subprocess.Popen([sys.executable, "-m", "tablectl", "pit", *args, "--listen", "127.0.0.1:0"], env=env,
+def start_page(args: list[str], env: dict[str, str], timeout: float = 30.0, listen: str = "127.0.0.1:0") -> Page:
+    """``tablectl pit ARGS`` on a free loopback port (or ``listen``: the port of a page started
+    again); its address once it prints it."""
+    proc = subprocess.Popen([sys.executable, "-m", "tablectl", "pit", *args, "--listen", listen], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL)
     url = broker = None
     deadline = time.monotonic() + timeout

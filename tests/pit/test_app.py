@@ -206,12 +206,6 @@ def test_a_round_dealt_while_a_table_page_is_open_reaches_it(page: Served, strea
     assert event == "tile" and 'data-round="2"' in data["html"]
 
 
-@pytest.mark.parametrize("query", ["?table=Z9", "?table=" + urllib.parse.quote("../A")])
-def test_the_stream_of_a_table_never_heard_from_is_not_found(page: Served, query: str) -> None:
-    r = page.get("/events" + query)
-    assert (r.status, r.body) == (404, "no such table")
-
-
 # ---------------------------------------------------------------- the floor report view
 
 

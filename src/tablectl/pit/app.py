@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote
 
+import orjson
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -43,6 +44,9 @@ from tablectl.pit.views import Views
 #: a table id as the log allows it (docs/events.md)
 TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 STATIC = Path(__file__).parent / "static"
+TICK = 1.0  # how often an open live stream checks that the page server is still there
+PING = 15.0  # a keep-alive comment on a stream with nothing to say for this long
+WAIT_EVERY = 0.25  # how often a stream waiting for a table not heard from yet looks for it
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
                                "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
@@ -117,26 +121,52 @@ async def report_page(request: Request) -> Response:
 
 
 async def events(request: Request) -> Response:
-    """Server-Sent Events: every fragment the page shows, then each change."""
+    """Server-Sent Events: every fragment the page shows, then each change. A table not heard from
+    yet (a page server started again while the broker is down) is waited for: the page is told so,
+    and sent the table's fragments once its lines arrive. The stream ends when the page server
+    stops."""
     pit: Pit = request.app.state.pit
     table = request.query_params.get("table") or None
-    if table is not None and (not TABLE_ID.fullmatch(table) or table not in pit.floor.tables):
+    if table is not None and not TABLE_ID.fullmatch(table):
         return Response("no such table", 404)
-    client = pit.hub.join(table)
+
+    def ended() -> bool:
+        return pit.stop.is_set()
+
+    async def wait_for_table(name: str) -> AsyncIterator[bytes]:
+        yield _sse("waiting", _json(text=f"waiting for table {name}: not heard from since the page server started"))
+        feed = None
+        while name not in pit.floor.tables and not ended():
+            if pit.hub.feed_text != feed:
+                feed = pit.hub.feed_text
+                yield _sse("feed", _json(text=feed))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(pit.stop.wait(), WAIT_EVERY)
 
     async def stream() -> AsyncIterator[bytes]:
+        yield b"retry: 1000\n\n"
+        if table is not None and table not in pit.floor.tables:
+            async for chunk in wait_for_table(table):
+                yield chunk
+        if ended():
+            return
+        client = pit.hub.join(table)
         try:
-            yield b"retry: 1000\n\n"
-            while True:
+            quiet = 0.0
+            while not ended():
                 try:
-                    item = await asyncio.wait_for(client.queue.get(), 15.0)
+                    item = await asyncio.wait_for(client.queue.get(), TICK)
                 except TimeoutError:
-                    yield b": ping\n\n"
+                    quiet += TICK
+                    if quiet >= PING:
+                        quiet = 0.0
+                        yield b": ping\n\n"
                     continue
+                quiet = 0.0
                 chunks = []
                 while item is not None:
                     event, data = item
-                    chunks.append(b"event: " + event.encode() + b"\ndata: " + data + b"\n\n")
+                    chunks.append(_sse(event, data))
                     try:
                         item = client.queue.get_nowait()
                     except asyncio.QueueEmpty:
@@ -150,6 +180,14 @@ async def events(request: Request) -> Response:
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _sse(event: str, data: bytes) -> bytes:
+    return b"event: " + event.encode() + b"\ndata: " + data + b"\n\n"
+
+
+def _json(**data: Any) -> bytes:
+    return orjson.dumps(data)
 
 
 def end_streams(app: Starlette) -> None:

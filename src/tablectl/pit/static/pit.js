@@ -1,14 +1,17 @@
 // The pit page's live updates: one EventSource (Server-Sent Events); each event carries an HTML
 // fragment the server rendered (every value escaped there) that replaces its element, keeping the
 // element that has the keyboard's focus. The browser reconnects by itself; the server then sends
-// every fragment again.
+// every fragment again. A stream closed for good (an answer other than 200) is opened again, a
+// few seconds apart at most.
 (function () {
   "use strict";
   var table = document.body.dataset.table || "";
   var url = "/events" + (table ? "?table=" + encodeURIComponent(table) : "");
   var live = document.getElementById("live");
   var feed = document.getElementById("feed");
+  var tries = 0;
 
+  function say(text, kind) { live.textContent = text; live.className = "live " + kind; }
   function fragment(html) {
     var t = document.createElement("template");
     t.innerHTML = html.trim();
@@ -64,6 +67,7 @@
     var old = document.querySelector('.tile[data-table="' + CSS.escape(name) + '"]');
     if (old) {
       if (old.tagName === el.tagName) { update(old, el); } else { old.replaceWith(el); }
+      if (live.className === "live wait") { say("live", "ok"); }
       return;
     }
     var tiles = document.getElementById("tiles");
@@ -78,13 +82,38 @@
   function onTile(e) { var d = JSON.parse(e.data); putTile(d.table, d.html); }
   function onTiles(e) { JSON.parse(e.data).tiles.forEach(function (t) { putTile(t[0], t[1]); }); }
 
-  var es = new EventSource(url);
-  es.onopen = function () { live.textContent = "live"; live.className = "live ok"; };
-  es.onerror = function () { live.textContent = "page server unreachable: reconnecting"; live.className = "live bad"; };
-  es.addEventListener("tile", onTile);
-  es.addEventListener("tiles", onTiles);
-  es.addEventListener("alarms", function (e) { replace("alarms", JSON.parse(e.data).html); });
-  es.addEventListener("layout", function (e) { replace("layout", JSON.parse(e.data).html); });
-  es.addEventListener("rounds", function (e) { replace("rounds", JSON.parse(e.data).html); });
-  es.addEventListener("feed", function (e) { feed.textContent = JSON.parse(e.data).text; });
+  function again() {
+    var wait = Math.min(1000 * Math.pow(2, tries), 4000);
+    tries++;
+    setTimeout(probe, wait);
+  }
+  // Whether the stream can be opened again: its answer's status (the EventSource does not tell it).
+  function probe() {
+    var stop = new AbortController();
+    fetch(url, { cache: "no-store", credentials: "same-origin", signal: stop.signal }).then(function (r) {
+      stop.abort();
+      if (r.ok) {
+        open();
+      } else {
+        say("page server answered " + r.status + ": trying again", "bad");
+        again();
+      }
+    }, function () { again(); });
+  }
+  function open() {
+    var es = new EventSource(url);
+    es.onopen = function () { tries = 0; say("live", "ok"); };
+    es.onerror = function () {
+      say("page server unreachable: reconnecting", "bad");
+      if (es.readyState === EventSource.CLOSED) { es.close(); again(); }
+    };
+    es.addEventListener("tile", onTile);
+    es.addEventListener("tiles", onTiles);
+    es.addEventListener("waiting", function (e) { say(JSON.parse(e.data).text, "wait"); });
+    es.addEventListener("alarms", function (e) { replace("alarms", JSON.parse(e.data).html); });
+    es.addEventListener("layout", function (e) { replace("layout", JSON.parse(e.data).html); });
+    es.addEventListener("rounds", function (e) { replace("rounds", JSON.parse(e.data).html); });
+    es.addEventListener("feed", function (e) { feed.textContent = JSON.parse(e.data).text; });
+  }
+  open();
 })();
