@@ -80,7 +80,7 @@ def test_a_table_page_gets_its_layout_and_rounds_but_not_other_tables() -> None:
     feed(f, a_round(b, 1)[:3])
     hub.flush()
     assert events(page) == []
-    feed(f, a_round(a, 1)[:3])
+    feed(f, a_round(a, 1) + a_round(a, 2)[:3])  # round 1 is listed once round 2 has started
     hub.flush()
     assert [e[0] for e in events(page)] == ["tile", "layout", "rounds"]
 
@@ -157,7 +157,8 @@ def test_a_fragment_that_fails_to_render_is_logged_once_and_every_other_update_g
         hub.flush()
         tiles = dict(next(e for e in events(floor_page) if e[0] == "tiles")[1]["tiles"])
         assert all(f'data-round="{n}"' in tiles[t] for t in "AB")
-        assert [kind for kind, _ in events(b_page)] == ["tile", "rounds"]
+        kinds = [kind for kind, _ in events(b_page)]
+        assert kinds[0] == "tile" and "layout" not in kinds
     failures = [r for r in caplog.records if r.exc_info]
     assert len(failures) == 1 and "layout of B" in failures[0].getMessage()
 

@@ -34,9 +34,9 @@ import orjson
 
 from tablectl.eventlog.records import read_line
 from tablectl.pit import nats as pn
-from tablectl.pit.rounds import RoundBook
+from tablectl.pit.rounds import RoundBook, RoundSummary
 from tablectl.pit.state import Floor
-from tablectl.pit.views import Views
+from tablectl.pit.views import Views, rounds_count
 
 #: events queued to one page before it counts as too slow and is dropped
 CLIENT_QUEUE = 2000
@@ -52,6 +52,8 @@ class Client:
     table: str | None
     queue: asyncio.Queue[tuple[str, bytes] | None] = field(default_factory=lambda: asyncio.Queue(CLIENT_QUEUE))
     dropped: bool = False
+    #: the table's rounds the page was sent: (the day, the book's version, how many are listed)
+    rounds: tuple[str, int, int] | None = None
 
     def put(self, event: str, data: bytes) -> None:
         if self.dropped:
@@ -134,10 +136,50 @@ class Hub:
 
     def _table_events(self, c: Client, table: str) -> None:
         v = self.views
-        for event, fn in (("tile", v.tile), ("layout", v.layout), ("rounds", v.rounds_of)):
+        for event, fn in (("tile", v.tile), ("layout", v.layout)):
             html = self._render(event, fn, table)
             if html is not None:
                 c.put(event, _event(table=table, html=html) if event == "tile" else _event(html=html))
+        self._rounds_to(table, [c])
+
+    def _rounds_to(self, table: str, watchers: list[Client]) -> None:
+        """Tell each page of ``table`` what its rounds list lacks: the rounds listed since it was
+        last told, one ``round`` event each (its row, ``id="round-<id>"``, to put first in
+        ``#rounds-list``, and the line above the list); the whole list (``rounds``) to a page that
+        has none yet, or of another day, or that missed rounds no longer kept. Nothing when nothing
+        was listed: a row opened to read stays open, and an update's size does not grow with the day."""
+        date, version, listed = self.views.rounds_today(table)
+        now = (date, version, len(listed))
+        made: dict[tuple[str, int, int] | None, list[tuple[str, bytes]] | None] = {}
+        for c in watchers:
+            if c.rounds == now:
+                continue
+            if c.rounds not in made:
+                made[c.rounds] = self._rounds_update(table, c.rounds, now, listed)
+            update = made[c.rounds]
+            if update is None:
+                continue  # failed to render (logged): the page keeps what it has, and is told again
+            for event, data in update:
+                c.put(event, data)
+            c.rounds = now
+
+    def _rounds_update(self, table: str, had: tuple[str, int, int] | None, now: tuple[str, int, int],
+                       listed: list[RoundSummary]) -> list[tuple[str, bytes]] | None:
+        """The events that bring a page's rounds list from ``had`` to ``now`` (None: failed to render)."""
+        book = self.views.rounds.of(table)
+        new = book.since(had[1]) if book is not None and had is not None and had[0] == now[0] and had[2] else None
+        if new is None:
+            html = self._render("rounds", self.views.rounds_of, table)
+            return None if html is None else [("rounds", _event(html=html))]
+        count = rounds_count(now[2], now[0])
+        out = []
+        for r in new:
+            if r.date == now[0]:
+                row = self._render(f"round {r.id}", lambda _table, r=r: self.views.round_row(r), table)
+                if row is None:
+                    return None
+                out.append(("round", _event(html=row, count=count)))
+        return out
 
     def flush(self) -> None:
         """Tell every page what changed since the last flush (each fragment rendered once)."""
@@ -171,13 +213,13 @@ class Hub:
                 watchers = [c for c in self.clients if c.table == table]
                 if watchers:
                     out = [("tile", _event(table=table, html=html))]
-                    for event, fn in (("layout", self.views.layout), ("rounds", self.views.rounds_of)):
-                        part = self._render(event, fn, table)
-                        if part is not None:
-                            out.append((event, _event(html=part)))
+                    part = self._render("layout", self.views.layout, table)
+                    if part is not None:
+                        out.append(("layout", _event(html=part)))
                     for c in watchers:
                         for event, data in out:
                             c.put(event, data)
+                    self._rounds_to(table, watchers)
             self.sent += len(rendered)
         if self.alarms_version != self.views.floor.alarms_version:
             self.alarms_version = self.views.floor.alarms_version

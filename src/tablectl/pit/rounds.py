@@ -48,7 +48,7 @@ class TableRounds:
         self.builder = Reconstructor(None, keep_events=True)
         self.checker = RoundChecker(self.builder.out, None, True, self._take)
         self.builder.on_round = self.checker
-        self.version = 0
+        self.version = 0  # rounds taken ever
 
     def _take(self, rnd: RoundRecord) -> None:
         self.rounds.append(summary(rnd))
@@ -57,6 +57,14 @@ class TableRounds:
     def feed(self, record: Envelope) -> None:
         """One record of the table's log, in order."""
         self.builder.feed([record])
+
+    def since(self, version: int) -> list[RoundSummary] | None:
+        """The rounds taken after the book's ``version``, oldest first; None when some of them are
+        no longer kept."""
+        n = self.version - version
+        if n > len(self.rounds) or n < 0:
+            return None
+        return list(self.rounds)[len(self.rounds) - n:]
 
     def today(self, date: str) -> list[RoundSummary]:
         """The rounds that started on ``date`` (``YYYY-MM-DD``), newest first."""

@@ -11,7 +11,7 @@ from typing import Any
 
 import jinja2
 
-from tablectl.pit.rounds import RoundBook
+from tablectl.pit.rounds import RoundBook, RoundSummary
 from tablectl.pit.state import SILENT_AFTER, Edges, Floor, TableState
 from tablectl.rules.bets import money as signed_money
 
@@ -74,6 +74,11 @@ def tile(t: TableState, now: float, edges: Edges | None, silent_after: float = S
                 day.holds if day else 0, t.publisher)
 
 
+def rounds_count(n: int, date: str) -> str:
+    """The line above a table's rounds."""
+    return f"{n} round(s) checked on {date} (a round is listed once the next one has started)."
+
+
 class Views:
     """Renders the page's fragments and pages from the floor state and the rounds."""
 
@@ -99,11 +104,22 @@ class Views:
         t = self.floor.table(table)
         return self._render("_layout.html", t=t, lay=t.layout)
 
-    def rounds_of(self, table: str) -> str:
+    def rounds_today(self, table: str) -> tuple[str, int, list[RoundSummary]]:
+        """The table's day (``YYYY-MM-DD``), how many rounds its book has taken ever (its version),
+        and the day's rounds listed, newest first."""
         t = self.floor.table(table)
         book = self.rounds.of(table)
         date = t.day.date if t.day else datetime.fromtimestamp(self.now(), UTC).strftime("%Y-%m-%d")
-        return self._render("_rounds.html", rounds=book.today(date) if book else [], date=date)
+        return date, book.version if book else 0, book.today(date) if book else []
+
+    def rounds_of(self, table: str) -> str:
+        """The table's rounds of the day, the whole list."""
+        date, _, rounds = self.rounds_today(table)
+        return self._render("_rounds.html", rounds=rounds, date=date, count=rounds_count(len(rounds), date))
+
+    def round_row(self, r: RoundSummary) -> str:
+        """One round of the list (``id="round-<id>"``): what a table's view is sent as a round is listed."""
+        return self._render("_round.html", r=r)
 
     def floor_page(self, feed_status: str) -> str:
         tables = sorted(self.floor.tables)
@@ -118,4 +134,4 @@ class Views:
         return self._render(name, **values)
 
 
-__all__ = ["Tile", "Views", "clock", "environment", "money", "pct", "tile"]
+__all__ = ["Tile", "Views", "clock", "environment", "money", "pct", "rounds_count", "tile"]
