@@ -2,7 +2,7 @@
 // fragment the server rendered (every value escaped there) that replaces its element, keeping the
 // element that has the keyboard's focus. The browser reconnects by itself; the server then sends
 // every fragment again. A stream closed for good (an answer other than 200) is opened again, a
-// few seconds apart at most.
+// few seconds apart at most; a 401 (the session is gone) goes to the login, and back here after it.
 (function () {
   "use strict";
   var table = document.body.dataset.table || "";
@@ -92,7 +92,10 @@
     var stop = new AbortController();
     fetch(url, { cache: "no-store", credentials: "same-origin", signal: stop.signal }).then(function (r) {
       stop.abort();
-      if (r.ok) {
+      if (r.status === 401) {
+        say("logged out: log in again", "bad");
+        location.assign("/login?next=" + encodeURIComponent(location.pathname + location.search));
+      } else if (r.ok) {
         open();
       } else {
         say("page server answered " + r.status + ": trying again", "bad");
