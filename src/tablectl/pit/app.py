@@ -44,7 +44,7 @@ from tablectl.pit.views import Views
 #: a table id as the log allows it (docs/events.md)
 TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 STATIC = Path(__file__).parent / "static"
-TICK = 1.0  # how often an open live stream checks that the page server is still there
+TICK = 1.0  # how often an open live stream checks that its session and the page server are still there
 PING = 15.0  # a keep-alive comment on a stream with nothing to say for this long
 WAIT_EVERY = 0.25  # how often a stream waiting for a table not heard from yet looks for it
 HEADERS = {
@@ -124,14 +124,15 @@ async def events(request: Request) -> Response:
     """Server-Sent Events: every fragment the page shows, then each change. A table not heard from
     yet (a page server started again while the broker is down) is waited for: the page is told so,
     and sent the table's fragments once its lines arrive. The stream ends when the page server
-    stops."""
+    stops, or when the session it was opened with ends (logged out, expired)."""
     pit: Pit = request.app.state.pit
     table = request.query_params.get("table") or None
     if table is not None and not TABLE_ID.fullmatch(table):
         return Response("no such table", 404)
+    token = request.cookies.get(COOKIE)
 
     def ended() -> bool:
-        return pit.stop.is_set()
+        return pit.stop.is_set() or (pit.login is not None and pit.login.sessions.user(token) is None)
 
     async def wait_for_table(name: str) -> AsyncIterator[bytes]:
         yield _sse("waiting", _json(text=f"waiting for table {name}: not heard from since the page server started"))
