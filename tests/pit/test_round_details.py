@@ -74,5 +74,7 @@ def test_a_round_opened_on_a_dealing_tables_view_stays_open_as_the_table_deals_o
         until(lambda: tab.evaluate("document.querySelectorAll('#layout .card').length") > cards, 10.0,
               "round 4's next card on the layout")
         assert tab.evaluate(is_open), "the opened round closed"
+        listed = "[...document.querySelectorAll('#rounds-list details')].map(d => d.dataset.round)"
+        assert tab.evaluate(listed)[:2] == ["3", "2"]  # the round listed since, on top
     finally:
         context.close()

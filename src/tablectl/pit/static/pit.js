@@ -12,6 +12,15 @@
   var tries = 0;
 
   function say(text, kind) { live.textContent = text; live.className = "live " + kind; }
+  // A round newly listed (the full list came first): put it on top; a listed round never changes,
+  // so one already there stays as it is, open or not.
+  function onRound(e) {
+    var d = JSON.parse(e.data), el = fragment(d.html);
+    var list = document.getElementById("rounds-list"), count = document.getElementById("rounds-count");
+    if (!list || document.getElementById(el.id)) { return; }
+    list.insertBefore(el, list.firstElementChild);
+    if (count) { count.textContent = d.count; }
+  }
   function fragment(html) {
     var t = document.createElement("template");
     t.innerHTML = html.trim();
@@ -116,6 +125,7 @@
     es.addEventListener("alarms", function (e) { replace("alarms", JSON.parse(e.data).html); });
     es.addEventListener("layout", function (e) { replace("layout", JSON.parse(e.data).html); });
     es.addEventListener("rounds", function (e) { replace("rounds", JSON.parse(e.data).html); });
+    es.addEventListener("round", onRound);
     es.addEventListener("feed", function (e) { feed.textContent = JSON.parse(e.data).text; });
   }
   open();
