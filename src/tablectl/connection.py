@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from tablectl.files import MAX_CONFIG_BYTES, read_regular
 
@@ -27,7 +28,8 @@ class ConnectError(ValueError):
 
 def servers(url: str) -> list[str]:
     """The server URLs in ``url`` (comma-separated: a cluster's nodes); ``host:port`` alone is
-    ``nats://host:port``."""
+    ``nats://host:port``. :class:`ConnectError` for one no client could connect to (another
+    scheme, no host, a port outside 1-65535): said at the start, not retried for ever."""
     out = []
     for part in url.split(","):
         part = part.strip()
@@ -37,6 +39,13 @@ def servers(url: str) -> list[str]:
             part = "nats://" + part
         if not part.startswith(_SCHEMES):
             raise ConnectError(f"{part}: not a NATS URL (nats://HOST:PORT, tls://HOST:PORT)")
+        address = urlsplit(part)
+        try:
+            port = address.port  # a port outside 0-65535, or not a number: ValueError
+        except ValueError:
+            port = -1
+        if not address.hostname or port == -1 or port == 0:
+            raise ConnectError(f"{part}: not a broker URL (no host, or no port 1-65535)")
         out.append(part)
     if not out:
         raise ConnectError(f"{url!r}: no broker URL")

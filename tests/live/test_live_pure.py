@@ -144,6 +144,16 @@ def test_urls_may_name_a_clusters_nodes():
         servers("http://a:1")
 
 
+@pytest.mark.parametrize("url", ["nats://127.0.0.1:99999", "nats://", "nats://h:0", "nats://h:x", "a:1,tls://:4222"])
+def test_a_url_no_client_could_connect_to_is_refused_naming_it(url):
+    with pytest.raises(ConnectError, match="not a broker URL"):
+        servers(url)
+
+
+def test_a_url_without_a_port_or_with_a_user_is_a_broker_url():
+    assert servers("nats://u:p@[::1]:4222,tls://broker") == ["nats://u:p@[::1]:4222", "tls://broker"]
+
+
 def test_credentials_inside_the_log_folder_are_refused(tmp_path: Path):
     creds = tmp_path / "logs" / "t.creds"
     creds.parent.mkdir()

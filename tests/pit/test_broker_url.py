@@ -1,5 +1,5 @@
-"""``tablectl pit URL`` refuses at the start a broker URL that cannot be valid, as the NATS client
-(and so ``tablectl collect``) refuses it, instead of retrying it for ever as an unreachable broker."""
+"""``tablectl pit URL`` refuses at the start a broker URL that cannot be valid, as every command
+that takes a broker URL does, instead of retrying it for ever as an unreachable broker."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from .conftest import isolated_env
 
 
 @pytest.mark.parametrize(("url", "why"), [
-    ("nats://127.0.0.1:99999", "invalid connect url option"),
-    ("nats://", "invalid hostname in connect url"),
+    ("nats://127.0.0.1:99999", "not a broker URL"),
+    ("nats://", "not a broker URL"),
 ])
 def test_a_broker_url_that_cannot_be_valid_is_refused_in_one_line_with_exit_2(tmp_path: Path, url: str, why: str) -> None:
     r = subprocess.run([sys.executable, "-m", "tablectl", "pit", url, "--listen", "127.0.0.1:0"],

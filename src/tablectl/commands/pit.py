@@ -66,7 +66,7 @@ def command(url: str | None, listen: str, users: Path | None, dataset: Path | No
     credentials = Credentials(creds, nkey, user, password_file, tls_ca, tls_cert, tls_key)
     try:
         if url is not None:
-            _usable(servers(url))
+            servers(url)
         credentials.check([])
     except ConnectError as e:
         raise CommandError(str(e), EXIT_USAGE) from None
@@ -87,21 +87,6 @@ def command(url: str | None, listen: str, users: Path | None, dataset: Path | No
             config.dataset = floor.dataset
             findings = FloorFindings(floor.dataset, min(floor_every, 120.0), before=floor.export)
         _serve(config, sock, findings)
-
-
-def _usable(urls: list[str]) -> None:
-    """:class:`ConnectError` for broker URLs the NATS client refuses to connect to (no host, a port
-    outside 1-65535): the client's own rule, which ``tablectl collect`` reports when it connects;
-    the page would otherwise retry them for ever as an unreachable broker."""
-    from nats.aio.client import Client
-    from nats.errors import Error
-
-    from tablectl.connection import ConnectError
-
-    try:
-        Client()._setup_server_pool(urls)
-    except Error as e:
-        raise ConnectError(f"{','.join(urls)}: not a broker URL the NATS client can use ({e})") from None
 
 
 def _config(url: str, logins: dict[str, str] | None, silent_after: float, dataset: Path | None, floor_every: float,
