@@ -7,9 +7,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from livehelpers import make_streams, purge
+from livehelpers import kill_left_running, make_streams, purge
 
 from tablectl.live.broker import Broker
+
+
+@pytest.fixture(autouse=True)
+def no_process_left() -> Iterator[None]:
+    """A test that fails before stopping its tables and collectors leaves none of them running."""
+    yield
+    kill_left_running()
 
 
 @pytest.fixture(scope="module")

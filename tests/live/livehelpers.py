@@ -12,7 +12,7 @@ import time
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import nats
 
@@ -81,13 +81,17 @@ def tablectl(*args: str) -> list[str]:
 
 
 class Proc:
-    """A tablectl process with its output in files."""
+    """A tablectl process with its output in files (killed after its test, if still running:
+    :func:`kill_left_running`)."""
+
+    running_now: ClassVar[list[Proc]] = []
 
     def __init__(self, args: list[str], out: Path) -> None:
         self.out = out
         self.args = args
         self._f = open(out, "wb")  # noqa: SIM115 - closed in wait/kill
         self.p = subprocess.Popen(args, stdout=self._f, stderr=subprocess.STDOUT, cwd=ROOT)
+        Proc.running_now.append(self)
 
     @property
     def running(self) -> bool:
@@ -109,6 +113,16 @@ class Proc:
 
     def output(self) -> str:
         return self.out.read_text(errors="replace")
+
+
+def kill_left_running() -> None:
+    """Kill every :class:`Proc` a test left running (one that failed before stopping them)."""
+    while Proc.running_now:
+        proc = Proc.running_now.pop()
+        if proc.running:
+            proc.p.kill()
+        proc.p.wait()
+        proc._f.close()
 
 
 def run_table(tmp: Path, table: str, url: str, rounds: int = 200, seed: int = 7) -> tuple[Proc, Path]:
