@@ -90,6 +90,11 @@ class Message:
     line: bytes
     msg_id: str
     stream_seq: int = 0  # the stream's own sequence number of the message (0: not known)
+    digest: str = ""  # the line's chain digest, as check_message found it ("": not worked out yet)
+
+    def line_digest(self) -> str:
+        """The line's chain digest (worked out once per line, by :func:`check_message`)."""
+        return self.digest or fmt.digest(self.line)
 
 
 def check_message(subject: str, msg_id: str | None, line: bytes, stream_seq: int = 0) -> Message | Refusal:
@@ -114,14 +119,15 @@ def check_message(subject: str, msg_id: str | None, line: bytes, stream_seq: int
     if head[0] != mid.seq:
         return Refusal(table, MISLABELLED, f"message id says seq {mid.seq}, the line is seq {head[0]}",
                        head[0], mid.file_name, msg_id)
-    if mid.digest is not None and not fmt.digest(line).startswith(mid.digest):
+    digest = fmt.digest(line)
+    if mid.digest is not None and not digest.startswith(mid.digest):
         return Refusal(table, MISLABELLED, f"message id names digest {mid.digest}, not the line's",
                        head[0], mid.file_name, msg_id)
     named = line_table(line)
     if named != table:
         return Refusal(table, WRONG_TABLE, f"a line of table {named!r} on table {table!r}'s subject",
                        head[0], mid.file_name, msg_id)
-    return Message(table, mid.file_name, head[0], line, msg_id or "", stream_seq)
+    return Message(table, mid.file_name, head[0], line, msg_id or "", stream_seq, digest)
 
 
 def _ts(line: bytes) -> bytes:
@@ -162,7 +168,7 @@ class Held:
     stream_seq: int = 0
 
     @classmethod
-    def of(cls, file: str, line: bytes, stream_seq: int = 0) -> Held | None:
+    def of(cls, file: str, line: bytes, stream_seq: int = 0, digest: str | None = None) -> Held | None:
         head = fmt.split_head(line)
         parsed = fmt.parse_file_name(file)
         if head is None or parsed is None:
@@ -175,7 +181,7 @@ class Held:
             except (orjson.JSONDecodeError, AttributeError):
                 value = None
             previous = value if isinstance(value, str) else None
-        return cls(seq, fmt.digest(line), prev, event, file, parsed[1], line, previous, stream_seq)
+        return cls(seq, digest or fmt.digest(line), prev, event, file, parsed[1], line, previous, stream_seq)
 
 
 @dataclass(frozen=True)
@@ -264,7 +270,7 @@ class TableChain:
         seq, line = msg.seq, msg.line
         where = {"seq": seq, "file": msg.file, "msg_id": msg.msg_id}
         if seq <= self.head.seq:
-            digest = fmt.digest(line)
+            digest = msg.line_digest()
             known, taken = self._known(seq)
             if known == digest:
                 return self._repeat(redelivered or self._same_message(msg.stream_seq, taken), Refusal(
@@ -278,7 +284,7 @@ class TableChain:
                                                 **where))
             return Offer("refused", Refusal(self.table, FORK, f"seq {seq} differs from the signed line the copy has "
                                             "at that seq", **where))
-        held = Held.of(msg.file, line, msg.stream_seq)
+        held = Held.of(msg.file, line, msg.stream_seq, msg.line_digest())
         if held is None:
             return Offer("refused", Refusal(self.table, MALFORMED, "not a log line", **where))
         candidates = self.held.get(seq, {})
