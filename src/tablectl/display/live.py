@@ -9,8 +9,8 @@ controller and its answer (taken, or rejected and why) shown in the status line.
 actions are checked against the credential hashes of the table config before the ``Resolve``
 input is submitted; the secret never leaves this process. While the display runs, log warnings
 (a driver reconnecting, ...) go to the status line instead of scribbling over the screen. A table
-started again on its log starts its seats as the last round logged left them
-(``last_round_started``, ``DisplayState.resumed``): each on the wagers it played, the others
+started again on its log starts its seats as the last round logged left them (the controller's
+``resumed.last_start``, ``DisplayState.resumed``): each on the wagers it played, the others
 sitting out.
 
 With ``autoplay`` (a virtual dealer's ``play``) the dealer plays on its own thread while the
@@ -38,11 +38,9 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
-from pathlib import Path
 from types import FrameType
 from typing import Any, Protocol, TextIO
 
-import orjson
 from rich.console import Console, RenderableType
 from rich.layout import Layout
 from rich.live import Live
@@ -53,8 +51,6 @@ from tablectl.display.simhands import SimDeviceLike, SimHands
 from tablectl.display.state import DisplayState
 from tablectl.display.termout import TerminalOut
 from tablectl.display.wagers import TableLimits
-from tablectl.eventlog.logformat import log_files
-from tablectl.eventlog.records import problem
 from tablectl.supervisor import Throttle, check_supervisor
 from tablectl.table import inputs
 from tablectl.table.inputs import Resolve
@@ -196,31 +192,6 @@ def locked_text(supervisor: str, tries: int, wait: float) -> str:
     return f"supervisor {supervisor!r}: locked after {tries} wrong credentials: try again in {math.ceil(wait)} s"
 
 
-_ROUND_STARTED = b'"event":"round_started"'
-
-
-def last_round_started(controller: Any) -> dict[str, Any] | None:
-    """The last ``round_started`` line in the table's log files (the newest file that has one),
-    or None: no round logged, or no log on disk to read."""
-    log = getattr(controller, "log", None)
-    path, table = getattr(log, "path", None), getattr(log, "table", None)
-    if not isinstance(path, Path) or not isinstance(table, str):
-        return None
-    try:
-        for file in reversed(log_files(path.parent, table).get(table, [])):
-            last = None
-            with open(file, "rb") as f:
-                for line in f:
-                    if _ROUND_STARTED in line and line.endswith(b"\n"):
-                        last = line
-            if last is not None:
-                record = orjson.loads(last)
-                return record if isinstance(record, dict) and problem(record) is None else None
-    except (OSError, orjson.JSONDecodeError):
-        return None  # the display starts all the same, every seat on the table default
-    return None
-
-
 def _supervisors_of(controller: Any) -> Mapping[str, str]:
     config = getattr(controller, "config", None)
     value = getattr(config, "supervisors", None)
@@ -255,7 +226,7 @@ class LiveDisplay:
         # a table started again on its log: the seats stand on what they played in the last round
         # logged, and the seats left out of it sit out, as before the stop
         seats = [s.seat for s in self.view.seats] if self.view is not None else range(1, int(getattr(config, "seats", 0)) + 1)
-        self.state = self.state.resumed(last_round_started(controller), seats)
+        self.state = self.state.resumed(getattr(getattr(controller, "resumed", None), "last_start", None), seats)
         self.views: queue.SimpleQueue[TableView] = queue.SimpleQueue()
         self.replies: queue.SimpleQueue[tuple[str, BaseException | None]] = queue.SimpleQueue()
         self.notes: queue.SimpleQueue[str] = queue.SimpleQueue()  # log warnings for the status line
@@ -755,6 +726,5 @@ __all__ = [
     "cbreak",
     "decode_keys",
     "describe_input",
-    "last_round_started",
     "run_live",
 ]

@@ -105,6 +105,11 @@ class TableController:
         self.batches = 0
         self.left = 0  # device events queued when the table stopped and not taken (their devices keep them)
 
+    @property
+    def resumed(self) -> LogState | None:
+        """What the log said about the table when it started again on it (None: not read back)."""
+        return self._resumed
+
     # --- wiring -----------------------------------------------------------------------------------
 
     def attach(self, device: str, driver: Persistable) -> None:

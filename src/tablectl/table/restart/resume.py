@@ -113,6 +113,8 @@ class LogState:
     #: the round in play when the table stopped (its round_started line, then its lines; () between
     #: rounds or once voided), whether or not the shoe is taken over
     round_in_play: tuple[dict[str, Any], ...] = ()
+    #: the last round_started line read back (the seats, wagers and bank it dealt), None: none
+    last_start: dict[str, Any] | None = None
 
 
 def read_back(directory: Path, table: str, source: str | None) -> LogState:
@@ -197,6 +199,7 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
     wanting: set[int] | None = None  # None: no line about the bank read
     between = lc.READY  # the state the round in play started from
     in_play: list[dict[str, Any]] | None = None  # the round in play: round_started, then its lines
+    last_start: dict[str, Any] | None = None  # the last round_started line
     voided: int | None = None  # the round voided, until the next one starts
     players: dict[int, str] = {}  # seat -> player id
     backlog: dict[str, int] = {}  # device -> the last event of its backlog (tablectl.table.backlog)
@@ -206,7 +209,8 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
             in_play.append(r)
         if event == "round_started":
             last_round = max(last_round, _int(r.get("round")))
-            in_play = [r]
+            in_play, last_start = [r], r
+
             voided = None
             dealer = r.get("dealer")
             players = {int(s): p for s, p in (r.get("players") or {}).items()}
@@ -303,22 +307,23 @@ def fold(records: Iterable[dict[str, Any]], source: str | None) -> LogState:
     bank = None if wanting is None else Bank(banker, banked, frozenset(wanting))
     left = tuple(in_play) if in_play and state in (lc.IN_ROUND, lc.SETTLING) and voided != in_play[0].get("round") else ()
     if shoe is None or removed or not deck_ok:
-        return LogState(last_round, dealer=dealer, bank=bank, voided=voided, players=players, backlog=backlog, round_in_play=left)
+        return LogState(last_round, dealer=dealer, bank=bank, voided=voided, players=players, backlog=backlog, round_in_play=left,
+                        last_start=last_start)
     if open_violations:
         return LogState(last_round, None, f"shoe {shoe}: a violation was open when the table stopped", dealer, bank, voided, players,
-                        backlog, left)
+                        backlog, left, last_start)
     round_in_play: tuple[dict[str, Any], ...] = ()
     if state not in _RESUMABLE:
         why = _round_not_resumed(in_play, shoe) if state in (lc.IN_ROUND, lc.SETTLING) else "not between rounds"
         if why is not None:
             return LogState(last_round, None, f"shoe {shoe}: the table stopped {state.replace('_', ' ')}, {why}", dealer, bank, voided,
-                            players, backlog, left)
+                            players, backlog, left, last_start)
         round_in_play, state = tuple(in_play or ()), between
     taken = ShoeInPlay(
         shoe, str(source), tuple(c for c, in cards), announced, exhausted, state, dealer_change_burns, marks,
         round_in_play, tuple(sorted(written_off.elements())), drawn,
     )
-    return LogState(last_round, taken, None, dealer, bank, voided, players, backlog, left)
+    return LogState(last_round, taken, None, dealer, bank, voided, players, backlog, left, last_start)
 
 
 def _take_back(cards: list[list[int | None]], written_off: Counter[int], card: int) -> None:
