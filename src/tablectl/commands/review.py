@@ -150,7 +150,7 @@ def _review(paths: tuple[Path, ...], keys: tuple[Path, ...], keyring_dir: Path |
         from tablectl.review.report import html as report_html
 
         # whole or not at all, 0640 whatever the umask, never through a link; a full disk: exit 5
-        write_report(html_path, _utf8(report_html.render(report, rounds=chosen)).encode("utf-8"))
+        write_report(html_path, escaped(report_html.render(report, rounds=chosen)).encode("utf-8"))
     if spool is not None:
         spool.write_report(report.head(), report.timings)
     elif as_json:
@@ -184,8 +184,8 @@ def _utf8(value: Any) -> Any:
 
 
 def _echo(line: str) -> None:
-    """A line of the text report on stdout, its file names escaped as in the others (:func:`_utf8`)."""
-    click.echo(_utf8(line))
+    """A line of the text report on stdout, its file names escaped as in the others."""
+    click.echo(escaped(line))
 
 
 def _json(value: Any) -> bytes:

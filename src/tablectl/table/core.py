@@ -1101,8 +1101,6 @@ def _txt(card: int | None) -> str | None:
     return None if card is None else text(card)
 
 
-
-
 def _loggable(value: Any) -> Any:
     """``value`` as a log line can hold it: an integer beyond 64 bits becomes text (its digits, or
     its size when they are too many to write), in a list or a mapping too (its keys as text)."""
