@@ -1,5 +1,5 @@
-"""``tablectl query`` on a dataset whose path is not UTF-8 (which DuckDB cannot read): refused in
-one line, exit 2, as the dataset's own problem rather than the query's."""
+"""``tablectl floor`` and ``tablectl query`` on a dataset whose path is not UTF-8 (which DuckDB
+cannot read): refused in one line, exit 2, as the dataset's own problem, no traceback."""
 
 from __future__ import annotations
 
@@ -17,10 +17,12 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return play_and_export(tmp_path_factory.mktemp("ocp"), OCP_CONFIG, 5) / "ds"
 
 
-def test_query_refuses_a_dataset_whose_path_is_not_utf8_in_one_line(dataset: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", [("floor",), ("query", "SELECT count(*) AS n FROM rounds")], ids=["floor", "query"])
+def test_a_dataset_whose_path_is_not_utf8_is_refused_in_one_line(dataset: Path, tmp_path: Path,
+                                                                  command: tuple[str, ...]) -> None:
     moved = tmp_path / "ds\udcfe"
     shutil.copytree(dataset, moved)
-    done = run_tablectl("query", moved, "SELECT count(*) AS n FROM rounds", timeout=120)
+    done = run_tablectl(command[0], moved, *command[1:], timeout=120)
     assert done.code == 2 and done.out == "", done.err
     assert done.err == (f"tablectl: {moved}: DuckDB reads only paths that are UTF-8, and this one is not: "
                         "use a folder whose name is UTF-8\n").replace("\udcfe", "\\xfe")
